@@ -1,0 +1,3 @@
+from diylisis.cli import main
+
+main()

@@ -1,0 +1,77 @@
+"""Shared fixtures: real temporary git repositories, isolated from the machine's git config."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.com",
+    "GIT_COMMITTER_NAME": "Test Author",
+    "GIT_COMMITTER_EMAIL": "author@example.com",
+}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def isolated_git_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tripwire: no test reads or writes the machine's global git config or home."""
+    home = tmp_path_factory.mktemp("home")
+    saved = dict(os.environ)
+    os.environ.update(
+        {
+            "HOME": str(home),
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "NO_COLOR": "1",
+            "PRE_COMMIT_HOME": str(home / "pre-commit-cache"),
+            **IDENTITY,
+        }
+    )
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_EDITOR", "EDITOR", "VISUAL"):
+        os.environ.pop(name, None)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def git(cwd: Path, *args: str, input: bytes | None = None, check: bool = True) -> str:
+    """Run the real git binary in cwd and return its stdout as text."""
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, input=input, capture_output=True, check=False
+    )
+    if check and done.returncode != 0:
+        raise AssertionError(
+            f"git {' '.join(args)} failed ({done.returncode}): {done.stderr.decode(errors='replace')}"
+        )
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty repository on branch main with a fixed identity; the test runs inside it."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "commit.cleanup", "verbatim")
+    git(path, "config", "core.quotePath", "false")
+    monkeypatch.chdir(path)
+    return path
+
+
+def commit(repo: Path, message: str, files: dict[str, str | bytes] | None = None) -> str:
+    """Write files, stage them and commit with exactly this message; return the commit id."""
+    for name, content in (files or {"README.md": f"{message}\n"}).items():
+        target = repo / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+        git(repo, "add", "--", name)
+    git(repo, "commit", "-q", "--allow-empty", "-F", "-", input=message.encode("utf-8"))
+    return git(repo, "rev-parse", "HEAD").strip()
