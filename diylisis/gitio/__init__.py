@@ -1,0 +1,184 @@
+"""Git questions as small functions with plain return values (STYLE.md, gitio).
+
+The only package that imports pygit2, and it does so lazily inside the functions that
+need it: `run_git` and the helpers built on it stay importable from the commit-msg
+hook's fast path without paying for pygit2 (DESIGN.md, read channel). Every git failure
+becomes a `GitError` with an actionable one-line sentence, never a raw pygit2 error.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from diylisis.errors import GitError
+
+if TYPE_CHECKING:
+    import pygit2
+
+
+def _pygit2():  # type: ignore[no-untyped-def]
+    import pygit2
+
+    return pygit2
+
+
+def open_repo(path: str | Path = ".") -> pygit2.Repository:
+    """Open the repository containing path, discovering it from a subdirectory."""
+    pygit2 = _pygit2()
+    start = Path(path)
+    try:
+        found = pygit2.discover_repository(str(start))
+    except (pygit2.GitError, OSError, ValueError):
+        found = None
+    if found is None:
+        raise GitError(
+            f"not a git repository: {start} (run inside a repository or create one with `git init`)"
+        )
+    try:
+        return pygit2.Repository(found)
+    except (pygit2.GitError, OSError, ValueError) as error:
+        raise GitError(
+            f"cannot open the repository at {found}: {_first_line(str(error))}"
+        ) from None
+
+
+def resolve_commit(repo: pygit2.Repository, rev: str) -> str:
+    """Full id of the commit rev names (a branch, tag, abbreviated id, HEAD~2...)."""
+    return str(_commit(repo, rev).id)
+
+
+def _commit(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
+    pygit2 = _pygit2()
+    if not rev or rev.startswith("-"):
+        raise GitError(f"not a revision: {rev!r}")
+    if repo.is_empty:
+        raise GitError(f"the repository has no commits yet, so {rev!r} names nothing; commit first")
+    try:
+        obj = repo.revparse_single(rev)
+    except (KeyError, ValueError, pygit2.GitError):
+        raise GitError(
+            f"unknown revision {rev!r}: no branch, tag or commit id of this repository matches it"
+        ) from None
+    try:
+        commit = obj.peel(pygit2.Commit)
+    except (pygit2.GitError, ValueError, TypeError):
+        kind = getattr(obj, "type_str", "object")
+        raise GitError(f"revision {rev!r} names a {kind}, not a commit") from None
+    return commit
+
+
+def commit_message_bytes(repo: pygit2.Repository, commit_id: str) -> bytes:
+    """The exact bytes after the commit object's header (the commit: snapshot boundary)."""
+    pygit2 = _pygit2()
+    try:
+        kind, raw = repo.odb.read(pygit2.Oid(hex=commit_id))
+    except (KeyError, ValueError, pygit2.GitError):
+        raise GitError(f"commit {commit_id} is not in the object database") from None
+    if kind != pygit2.enums.ObjectType.COMMIT:
+        raise GitError(f"object {commit_id} is not a commit")
+    # The header ends at the first empty line; signature continuation lines start with a space.
+    _, sep, message = raw.partition(b"\n\n")
+    return message if sep else b""
+
+
+def blob_at(repo: pygit2.Repository, rev: str, path: str) -> bytes:
+    """Content of the file at path in the tree of the commit rev names."""
+    pygit2 = _pygit2()
+    commit = _commit(repo, rev)
+    try:
+        entry = commit.tree[path]
+    except (KeyError, ValueError, pygit2.GitError):
+        raise GitError(f"{path} is not tracked at {rev} ({str(commit.id)[:12]})") from None
+    obj = repo[entry.id]
+    if not isinstance(obj, pygit2.Blob):
+        raise GitError(f"{path} at {rev} is a {obj.type_str}, not a file")
+    return bytes(obj.data)
+
+
+def is_shallow(repo: pygit2.Repository) -> bool:
+    """The clone is shallow: history beyond its graft points is missing."""
+    return bool(repo.is_shallow)
+
+
+def head_is_detached(repo: pygit2.Repository) -> bool:
+    """HEAD points at a commit directly rather than at a branch."""
+    return bool(repo.head_is_detached)
+
+
+def workdir(repo: pygit2.Repository) -> Path:
+    """The work-tree root; a bare repository has none."""
+    if repo.workdir is None:
+        raise GitError(f"the repository at {repo.path} is bare and has no work tree")
+    return Path(repo.workdir)
+
+
+def git_dir(repo: pygit2.Repository) -> Path:
+    """The repository's git directory (.git, or the bare repository itself)."""
+    return Path(repo.path)
+
+
+def on_remote_tracking_ref(repo: pygit2.Repository, commit_id: str) -> bool:
+    """The commit is reachable from a refs/remotes/* ref, so rewriting it rewrites history."""
+    pygit2 = _pygit2()
+    try:
+        wanted = pygit2.Oid(hex=commit_id)
+    except ValueError:
+        raise GitError(f"not a full commit id: {commit_id!r}") from None
+    for name in repo.references:
+        if not name.startswith("refs/remotes/"):
+            continue
+        try:
+            tip = repo.references[name].resolve().peel(pygit2.Commit).id
+        except (KeyError, ValueError, pygit2.GitError):
+            continue  # a dangling remote HEAD or a ref to a non-commit publishes nothing
+        if tip == wanted or repo.descendant_of(tip, wanted):
+            return True
+    return False
+
+
+def config_get(repo: pygit2.Repository, key: str) -> str | None:
+    """The effective value of a git config key, or None when unset."""
+    pygit2 = _pygit2()
+    try:
+        return str(repo.config[key])
+    except KeyError:
+        return None
+    except pygit2.GitError as error:
+        raise GitError(f"cannot read git config {key}: {_first_line(str(error))}") from None
+
+
+def run_git(
+    args: Sequence[str],
+    cwd: str | Path,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+) -> bytes:
+    """Run the git binary for plumbing pygit2 lacks (update-ref CAS, notes, push); stdout bytes."""
+    import os
+
+    full_env = None if env is None else {**os.environ, **env}
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, input=input, capture_output=True, check=False, env=full_env
+        )
+    except FileNotFoundError:
+        raise GitError("the git binary is not on PATH; install git") from None
+    except NotADirectoryError:
+        raise GitError(f"not a directory: {cwd}") from None
+    if done.returncode != 0:
+        reason = (
+            _first_line(done.stderr.decode("utf-8", errors="replace"))
+            or f"exit status {done.returncode}"
+        )
+        raise GitError(f"git {args[0] if args else ''} failed: {reason}")
+    return done.stdout
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
