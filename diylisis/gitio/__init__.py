@@ -8,6 +8,7 @@ becomes a `GitError` with an actionable one-line sentence, never a raw pygit2 er
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -59,8 +60,9 @@ def _commit(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
     try:
         obj = repo.revparse_single(rev)
     except (KeyError, ValueError, pygit2.GitError):
+        hint = " (this clone is shallow: git fetch --unshallow)" if repo.is_shallow else ""
         raise GitError(
-            f"unknown revision {rev!r}: no branch, tag or commit id of this repository matches it"
+            f"unknown revision {rev!r}: no branch, tag or commit id here matches it{hint}"
         ) from None
     try:
         commit = obj.peel(pygit2.Commit)
@@ -150,16 +152,14 @@ def config_get(repo: pygit2.Repository, key: str) -> str | None:
         raise GitError(f"cannot read git config {key}: {_first_line(str(error))}") from None
 
 
-def run_git(
+def try_git(
     args: Sequence[str],
     cwd: str | Path,
     input: bytes | None = None,
     env: Mapping[str, str] | None = None,
-) -> bytes:
-    """Run the git binary for plumbing pygit2 lacks (update-ref CAS, notes, push); stdout bytes."""
-    import os
-
-    full_env = None if env is None else {**os.environ, **env}
+) -> tuple[int, bytes, bytes]:
+    """Run the git binary and return (exit status, stdout, stderr) for callers that branch on it."""
+    full_env = {**os.environ, **(env or {}), "LC_ALL": "C"}
     try:
         done = subprocess.run(
             ["git", *args], cwd=cwd, input=input, capture_output=True, check=False, env=full_env
@@ -168,13 +168,32 @@ def run_git(
         raise GitError("the git binary is not on PATH; install git") from None
     except NotADirectoryError:
         raise GitError(f"not a directory: {cwd}") from None
-    if done.returncode != 0:
-        reason = (
-            _first_line(done.stderr.decode("utf-8", errors="replace"))
-            or f"exit status {done.returncode}"
-        )
+    return done.returncode, done.stdout, done.stderr
+
+
+def run_git(
+    args: Sequence[str],
+    cwd: str | Path,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+) -> bytes:
+    """Run the git binary for plumbing pygit2 lacks (update-ref CAS, notes, push); stdout bytes."""
+    code, out, err = try_git(args, cwd, input=input, env=env)
+    if code != 0:
+        reason = _first_line(err.decode("utf-8", errors="replace")) or f"exit status {code}"
         raise GitError(f"git {args[0] if args else ''} failed: {reason}")
-    return done.stdout
+    return out
+
+
+def toplevel(path: str | Path = ".") -> Path:
+    """The work-tree root containing path, found with the git binary (no pygit2 import)."""
+    code, out, _ = try_git(["rev-parse", "--show-toplevel"], path)
+    if code != 0 or not out.strip():
+        raise GitError(
+            f"not a git repository with a work tree: {path} "
+            "(run inside a repository, or create one with git init)"
+        )
+    return Path(out.decode("utf-8", errors="surrogateescape").strip())
 
 
 def _first_line(text: str) -> str:

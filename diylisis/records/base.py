@@ -1,0 +1,176 @@
+"""The record adapter interface and target parsing (STYLE.md, Substrate adapters).
+
+An adapter is a module of four functions: `read`, `write_channel`, `apply`, `describe`.
+This module holds what they share: the `WriteChannel` value, the bad-input checks every
+snapshot passes, and `parse_target`, which turns `commit:REV`, `file:PATH[@REV]`,
+`msgfile:PATH`, `prbody:PATH|-` or a bare path or revision into a `Target`.
+Nothing here imports pygit2 at module load: the commit-msg hook parses `msgfile:` targets.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from diylisis.errors import BadInput, DistillError
+from diylisis.model import RecordKind, Snapshot, Target
+
+DEFAULT_MAX_BYTES = 1024 * 1024
+
+CHANNELS = ("worktree-commit", "amend", "edit-in-place")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WriteChannel:
+    """How a repair of a record would be written (DESIGN.md, write channel)."""
+
+    kind: str  # one of CHANNELS
+    detail: str  # one line a reader understands: what apply() will touch
+
+    def __post_init__(self) -> None:
+        if self.kind not in CHANNELS:
+            raise ValueError(f"unknown write channel {self.kind!r}")
+
+
+class RecordAdapter(Protocol):
+    """One substrate's read and write channels (STYLE.md: read, write_channel, apply, describe)."""
+
+    def read(self, target: Target, repo_root: Path, *, max_bytes: int = ...) -> Snapshot:
+        """The exact bytes of the record, their boundary and identity."""
+
+    def write_channel(self, target: Target, repo_root: Path) -> WriteChannel | None:
+        """How a repair would be written, or None when the substrate has no write channel."""
+
+    def apply(self, target: Target, repo_root: Path, new_bytes: bytes) -> None:
+        """Write the repaired bytes through the write channel; raise when there is none."""
+
+    def describe(self, target: Target) -> str:
+        """A short human description of the record."""
+
+
+def check_record(data: bytes, what: str, max_bytes: int) -> bytes:
+    """Reject bytes that are not a readable text record: too large, binary or not UTF-8."""
+    if len(data) > max_bytes:
+        raise BadInput(f"{what} is {len(data)} bytes, over the {max_bytes}-byte record limit")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise BadInput(f"{what} is binary (a NUL byte at offset {nul}), not a text record")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad = data[error.start]
+        raise BadInput(
+            f"{what} is not UTF-8 text: byte 0x{bad:02x} at offset {error.start} does not decode"
+        ) from None
+    return data
+
+
+def no_channel(target: Target, why: str) -> DistillError:
+    """The error apply() raises for a record it cannot write."""
+    return BadInput(f"{target} has no write channel: {why}")
+
+
+# --- target parsing -------------------------------------------------------------------------
+
+_SCHEMES = {kind.value: kind for kind in RecordKind}
+
+
+def parse_target(text: str, repo_root: str | Path, cwd: str | Path | None = None) -> Target:
+    """Parse a target argument; a bare existing path means file:, a bare revision commit:."""
+    root = Path(repo_root)
+    here = Path(cwd) if cwd is not None else Path.cwd()
+    if not text or not text.strip():
+        raise BadInput(
+            "empty target: name a record as commit:REV, file:PATH, msgfile:PATH or prbody:PATH"
+        )
+    scheme, sep, rest = text.partition(":")
+    kind = _SCHEMES.get(scheme) if sep else None
+    if kind is None:
+        return _shorthand(text, root, here)
+    if not rest:
+        raise BadInput(f"target {text!r} names no {scheme} after the colon")
+    match kind:
+        case RecordKind.COMMIT:
+            return Target(kind=kind, locator=rest)
+        case RecordKind.FILE:
+            return _file_target(rest, root, here)
+        case RecordKind.MSGFILE:
+            return Target(kind=kind, locator=rest)
+        case RecordKind.PRBODY:
+            return Target(kind=kind, locator=rest)
+    raise AssertionError(kind)  # pragma: no cover - every RecordKind is matched
+
+
+def _shorthand(text: str, root: Path, here: Path) -> Target:
+    is_path = os.path.lexists(here / text)
+    is_rev = _is_commit(text, root)
+    if is_path and is_rev:
+        raise BadInput(
+            f"{text!r} is both a path and a revision: write file:{text} or commit:{text}"
+        )
+    if is_path:
+        return _file_target(text, root, here)
+    if is_rev:
+        return Target(kind=RecordKind.COMMIT, locator=text)
+    raise BadInput(
+        f"{text!r} is neither an existing path nor a revision of this repository "
+        "(write commit:REV, file:PATH, msgfile:PATH or prbody:PATH)"
+    )
+
+
+def _is_commit(text: str, root: Path) -> bool:
+    from diylisis.gitio import open_repo, resolve_commit
+
+    try:
+        resolve_commit(open_repo(root), text)
+    except DistillError:
+        return False
+    return True
+
+
+def _file_target(spec: str, root: Path, here: Path) -> Target:
+    """file:PATH or file:PATH@REV, with PATH made repository-relative and kept inside it."""
+    if os.path.lexists(here / spec) or "@" not in spec:
+        return Target(kind=RecordKind.FILE, locator=repo_relative(spec, root, here))
+    path, revision = _split_at_revision(spec, root)
+    if not path or not revision:
+        raise BadInput(f"file:{spec} needs both a path and a revision around the @")
+    return Target(
+        kind=RecordKind.FILE,
+        locator=repo_relative(path, root, here, worktree=False),
+        revision=revision,
+    )
+
+
+def _split_at_revision(spec: str, root: Path) -> tuple[str, str]:
+    """Split PATH@REV; a path may hold '@' and a revision may too (HEAD@{1}), so ask git."""
+    splits = [i for i, char in enumerate(spec) if char == "@"]
+    if len(splits) == 1:
+        return spec[: splits[0]], spec[splits[0] + 1 :]
+    for i in splits:
+        if spec[i + 1 :] and _is_commit(spec[i + 1 :], root):
+            return spec[:i], spec[i + 1 :]
+    return spec[: splits[0]], spec[splits[0] + 1 :]
+
+
+def repo_relative(path: str, root: Path, here: Path, *, worktree: bool = True) -> str:
+    """The POSIX path of path relative to the repository root; BadInput when it leaves it."""
+    root_real = Path(os.path.realpath(root))
+    candidate = Path(os.path.normpath(os.path.join(os.path.realpath(here), path)))
+    try:
+        relative = candidate.relative_to(root_real)
+    except ValueError:
+        raise BadInput(f"{path} is outside the repository at {root}") from None
+    if not relative.parts:
+        raise BadInput(f"{path} is the repository root, not a file")
+    if relative.parts[0] == ".git":
+        raise BadInput(f"{path} is inside the .git directory, not a record of the repository")
+    if worktree and os.path.lexists(candidate):
+        real = Path(os.path.realpath(candidate))
+        try:
+            real.relative_to(root_real)
+        except ValueError:
+            raise BadInput(f"{path} is a symbolic link leading outside the repository") from None
+    return relative.as_posix()

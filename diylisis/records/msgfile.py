@@ -1,0 +1,209 @@
+"""msgfile:PATH: the message file a commit-msg hook receives (DESIGN.md, snapshot boundary).
+
+The snapshot is the message reduced exactly as git will store it, so the digest the hook
+computes equals the digest of the commit that results. Git picks its cleanup mode after
+the hook runs and the hook cannot see whether an editor or -v was used, so `data` is the
+most likely reduction and `alternates` holds every other one git could store under the
+configured `commit.cleanup` and `core.commentChar` (git: sequencer.c cleanup_message,
+strbuf.c strbuf_stripspace, wt-status.c wt_status_locate_end, builtin/commit.c
+adjust_comment_line_char). Pure Python plus one `git config` call: no pygit2 import.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from diylisis.errors import BadInput
+from diylisis.gitio import try_git
+from diylisis.model import Snapshot, Target
+from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record
+
+AUTO_CANDIDATES = "#;@!$%^&|:"
+CUT_LINE = b"------------------------ >8 ------------------------\n"
+_GIT_SPACE = b" \t\n\r"  # git's sane_ctype isspace: not \v or \f
+
+# cleanup modes as git names them internally
+NONE, SPACE, ALL = "verbatim", "whitespace", "strip"
+
+
+def stripspace(message: bytes, comment: bytes | None) -> bytes:
+    """git stripspace: trailing whitespace off, blank runs collapsed, comment lines dropped."""
+    out: list[bytes] = []
+    empties = 0
+    for line in _lines(message):
+        if comment is not None and line.startswith(comment):
+            continue
+        body = line.rstrip(_GIT_SPACE)
+        if body:
+            if empties and out:
+                out.append(b"\n")
+            empties = 0
+            out.append(body + b"\n")
+        else:
+            empties += 1
+    return b"".join(out)
+
+
+def _lines(message: bytes) -> list[bytes]:
+    """Split on LF only, as git does (bytes.splitlines also splits on CR)."""
+    parts = message.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def cut_at_scissors(message: bytes, comment: bytes) -> bytes:
+    """Everything above the scissors line (wt_status_locate_end), or the whole message."""
+    pattern = b"\n" + comment + b" " + CUT_LINE
+    if message.startswith(pattern[1:]):
+        return b""
+    at = message.find(pattern)
+    return message if at < 0 else message[: at + 1]
+
+
+def reduce(message: bytes, mode: str, comment: bytes, *, truncate: bool) -> bytes:
+    """The bytes git stores for this message under one cleanup mode (cleanup_message)."""
+    if truncate:
+        message = cut_at_scissors(message, comment)
+    if mode == NONE:
+        return message
+    return stripspace(message, comment if mode == ALL else None)
+
+
+def read_config(repo_root: Path) -> tuple[str, str | None]:
+    """(commit.cleanup, core.commentChar) from one `git config` call; unset cleanup is 'default'."""
+    code, out, err = try_git(
+        ["config", "-z", "--get-regexp", r"^(commit\.cleanup|core\.commentchar)$"], repo_root
+    )
+    if code not in (0, 1):  # 1: neither key is set
+        reason = err.decode("utf-8", errors="replace").strip().splitlines()
+        raise BadInput(f"cannot read git config: {reason[0] if reason else f'exit {code}'}")
+    values: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        if entry:
+            key, _, value = entry.decode("utf-8", errors="replace").partition("\n")
+            values[key.lower()] = value  # the last value wins, as git reads it
+    return values.get("commit.cleanup", "default").lower(), values.get("core.commentchar")
+
+
+def comment_chars(message: bytes, configured: str | None) -> tuple[bytes, tuple[bytes, ...]]:
+    """The most likely comment string and every other one git may have used."""
+    if configured is None or configured == "":
+        return b"#", ()
+    if configured.lower() != "auto":
+        return configured.encode("utf-8"), ()
+    # auto: git chose the first candidate not starting a line of the message it began with;
+    # its own template lines (status, scissors) start with that choice and come last.
+    starts = {line[:1] for line in _lines(message) if line[:1]}
+    present = tuple(c.encode() for c in AUTO_CANDIDATES if c.encode() in starts)
+    scissors = [c for c in present if cut_at_scissors(message, c) != message]
+    last = [line[:1] for line in _lines(message) if line.strip()]
+    if scissors:
+        likely = scissors[0]
+    elif last and last[-1] in present:
+        likely = last[-1]
+    else:
+        likely = b"#"
+    return likely, tuple(c for c in (b"#", *present) if c != likely)
+
+
+def candidate_modes(cleanup: str, editor_used: bool | None) -> tuple[str, ...]:
+    """Cleanup modes git may apply under commit.cleanup, most likely first."""
+    match cleanup:
+        case "verbatim":
+            return (NONE,)
+        case "whitespace" | "scissors":  # scissors: cut at the scissors line, then whitespace
+            return (SPACE,)
+        case "strip":
+            return (ALL,)
+        case _:  # default: strip after an editor, whitespace with -m/-F
+            if editor_used is None:
+                return (ALL, SPACE)
+            return (ALL,) if editor_used else (SPACE,)
+
+
+def reductions(message: bytes, cleanup: str, configured_comment: str | None) -> tuple[bytes, ...]:
+    """Every distinct message git may store for this file, the most likely first."""
+    likely, others = comment_chars(message, configured_comment)
+    ordered: list[bytes] = []
+    for comment in (likely, *others):
+        # Git writes a scissors line only into an editor's template (-v or scissors mode) and
+        # then always cuts there; without one, cutting is a no-op. So the line decides both.
+        cut = cut_at_scissors(message, comment) != message
+        modes = candidate_modes(cleanup, True if cut else None)
+        if not cut and not _ends_with_comment(message, comment):
+            # git's editor template ends in comment lines; without them -m/-F is likelier
+            modes = tuple(reversed(modes))
+        for mode in modes:
+            reduced = reduce(message, mode, comment, truncate=cut)
+            if reduced not in ordered:
+                ordered.append(reduced)
+    return tuple(ordered)
+
+
+def _ends_with_comment(message: bytes, comment: bytes) -> bool:
+    lines = [line for line in _lines(message) if line.strip(_GIT_SPACE)]
+    return bool(lines) and lines[-1].startswith(comment)
+
+
+def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
+    """The message as git will store it; the other possible reductions as alternates."""
+    path = Path(target.locator)
+    raw = _read_file(path, max_bytes)
+    cleanup, comment = read_config(repo_root)
+    candidates = reductions(raw, cleanup, comment)
+    data = check_record(candidates[0], f"the commit message in {target.locator}", max_bytes)
+    alternates = tuple(c for c in candidates[1:] if _valid(c, max_bytes))
+    return Snapshot(
+        target=target,
+        data=data,
+        boundary=f"the commit message as git stores it (commit.cleanup={cleanup})",
+        tree_revision=_head(repo_root),
+        alternates=alternates,
+    )
+
+
+def _read_file(path: Path, max_bytes: int) -> bytes:
+    try:
+        # the diff below a -v scissors line may be large; the stored message is what is bounded
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise BadInput(f"message file {path} does not exist") from None
+    except OSError as error:
+        raise BadInput(f"cannot read message file {path}: {error.strerror}") from None
+
+
+def _valid(data: bytes, max_bytes: int) -> bool:
+    try:
+        check_record(data, "alternate", max_bytes)
+    except BadInput:
+        return False
+    return True
+
+
+def _head(repo_root: Path) -> str | None:
+    code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], repo_root)
+    return out.decode().strip() if code == 0 and out.strip() else None
+
+
+def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
+    """The hook's message file is edited in place; git commits what it then holds."""
+    return WriteChannel(kind="edit-in-place", detail=f"rewrite the message file {target.locator}")
+
+
+def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
+    """Rewrite the message file with the repaired message."""
+    path = Path(target.locator)
+    try:
+        temporary = path.with_name(f".{path.name}.distill-{os.getpid()}")
+        temporary.write_bytes(new_bytes)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise BadInput(f"cannot write message file {path}: {error.strerror}") from None
+
+
+def describe(target: Target) -> str:
+    """The commit message being written."""
+    return f"the commit message being written ({target.locator})"
