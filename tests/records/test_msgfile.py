@@ -22,7 +22,8 @@ cp "$1" "$(git rev-parse --git-dir)/captured-message"
 
 EDITOR = """#!/bin/sh
 # an editor session: a subject and body above git's template, a stray comment below it
-{ printf 'Subject from the editor\\n\\n  Body line with trailing blanks   \\n\\n\\n\\nSecond paragraph\\t\\n'
+{ printf 'Subject from the editor\\n\\n  Body line with trailing blanks   \\n'
+  printf '\\n\\n\\nSecond paragraph\\t\\n'
   cat "$1"
   printf '%s note the editor left in a comment\\n\\n\\n' "${COMMENT:-#}"
 } > "$1.new" && mv "$1.new" "$1"
@@ -163,7 +164,7 @@ def test_hook_path_does_not_import_pygit2(repo: Path) -> None:
     code = (
         "import sys\nfrom diylisis.model import Target, RecordKind\n"
         "from diylisis.records import read_snapshot\n"
-        f"s = read_snapshot(Target(kind=RecordKind.MSGFILE, locator='msg'), '.')\n"
+        "s = read_snapshot(Target(kind=RecordKind.MSGFILE, locator='msg'), '.')\n"
         "assert s.data == b'Subject\\n'\n"
         "assert 'pygit2' not in sys.modules, 'pygit2 imported'\n"
     )

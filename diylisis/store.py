@@ -1,0 +1,344 @@
+"""Certificates as git notes keyed by content (DESIGN.md, Certificate store).
+
+A certificate is attached to the blob whose content is the snapshot bytes, so the key IS
+the content: same bytes, same certificates after amend, rebase or cherry-pick; any edit,
+none. One note holds JSON Lines, one certificate per line, one line per role. Notes do
+not keep their object alive, so every snapshot blob is also kept reachable from a tree
+under `refs/distill/snapshots`. Both refs move together in one `git update-ref --stdin`
+transaction that compares and swaps, retried when another writer won the race.
+
+The write path uses a few git plumbing calls and never imports pygit2: the commit-msg
+hook certifies through it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
+from diylisis.gitio import run_git, try_git
+
+DEFAULT_NOTES_REF = "refs/notes/distill"
+SNAPSHOTS_REF = "refs/distill/snapshots"
+TEMP_NOTES_PREFIX = "refs/notes/distill-tmp/"  # git notes writes only under refs/notes/
+MAX_ATTEMPTS = 60
+FALLBACK_IDENTITY = {"name": "git distill", "email": "distill@localhost.invalid"}
+
+
+class CorruptNote(DistillError):
+    """A note under the certificate ref holds a line that is not a certificate object."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    """What the store reads from git config in one call."""
+
+    notes_ref: str
+    object_format: str  # "sha1" | "sha256"
+    identity_env: tuple[tuple[str, str], ...]  # GIT_*_NAME/EMAIL only when git has none
+
+
+def settings(repo_root: str | Path) -> Settings:
+    """The notes ref, object format and a fallback commit identity, from one `git config` call."""
+    code, out, err = try_git(
+        [
+            "config",
+            "-z",
+            "--get-regexp",
+            r"^(distill\.notesref|extensions\.objectformat|user\.name|user\.email)$",
+        ],
+        repo_root,
+    )
+    if code not in (0, 1):
+        raise GitError(f"cannot read git config in {repo_root}: {_first_line(err)}")
+    values: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        if entry:
+            key, _, value = entry.decode("utf-8", errors="replace").partition("\n")
+            values[key.lower()] = value
+    identity: list[tuple[str, str]] = []
+    for part in ("name", "email"):
+        if f"user.{part}" in values:
+            continue
+        for role in ("AUTHOR", "COMMITTER"):
+            variable = f"GIT_{role}_{part.upper()}"
+            if variable not in os.environ:
+                identity.append((variable, FALLBACK_IDENTITY[part]))
+    return Settings(
+        notes_ref=_expand_notes_ref(values.get("distill.notesref", DEFAULT_NOTES_REF)),
+        object_format=values.get("extensions.objectformat", "sha1").lower(),
+        identity_env=tuple(identity),
+    )
+
+
+def _expand_notes_ref(name: str) -> str:
+    """Expand a notes ref the way git notes --ref does, and insist it stays under refs/notes/."""
+    name = name.strip()
+    if name.startswith("notes/"):
+        name = "refs/" + name
+    elif not name.startswith("refs/"):
+        name = "refs/notes/" + name
+    if not name.startswith("refs/notes/") or name == "refs/notes/":
+        raise BadInput(f"distill.notesRef {name!r} must name a ref under refs/notes/")
+    return name
+
+
+def notes_ref(repo_root: str | Path) -> str:
+    """The notes ref certificates live under: refs/notes/distill or git config distill.notesRef."""
+    return settings(repo_root).notes_ref
+
+
+def blob_id(data: bytes, object_format: str = "sha1") -> str:
+    """The id git gives a blob with this content, computed without writing it."""
+    header = b"blob %d\0" % len(data)
+    algorithm = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+    return algorithm(header + data).hexdigest()
+
+
+def serialize(certificate: Mapping[str, Any]) -> str:
+    """One compact JSON line, keys sorted, text left readable for `git log --notes=distill`."""
+    role = certificate.get("role")
+    if not isinstance(role, str) or not role.strip():
+        raise BadInput("a certificate needs a non-empty string 'role' to be stored")
+    return json.dumps(certificate, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def parse_note(text: str, blob: str, ref: str) -> list[dict[str, Any]]:
+    """The certificates in one note; CorruptNote when a line is not one."""
+    certificates: list[dict[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise CorruptNote(_corrupt(blob, ref, number, f"not JSON ({error.msg})")) from None
+        if not isinstance(value, dict) or not isinstance(value.get("role"), str):
+            raise CorruptNote(_corrupt(blob, ref, number, "not a JSON object with a role"))
+        certificates.append(value)
+    return certificates
+
+
+def _corrupt(blob: str, ref: str, number: int, what: str) -> str:
+    return (
+        f"corrupt certificate note on blob {blob} in {ref}: line {number} is {what}; "
+        f"inspect it with git notes --ref {ref} show {blob}"
+    )
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def get(repo_root: str | Path, data: bytes) -> list[dict[str, Any]]:
+    """The certificates stored for exactly these snapshot bytes (empty when none)."""
+    found = get_many(repo_root, [data])
+    return next(iter(found.values()))
+
+
+def get_many(repo_root: str | Path, datas: Iterable[bytes]) -> dict[str, list[dict[str, Any]]]:
+    """Certificates for many snapshots at once, keyed by blob id: one notes list, one cat-file."""
+    config = settings(repo_root)
+    ids = [blob_id(data, config.object_format) for data in datas]
+    notes = _read_notes(repo_root, config.notes_ref, set(ids))
+    return {blob: parse_note(notes.get(blob, ""), blob, config.notes_ref) for blob in ids}
+
+
+def _read_notes(repo_root: str | Path, ref: str, blobs: set[str]) -> dict[str, str]:
+    """Note text per annotated blob, for those of blobs that have a note under ref."""
+    if not blobs:
+        return {}
+    listing = run_git(["notes", "--ref", ref, "list"], repo_root).decode()
+    note_of: dict[str, str] = {}
+    for line in listing.splitlines():
+        note, _, annotated = line.partition(" ")
+        if annotated in blobs:
+            note_of[annotated] = note
+    if not note_of:
+        return {}
+    order = list(note_of.items())
+    batch = "".join(f"{note}\n" for _, note in order).encode()
+    raw = run_git(["cat-file", "--batch"], repo_root, input=batch)
+    texts: dict[str, str] = {}
+    at = 0
+    for annotated, note in order:
+        end = raw.index(b"\n", at)
+        header = raw[at:end].decode().split()
+        if len(header) != 3 or header[1] != "blob":
+            raise CorruptNote(
+                f"the note {note} on blob {annotated} in {ref} is not a readable blob"
+            )
+        size = int(header[2])
+        texts[annotated] = raw[end + 1 : end + 1 + size].decode("utf-8", errors="replace")
+        at = end + 1 + size + 1
+    return texts
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def put(repo_root: str | Path, keys: Sequence[bytes], certificate: Mapping[str, Any]) -> None:
+    """Attach the certificate to every key's blob, replacing that role's earlier line there."""
+    if not keys:
+        raise BadInput("a certificate needs at least one snapshot to be keyed under")
+    line = serialize(certificate)
+    role = certificate["role"]
+    config = settings(repo_root)
+    env = dict(config.identity_env)
+    blobs = list(dict.fromkeys(_write_blob(repo_root, key, config) for key in keys))
+    for attempt in range(MAX_ATTEMPTS):
+        if _try_put(repo_root, config, env, blobs, role, line):
+            return
+        time.sleep(random.uniform(0.005, 0.02) * min(attempt + 1, 10))
+    raise StoreConflict(
+        f"{config.notes_ref} kept moving under {MAX_ATTEMPTS} attempts; "
+        "the certificate was not written, run the command again"
+    )
+
+
+def _write_blob(repo_root: str | Path, data: bytes, config: Settings) -> str:
+    written = run_git(["hash-object", "-w", "--stdin"], repo_root, input=data).decode().strip()
+    if written != blob_id(data, config.object_format):
+        raise GitError(f"git stored the snapshot as {written}, not the computed blob id")
+    return written
+
+
+def _try_put(
+    repo_root: str | Path,
+    config: Settings,
+    env: dict[str, str],
+    blobs: list[str],
+    role: str,
+    line: str,
+) -> bool:
+    """One compare-and-swap attempt; False when another writer moved a ref first."""
+    old = _tips(repo_root, (config.notes_ref, SNAPSHOTS_REF))
+    old_notes, old_snapshots = old[config.notes_ref], old[SNAPSHOTS_REF]
+    temporary = f"{TEMP_NOTES_PREFIX}{os.getpid()}-{os.urandom(6).hex()}"
+    try:
+        if old_notes:
+            run_git(["update-ref", temporary, old_notes], repo_root)
+        existing = _read_notes(repo_root, temporary, set(blobs)) if old_notes else {}
+        for blob in blobs:
+            text = existing.get(blob, "")
+            kept = [
+                kept_line
+                for kept_line, parsed in zip(
+                    [raw for raw in text.splitlines() if raw.strip()],
+                    parse_note(text, blob, config.notes_ref),
+                    strict=True,
+                )
+                if parsed["role"] != role
+            ]
+            note = "\n".join(sorted({*kept, line})) + "\n"  # sorted as cat_sort_uniq leaves it
+            run_git(
+                ["notes", "--ref", temporary, "add", "-f", "-F", "-", blob],
+                repo_root,
+                input=note.encode("utf-8"),
+                env=env,
+            )
+        new_notes = _tips(repo_root, (temporary,))[temporary]
+        new_snapshots = snapshots_commit(repo_root, old_snapshots, blobs, env)
+        return _swap(
+            repo_root,
+            {
+                config.notes_ref: (new_notes, old_notes),
+                SNAPSHOTS_REF: (new_snapshots, old_snapshots),
+            },
+            config.object_format,
+        )
+    finally:
+        try_git(["update-ref", "-d", temporary], repo_root)
+
+
+def _tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None]:
+    """Current object id of each ref, None for refs that do not exist."""
+    out = run_git(["for-each-ref", "--format=%(objectname) %(refname)", *refs], repo_root)
+    found = dict(reversed(line.split(" ", 1)) for line in out.decode().splitlines())
+    return {ref: found.get(ref) for ref in refs}
+
+
+def snapshots_commit(
+    repo_root: str | Path,
+    parent: str | None,
+    blobs: Iterable[str],
+    env: Mapping[str, str],
+    *,
+    extra_parents: Sequence[str] = (),
+    extra_trees: Sequence[str] = (),
+) -> str:
+    """A commit whose tree holds parent's snapshot blobs plus these (and extra trees' entries)."""
+    handle, index = tempfile.mkstemp(prefix="distill-index-")
+    os.close(handle)
+    os.unlink(index)  # git wants to create the index itself
+    index_env = {**env, "GIT_INDEX_FILE": index}
+    try:
+        if parent:
+            run_git(["read-tree", f"{parent}^{{tree}}"], repo_root, env=index_env)
+        entries = [f"100644 blob {blob}\t{blob[:2]}/{blob[2:]}\n" for blob in blobs]
+        for tree in extra_trees:
+            listing = run_git(["ls-tree", "-r", "-z", tree], repo_root).split(b"\0")
+            entries += [item.decode() + "\n" for item in listing if item]
+        if entries:
+            run_git(
+                ["update-index", "--add", "--index-info"],
+                repo_root,
+                input="".join(entries).encode(),
+                env=index_env,
+            )
+        tree_id = run_git(["write-tree"], repo_root, env=index_env).decode().strip()
+    finally:
+        if os.path.exists(index):
+            os.unlink(index)
+    if parent and not extra_parents:
+        parent_tree = run_git(["rev-parse", f"{parent}^{{tree}}"], repo_root).decode().strip()
+        if parent_tree == tree_id:
+            return parent  # nothing new to keep alive
+    args = ["commit-tree", tree_id]
+    for each in (parent, *extra_parents):
+        if each:
+            args += ["-p", each]
+    message = b"distill: keep certified snapshot blobs reachable\n"
+    return run_git([*args, "-F", "-"], repo_root, input=message, env=env).decode().strip()
+
+
+def _swap(
+    repo_root: str | Path,
+    updates: Mapping[str, tuple[str | None, str | None]],
+    object_format: str,
+) -> bool:
+    """Move every ref from its old to its new id in one transaction; False if one moved first."""
+    zero = "0" * (64 if object_format == "sha256" else 40)
+    lines = ["start"]
+    for ref, (new, old) in updates.items():
+        if new is None or new == old:
+            lines.append(f"verify {ref} {old or zero}")
+        else:
+            lines.append(f"update {ref} {new} {old or zero}")
+    lines += ["prepare", "commit", ""]
+    code, _, err = try_git(["update-ref", "--stdin"], repo_root, input="\n".join(lines).encode())
+    if code == 0:
+        return True
+    message = err.decode("utf-8", errors="replace")
+    if (
+        "cannot lock ref" in message
+        or "but expected" in message
+        or "reference already exists" in message
+    ):
+        return False
+    raise GitError(f"git update-ref failed: {_first_line(err)}")
+
+
+def _first_line(err: bytes) -> str:
+    for line in err.decode("utf-8", errors="replace").splitlines():
+        if line.strip():
+            return line.strip()
+    return "no reason given"

@@ -1,0 +1,155 @@
+"""The certificate store: notes keyed by snapshot content, on real repositories."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import commit, git
+
+from diylisis import gitio, store
+from diylisis.errors import BadInput
+
+
+def _cert(role: str, **fields: object) -> dict[str, object]:
+    return {"role": role, "outcome": "already-portable", **fields}
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_blob_id_matches_git(tmp_path: Path, object_format: str) -> None:
+    path = tmp_path / object_format
+    git(tmp_path, "init", "-q", f"--object-format={object_format}", str(path))
+    for data in (b"", b"hello\n", "caf\u00e9\n".encode(), b"x" * 70000):
+        expected = git(path, "hash-object", "--stdin", input=data).strip()
+        assert store.blob_id(data, store.settings(path).object_format) == expected
+
+
+def test_put_then_get_by_content(repo: Path) -> None:
+    store.put(repo, [b"Subject\n"], _cert("reviewer", note="caf\u00e9"))
+    assert store.get(repo, b"Subject\n") == [_cert("reviewer", note="caf\u00e9")]
+    assert store.get(repo, b"Subject\n\n") == []  # any edit: no certificate
+
+
+def test_roles_coexist_and_a_role_is_replaced(repo: Path) -> None:
+    store.put(repo, [b"record\n"], _cert("reviewer", n=1))
+    store.put(repo, [b"record\n"], _cert("ci-agent"))
+    store.put(repo, [b"record\n"], _cert("reviewer", n=2))
+    found = store.get(repo, b"record\n")
+    assert sorted(c["role"] for c in found) == ["ci-agent", "reviewer"]
+    assert [c["n"] for c in found if c["role"] == "reviewer"] == [2]
+
+
+def test_every_key_carries_the_certificate(repo: Path) -> None:
+    keys = [b"stripped\n", b"stripped\n# kept comment\n"]
+    store.put(repo, keys, _cert("reviewer"))
+    found = store.get_many(repo, [*keys, b"other\n"])
+    ids = [store.blob_id(k) for k in keys]
+    assert [len(found[i]) for i in ids] == [1, 1]
+    assert found[store.blob_id(b"other\n")] == []
+
+
+def test_same_message_after_amend_keeps_its_certificate(repo: Path) -> None:
+    first = commit(repo, "Explain the parser change\n", {"a.txt": "1\n"})
+    handle = gitio.open_repo(repo)
+    store.put(repo, [gitio.commit_message_bytes(handle, first)], _cert("reviewer"))
+    (repo / "b.txt").write_text("2\n", encoding="utf-8")
+    git(repo, "add", "b.txt")
+    git(repo, "commit", "-q", "--amend", "--no-edit")
+    amended = git(repo, "rev-parse", "HEAD").strip()
+    assert amended != first
+    handle = gitio.open_repo(repo)
+    assert store.get(repo, gitio.commit_message_bytes(handle, amended)) == [_cert("reviewer")]
+    git(repo, "commit", "-q", "--amend", "-m", "Explain the parser change, edited")
+    edited = git(repo, "rev-parse", "HEAD").strip()
+    assert store.get(repo, gitio.commit_message_bytes(gitio.open_repo(repo), edited)) == []
+
+
+def test_note_is_readable_json_lines(repo: Path) -> None:
+    store.put(repo, [b"r\n"], _cert("b-role", text="\u00fcber"))
+    store.put(repo, [b"r\n"], _cert("a-role"))
+    shown = git(repo, "notes", "--ref=distill", "show", store.blob_id(b"r\n"))
+    lines = shown.splitlines()
+    assert [json.loads(line)["role"] for line in lines] == ["a-role", "b-role"]
+    assert "\u00fcber" in shown and ": " not in shown  # compact, not ASCII-escaped
+
+
+def test_corrupt_note_is_an_error_naming_the_blob(repo: Path) -> None:
+    blob = git(repo, "hash-object", "-w", "--stdin", input=b"r\n").strip()
+    git(repo, "notes", "--ref=distill", "add", "-m", '{"role": "x"}\nnot json', blob)
+    with pytest.raises(store.CorruptNote, match=blob) as caught:
+        store.get(repo, b"r\n")
+    assert caught.value.exit_code == 2
+    with pytest.raises(store.CorruptNote):
+        store.put(repo, [b"r\n"], _cert("reviewer"))  # never overwrite what it cannot read
+
+
+def test_notes_ref_is_configurable(repo: Path) -> None:
+    assert store.notes_ref(repo) == "refs/notes/distill"
+    git(repo, "config", "distill.notesRef", "certs")
+    assert store.notes_ref(repo) == "refs/notes/certs"
+    store.put(repo, [b"r\n"], _cert("reviewer"))
+    assert git(repo, "for-each-ref", "--format=%(refname)", "refs/notes/").split() == [
+        "refs/notes/certs"
+    ]
+    git(repo, "config", "distill.notesRef", "refs/heads/main")
+    with pytest.raises(BadInput, match="refs/notes/"):
+        store.notes_ref(repo)
+
+
+def test_bad_certificates_and_keys_are_refused(repo: Path) -> None:
+    with pytest.raises(BadInput, match="role"):
+        store.put(repo, [b"r\n"], {"outcome": "repaired"})
+    with pytest.raises(BadInput, match="snapshot"):
+        store.put(repo, [], _cert("reviewer"))
+    assert git(repo, "for-each-ref") == ""  # nothing written
+
+
+def test_writes_without_a_configured_identity(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("NAME", "EMAIL"):
+        monkeypatch.delenv(f"GIT_AUTHOR_{variable}")
+        monkeypatch.delenv(f"GIT_COMMITTER_{variable}")
+    store.put(repo, [b"r\n"], _cert("reviewer"))
+    assert store.get(repo, b"r\n") == [_cert("reviewer")]
+
+
+def test_eight_concurrent_writers_lose_nothing(repo: Path) -> None:
+    code = (
+        "import sys\nfrom diylisis import store\n"
+        "n = sys.argv[1]\n"
+        "store.put('.', [f'record {n}\\n'.encode(), b'shared\\n'], {'role': f'role-{n}'})\n"
+        "assert 'pygit2' not in sys.modules\n"
+    )
+    writers = [
+        subprocess.Popen([sys.executable, "-c", code, str(n)], cwd=repo, stderr=subprocess.PIPE)
+        for n in range(8)
+    ]
+    for writer in writers:
+        _, err = writer.communicate(timeout=120)
+        assert writer.returncode == 0, err.decode()
+    for n in range(8):
+        assert store.get(repo, f"record {n}\n".encode()) == [{"role": f"role-{n}"}]
+    shared = store.get(repo, b"shared\n")
+    assert sorted(c["role"] for c in shared) == [f"role-{n}" for n in range(8)]
+    assert git(repo, "for-each-ref", "refs/notes/distill-tmp/") == ""  # temporary refs cleaned
+
+
+def test_gc_and_notes_prune_keep_certificates(repo: Path) -> None:
+    commit(repo, "Start\n")
+    store.put(repo, [b"kept alive\n"], _cert("reviewer"))
+    git(repo, "gc", "-q", "--prune=now")
+    git(repo, "notes", "--ref=distill", "prune")
+    assert store.get(repo, b"kept alive\n") == [_cert("reviewer")]
+
+
+def test_without_the_snapshots_ref_prune_would_drop_them(repo: Path) -> None:
+    # the control: the snapshots ref is what keeps the keyed blobs alive
+    commit(repo, "Start\n")
+    store.put(repo, [b"unprotected\n"], _cert("reviewer"))
+    git(repo, "update-ref", "-d", store.SNAPSHOTS_REF)
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+    git(repo, "gc", "-q", "--prune=now")
+    git(repo, "notes", "--ref=distill", "prune")
+    assert store.get(repo, b"unprotected\n") == []
