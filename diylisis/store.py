@@ -220,7 +220,7 @@ def _try_put(
     line: str,
 ) -> bool:
     """One compare-and-swap attempt; False when another writer moved a ref first."""
-    old = _tips(repo_root, (config.notes_ref, SNAPSHOTS_REF))
+    old = ref_tips(repo_root, (config.notes_ref, SNAPSHOTS_REF))
     old_notes, old_snapshots = old[config.notes_ref], old[SNAPSHOTS_REF]
     temporary = f"{TEMP_NOTES_PREFIX}{os.getpid()}-{os.urandom(6).hex()}"
     try:
@@ -245,9 +245,9 @@ def _try_put(
                 input=note.encode("utf-8"),
                 env=env,
             )
-        new_notes = _tips(repo_root, (temporary,))[temporary]
+        new_notes = ref_tips(repo_root, (temporary,))[temporary]
         new_snapshots = snapshots_commit(repo_root, old_snapshots, blobs, env)
-        return _swap(
+        return compare_and_swap(
             repo_root,
             {
                 config.notes_ref: (new_notes, old_notes),
@@ -259,8 +259,8 @@ def _try_put(
         try_git(["update-ref", "-d", temporary], repo_root)
 
 
-def _tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None]:
-    """Current object id of each ref, None for refs that do not exist."""
+def ref_tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None]:
+    """Current object id of each ref, None for refs that do not exist (one for-each-ref)."""
     out = run_git(["for-each-ref", "--format=%(objectname) %(refname)", *refs], repo_root)
     found = dict(reversed(line.split(" ", 1)) for line in out.decode().splitlines())
     return {ref: found.get(ref) for ref in refs}
@@ -310,7 +310,7 @@ def snapshots_commit(
     return run_git([*args, "-F", "-"], repo_root, input=message, env=env).decode().strip()
 
 
-def _swap(
+def compare_and_swap(
     repo_root: str | Path,
     updates: Mapping[str, tuple[str | None, str | None]],
     object_format: str,
