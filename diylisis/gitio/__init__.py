@@ -55,8 +55,12 @@ def _commit(repo: pygit2.Repository, rev: str) -> pygit2.Commit:
     pygit2 = _pygit2()
     if not rev or rev.startswith("-"):
         raise GitError(f"not a revision: {rev!r}")
-    if repo.is_empty:
-        raise GitError(f"the repository has no commits yet, so {rev!r} names nothing; commit first")
+    if repo.head_is_unborn:
+        no_branches = not any(name.startswith("refs/heads/") for name in repo.references)
+        if no_branches or rev in ("HEAD", "@"):
+            raise GitError(
+                f"the current branch has no commits yet, so {rev!r} names nothing; commit first"
+            )
     try:
         obj = repo.revparse_single(rev)
     except (KeyError, ValueError, pygit2.GitError):

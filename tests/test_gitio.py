@@ -1,0 +1,115 @@
+"""gitio: git questions answered with plain values, failures as GitError (exit 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import commit, git
+
+from diylisis import gitio
+from diylisis.errors import GitError
+
+
+def test_open_repo_discovers_from_a_subdirectory(repo: Path) -> None:
+    (repo / "deep" / "er").mkdir(parents=True)
+    handle = gitio.open_repo(repo / "deep" / "er")
+    assert gitio.workdir(handle).resolve() == repo.resolve()
+    assert gitio.git_dir(handle).resolve() == (repo / ".git").resolve()
+
+
+def test_open_repo_outside_a_repository(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(GitError, match="not a git repository") as caught:
+        gitio.open_repo(tmp_path / "plain")
+    assert caught.value.exit_code == 2
+
+
+def test_resolve_commit_errors(repo: Path) -> None:
+    handle = gitio.open_repo(repo)
+    with pytest.raises(GitError, match="has no commits yet"):
+        gitio.resolve_commit(handle, "HEAD")
+    first = commit(repo, "First\n")
+    git(repo, "tag", "v1")
+    handle = gitio.open_repo(repo)
+    assert gitio.resolve_commit(handle, "v1") == first
+    assert gitio.resolve_commit(handle, first[:8]) == first
+    with pytest.raises(GitError, match="unknown revision 'nope'"):
+        gitio.resolve_commit(handle, "nope")
+    with pytest.raises(GitError, match="names a tree, not a commit"):
+        gitio.resolve_commit(handle, "HEAD^{tree}")
+
+
+def test_commit_message_bytes_are_the_raw_bytes(repo: Path) -> None:
+    message = "Subject  \n\n\n  body with trailing blanks   \n\n"
+    commit_id = commit(repo, message)  # the fixture commits with cleanup=verbatim
+    assert gitio.commit_message_bytes(gitio.open_repo(repo), commit_id) == message.encode()
+
+
+def test_commit_message_bytes_of_a_latin1_commit_are_not_reencoded(repo: Path) -> None:
+    git(repo, "config", "i18n.commitEncoding", "ISO-8859-1")
+    commit_id = commit(repo, "placeholder\n")
+    raw = b"caf\xe9\n"
+    git(repo, "commit", "-q", "--amend", "-F", "-", input=raw)
+    commit_id = git(repo, "rev-parse", "HEAD").strip()
+    assert gitio.commit_message_bytes(gitio.open_repo(repo), commit_id) == raw
+
+
+def test_blob_at(repo: Path) -> None:
+    commit(repo, "Add docs\n", {"docs/a.md": "alpha\n"})
+    commit(repo, "Edit docs\n", {"docs/a.md": "beta\n"})
+    handle = gitio.open_repo(repo)
+    assert gitio.blob_at(handle, "HEAD~1", "docs/a.md") == b"alpha\n"
+    assert gitio.blob_at(handle, "HEAD", "docs/a.md") == b"beta\n"
+    with pytest.raises(GitError, match="not tracked"):
+        gitio.blob_at(handle, "HEAD", "docs/missing.md")
+    with pytest.raises(GitError, match="not a file"):
+        gitio.blob_at(handle, "HEAD", "docs")
+
+
+def test_head_and_shallow_state(repo: Path, tmp_path: Path) -> None:
+    first = commit(repo, "One\n")
+    commit(repo, "Two\n")
+    handle = gitio.open_repo(repo)
+    assert not gitio.head_is_detached(handle) and not gitio.is_shallow(handle)
+    git(repo, "checkout", "-q", "--detach", first)
+    assert gitio.head_is_detached(gitio.open_repo(repo))
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth=1", f"file://{repo}", str(shallow), "-b", "main")
+    shallow_handle = gitio.open_repo(shallow)
+    assert gitio.is_shallow(shallow_handle)
+    with pytest.raises(GitError, match="shallow"):
+        gitio.resolve_commit(shallow_handle, first)
+
+
+def test_on_remote_tracking_ref(repo: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    published = commit(repo, "Published\n")
+    git(repo, "remote", "add", "origin", str(bare))
+    git(repo, "push", "-q", "origin", "main")
+    local = commit(repo, "Local only\n")
+    handle = gitio.open_repo(repo)
+    assert gitio.on_remote_tracking_ref(handle, published)
+    assert not gitio.on_remote_tracking_ref(handle, local)
+
+
+def test_config_get(repo: Path) -> None:
+    handle = gitio.open_repo(repo)
+    assert gitio.config_get(handle, "core.quotePath") == "false"
+    assert gitio.config_get(handle, "distill.unset") is None
+
+
+def test_run_git_raises_with_gits_reason(repo: Path) -> None:
+    assert gitio.run_git(["rev-parse", "--is-inside-work-tree"], repo) == b"true\n"
+    with pytest.raises(GitError, match="git rev-parse failed: fatal: "):
+        gitio.run_git(["rev-parse", "--verify", "no-such-ref"], repo)
+    code, _, _ = gitio.try_git(["rev-parse", "--verify", "-q", "no-such-ref"], repo)
+    assert code == 1
+
+
+def test_toplevel_without_pygit2(repo: Path, tmp_path: Path) -> None:
+    (repo / "sub").mkdir()
+    assert gitio.toplevel(repo / "sub").resolve() == repo.resolve()
+    with pytest.raises(GitError, match="not a git repository"):
+        gitio.toplevel(tmp_path)
