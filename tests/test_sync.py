@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,3 +119,15 @@ def test_cli_json_output(repo: Path, remote: Path, tmp_path: Path) -> None:
     assert payload["remote"] == "origin" and payload["certified_blobs"] == 1
     listed = git(remote, "for-each-ref", "--format=%(refname)").split()
     assert store.DEFAULT_NOTES_REF in listed and store.SNAPSHOTS_REF in listed
+
+
+def test_cli_missing_remote_exits_2_with_one_line(repo: Path) -> None:
+    commit(repo, "Start\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "diylisis", "sync", "upstream"], cwd=repo, capture_output=True
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines() == [
+        "git distill: no remote named 'upstream' (remotes: none); "
+        "add one with git remote add upstream URL"
+    ]
