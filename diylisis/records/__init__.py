@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.records import commit, file, msgfile, prbody
@@ -22,21 +23,29 @@ ADAPTERS: dict[RecordKind, ModuleType] = {
 }
 
 
+def root_of(repo: str | Path | Any) -> Path:
+    """The work-tree root of a path or of an opened pygit2 repository."""
+    workdir = getattr(repo, "workdir", None)
+    if workdir is not None:
+        return Path(workdir)
+    return Path(repo)
+
+
 def read_snapshot(
-    target: Target, repo_root: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
+    target: Target, repo: str | Path | Any, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> Snapshot:
     """F0 Detect: the target's snapshot through its substrate's adapter."""
-    return ADAPTERS[target.kind].read(target, Path(repo_root), max_bytes=max_bytes)
+    return ADAPTERS[target.kind].read(target, root_of(repo), max_bytes=max_bytes)
 
 
-def write_channel(target: Target, repo_root: str | Path) -> WriteChannel | None:
+def write_channel(target: Target, repo: str | Path | Any) -> WriteChannel | None:
     """How a repair of the target would be written, or None."""
-    return ADAPTERS[target.kind].write_channel(target, Path(repo_root))
+    return ADAPTERS[target.kind].write_channel(target, root_of(repo))
 
 
-def apply(target: Target, repo_root: str | Path, new_bytes: bytes) -> None:
+def apply(target: Target, repo: str | Path | Any, new_bytes: bytes) -> None:
     """Write repaired bytes through the target's write channel."""
-    ADAPTERS[target.kind].apply(target, Path(repo_root), new_bytes)
+    ADAPTERS[target.kind].apply(target, root_of(repo), new_bytes)
 
 
 def describe(target: Target) -> str:
@@ -52,5 +61,6 @@ __all__ = [
     "describe",
     "parse_target",
     "read_snapshot",
+    "root_of",
     "write_channel",
 ]

@@ -77,9 +77,13 @@ def no_channel(target: Target, why: str) -> DistillError:
 _SCHEMES = {kind.value: kind for kind in RecordKind}
 
 
-def parse_target(text: str, repo_root: str | Path, cwd: str | Path | None = None) -> Target:
-    """Parse a target argument; a bare existing path means file:, a bare revision commit:."""
-    root = Path(repo_root)
+def parse_target(text: str, repo: object, cwd: str | Path | None = None) -> Target:
+    """Parse a target argument; a bare existing path means file:, a bare revision commit:.
+
+    repo is the work-tree root or an opened pygit2 repository.
+    """
+    workdir = getattr(repo, "workdir", None)
+    root = Path(workdir if workdir is not None else repo)  # type: ignore[arg-type]
     here = Path(cwd) if cwd is not None else Path.cwd()
     if not text or not text.strip():
         raise BadInput(

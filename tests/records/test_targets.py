@@ -215,3 +215,10 @@ def test_prbody_binary_on_stdin_is_refused(repo: Path) -> None:
         [sys.executable, "-c", code], cwd=repo, input=b"a\0b", capture_output=True
     )
     assert done.returncode != 0 and b"binary" in done.stderr
+
+
+def test_an_opened_repository_is_accepted_for_the_root(repo: Path) -> None:
+    commit(repo, "Start\n", {"docs/a.md": "x\n"})
+    handle = gitio.open_repo(repo)
+    target = parse_target("docs/a.md", handle)
+    assert read_snapshot(target, handle).data == b"x\n"
