@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -153,3 +154,50 @@ def test_without_the_snapshots_ref_prune_would_drop_them(repo: Path) -> None:
     git(repo, "gc", "-q", "--prune=now")
     git(repo, "notes", "--ref=distill", "prune")
     assert store.get(repo, b"unprotected\n") == []
+
+
+def test_put_and_get_in_a_sha256_repository(tmp_path: Path) -> None:
+    path = tmp_path / "sha256"
+    git(tmp_path, "init", "-q", "--object-format=sha256", str(path))
+    store.put(path, [b"record\n"], _cert("reviewer"))
+    store.put(path, [b"record\n"], _cert("ci-agent"))
+    assert sorted(c["role"] for c in store.get(path, b"record\n")) == ["ci-agent", "reviewer"]
+    assert len(git(path, "rev-parse", store.SNAPSHOTS_REF).strip()) == 64
+
+
+def test_a_certificate_put_by_the_commit_msg_hook_finds_the_commit(repo: Path) -> None:
+    git(repo, "config", "--unset", "commit.cleanup")
+    commit(repo, "Start\n")
+    hook = repo / ".git" / "hooks" / "commit-msg"
+    hook.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "from diylisis import store\n"
+        "from diylisis.model import RecordKind, Target\n"
+        "from diylisis.records import read_snapshot\n"
+        "snap = read_snapshot(Target(kind=RecordKind.MSGFILE, locator=sys.argv[1]), '.')\n"
+        "store.put('.', [snap.data, *snap.alternates], {'role': 'reviewer'})\n",
+        encoding="utf-8",
+    )
+    hook.chmod(0o755)
+    editor = repo.parent / "editor.sh"
+    editor.write_text(
+        '#!/bin/sh\nprintf \'Explain the change\\n\\nBody   \\n\' | cat - "$1" > "$1.n"\n'
+        'mv "$1.n" "$1"\n',
+        encoding="utf-8",
+    )
+    editor.chmod(0o755)
+    for args in ((), ("-v",), ("-m", "Explain the change\n\n\nBody  \n\n")):
+        (repo / "a.txt").write_text(" ".join(args) + "\n", encoding="utf-8")
+        git(repo, "add", "a.txt")
+        done = subprocess.run(
+            ["git", "commit", "-q", *args],
+            cwd=repo,
+            env={**os.environ, "GIT_EDITOR": str(editor)},
+            capture_output=True,
+        )
+        assert done.returncode == 0, done.stderr.decode()
+        head = gitio.resolve_commit(gitio.open_repo(repo), "HEAD")
+        message = gitio.commit_message_bytes(gitio.open_repo(repo), head)
+        assert message == b"Explain the change\n\nBody\n"
+        assert store.get(repo, message) == [{"role": "reviewer"}]
