@@ -7,10 +7,14 @@ exists only for HEAD's commit while no remote-tracking ref reaches it: amend.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from diylisis import gitio
 from diylisis.model import Snapshot, Target
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel
+
+if TYPE_CHECKING:
+    import pygit2
 
 
 def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
@@ -46,13 +50,13 @@ def _amendable(target: Target, repo_root: Path) -> tuple[WriteChannel | None, st
     ), ""
 
 
-def _names_head(repo: object, locator: str, head_id: str) -> bool:
+def _names_head(repo: pygit2.Repository, locator: str, head_id: str) -> bool:
     """The locator designates HEAD itself (not another branch that happens to point there)."""
     if locator in ("HEAD", "@") or (len(locator) >= 4 and head_id.startswith(locator.lower())):
         return True
-    if gitio.head_is_detached(repo):  # type: ignore[arg-type]
+    if gitio.head_is_detached(repo):
         return False
-    branch = repo.head.name  # type: ignore[attr-defined]
+    branch = repo.head.name
     return locator in (branch, branch.removeprefix("refs/heads/"), branch.removeprefix("refs/"))
 
 

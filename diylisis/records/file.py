@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from diylisis import gitio
 from diylisis.errors import BadInput, DistillError
@@ -21,6 +22,9 @@ from diylisis.records.base import (
     no_channel,
     repo_relative,
 )
+
+if TYPE_CHECKING:
+    import pygit2
 
 
 def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
@@ -63,9 +67,9 @@ def _read_worktree(full: Path, path: str, max_bytes: int) -> bytes:
     return check_record(data, path, max_bytes)
 
 
-def _head_or_none(repo: object) -> str | None:
+def _head_or_none(repo: pygit2.Repository) -> str | None:
     try:
-        return gitio.resolve_commit(repo, "HEAD")  # type: ignore[arg-type]
+        return gitio.resolve_commit(repo, "HEAD")
     except DistillError:
         return None  # an empty repository: paths resolve against nothing yet
 

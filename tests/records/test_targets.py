@@ -222,3 +222,14 @@ def test_an_opened_repository_is_accepted_for_the_root(repo: Path) -> None:
     handle = gitio.open_repo(repo)
     target = parse_target("docs/a.md", handle)
     assert read_snapshot(target, handle).data == b"x\n"
+
+
+def test_history_missing_from_a_shallow_clone(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "One\n", {"a.md": "one\n"})
+    commit(repo, "Two\n", {"a.md": "two\n"})
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth=1", "-b", "main", f"file://{repo}", str(shallow))
+    assert read_snapshot(_t(RecordKind.COMMIT, "HEAD"), shallow).data == b"Two\n"
+    for target in (_t(RecordKind.COMMIT, "HEAD~1"), _t(RecordKind.FILE, "a.md", "HEAD~1")):
+        with pytest.raises(GitError, match="shallow"):
+            read_snapshot(target, shallow)
