@@ -1,0 +1,189 @@
+"""Deictic anchors: pointers whose target is a position in the author's session (F1; checklist 3)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from diylisis.detectors._match import (
+    first_paragraph_end,
+    lexicon_findings,
+    lexicon_matches,
+    line_start_defines,
+)
+from diylisis.detectors.rule import Rule
+from diylisis.detectors.text import Doc
+from diylisis.model import Category, Finding
+
+_SESSION_INTRO = re.compile(r"(?i)(?:next|new|following|fresh|다음|새|새로운) ?(?:session|세션)")
+
+
+def session_deixis(doc: Doc) -> Iterator[Finding]:
+    """DX101: "this session", "이번 세션", unless the record itself introduces the session (a prompt for it)."""
+    introduces = _SESSION_INTRO.search(doc.prose) is not None
+    for finding in lexicon_findings(
+        doc,
+        "DX101",
+        Category.DEICTIC,
+        "session_deixis",
+        "prose",
+        "points at the author's working session, which the reader never saw",
+        "name what happened in it (the decision, the file, the commit) instead of the session",
+    ):
+        low = finding.token.lower()
+        # A prompt written for the next session may call that session "this session".
+        if introduces and any(w in low for w in ("this", "이번", "본", "현재", "the current")):
+            continue
+        yield finding
+
+
+def discourse_deixis(doc: Doc) -> Iterator[Finding]:
+    """DX102: "as discussed", "논의한 대로": a conversation the record does not contain."""
+    yield from lexicon_findings(
+        doc,
+        "DX102",
+        Category.DEICTIC,
+        "discourse_deixis",
+        "prose",
+        "refers to a discussion that is not in the record or the repository",
+        "state the conclusion of that discussion and its reason in the record",
+    )
+
+
+def above_deixis(doc: Doc) -> Iterator[Finding]:
+    """DX103: "as above", "위에서 말한" in the first paragraph, where nothing is above it."""
+    limit = first_paragraph_end(doc)
+    yield from lexicon_findings(
+        doc,
+        "DX103",
+        Category.DEICTIC,
+        "above_deixis",
+        "prose",
+        "points above, but nothing in the record comes before it: the target is in the session",
+        "say what it refers to, or move the pointer after the text it points at",
+        keep=lambda m: m.start() < limit,
+    )
+
+
+def option_deixis(doc: Doc) -> Iterator[Finding]:
+    """DX104: "option B", "B안", "선택지 1" when the record never lists the options."""
+    for match in lexicon_matches(doc, "option_label", "prose"):
+        phrase = match.group().strip()
+        if line_start_defines(doc, phrase) or _listed_elsewhere(doc, phrase, match.start()):
+            continue
+        yield doc.finding(
+            "DX104",
+            Category.DEICTIC,
+            match.start(),
+            match.end(),
+            "names an option from a list the reader never saw",
+            "say what the option is (one clause) instead of its label",
+        )
+
+
+def _listed_elsewhere(doc: Doc, phrase: str, at: int) -> bool:
+    """The phrase also appears followed by ':' or '—' or '=' somewhere: it is defined in the record."""
+    escaped = re.escape(phrase)
+    for match in re.finditer(rf"(?i){escaped}\s*(?:\*\*)?\s*[:—=–]", doc.text):
+        if match.start() != at:
+            return True
+    return False
+
+
+_DOC_SESSION = """\
+What it flags: a reference to the author's working session: "this session", "the same
+session", "another session", "이번 세션", "본 세션", "같은 세션", "이번 루프".
+
+Why a fresh reader fails: the reader was not in that session; "the bug this session found"
+names nothing they can open. A prompt written for the next session that introduces "this
+session" itself is not flagged.
+
+Example: bad "Fixes the parser bug found in this session." good "Fixes the parser bug
+that drops the last line of a file without a trailing newline."
+
+Repair: name what the session produced (the decision, the file, the commit) in the record.
+"""
+
+_DOC_DISCOURSE = """\
+What it flags: pointers to a conversation: "as discussed", "as agreed", "per our
+discussion", "the approach we settled on", "논의한 대로", "말씀하신 대로".
+
+Why a fresh reader fails: the discussion lives in a chat or a call the reader cannot see,
+so the reason behind the change is missing.
+
+Example: bad "Use a queue here, as discussed." good "Use a queue here so that slow
+consumers do not block the reader thread."
+
+Repair: write down the conclusion and the reason the discussion reached.
+"""
+
+_DOC_ABOVE = """\
+What it flags: "as above", "mentioned earlier", "위에서 말한", "앞서 언급한" in the first
+paragraph of a record, where nothing precedes it. Later in a record such a pointer can
+refer to the record's own text and is not flagged.
+
+Why a fresh reader fails: with nothing above, the pointer can only mean the author's
+earlier conversation.
+
+Example: bad subject "Apply the fix mentioned above" good subject "Close the socket
+before retrying the handshake".
+
+Repair: replace the pointer with the thing it points at.
+"""
+
+_DOC_OPTION = """\
+What it flags: option labels ("option B", "approach 2", "B안", "선택지 1", "세 갈래 중
+1번") when the record never lists the options (no line starting with the label, no
+"label:" definition).
+
+Why a fresh reader fails: the options were presented in a session; the label alone says
+nothing about what was chosen.
+
+Example: bad "Go with option B for the cache." good "Cache parsed manifests in memory
+rather than on disk (the disk cache went stale across branches)."
+
+Repair: state the chosen option in words, and the rejected ones if they matter.
+"""
+
+RULES = (
+    Rule(
+        id="DX101",
+        name="session-deixis",
+        category=Category.DEICTIC,
+        languages=("en", "ko"),
+        summary="Points at the author's working session ('this session', '이번 세션').",
+        doc=_DOC_SESSION,
+        detect=session_deixis,
+        lexicon_keys=("session_deixis",),
+    ),
+    Rule(
+        id="DX102",
+        name="discussion-deixis",
+        category=Category.DEICTIC,
+        languages=("en", "ko"),
+        summary="Points at a discussion the record does not contain ('as discussed', '논의한 대로').",
+        doc=_DOC_DISCOURSE,
+        detect=discourse_deixis,
+        lexicon_keys=("discourse_deixis",),
+    ),
+    Rule(
+        id="DX103",
+        name="nothing-above",
+        category=Category.DEICTIC,
+        languages=("en", "ko"),
+        summary="Points above ('as above', '앞서 말한') where the record has nothing above.",
+        doc=_DOC_ABOVE,
+        detect=above_deixis,
+        lexicon_keys=("above_deixis",),
+    ),
+    Rule(
+        id="DX104",
+        name="unlisted-option",
+        category=Category.DEICTIC,
+        languages=("en", "ko"),
+        summary="Names an option ('option B', 'B안') the record never lists.",
+        doc=_DOC_OPTION,
+        detect=option_deixis,
+        lexicon_keys=("option_label",),
+    ),
+)

@@ -1,0 +1,142 @@
+"""Coined terms: names made up during the session that neither the record nor the repository defines (checklist 1)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from diylisis.detectors.rule import Rule
+from diylisis.detectors.text import Doc
+from diylisis.model import Category, Finding
+
+HYPHENATED = re.compile(
+    r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])"
+)
+CAMEL = re.compile(r"(?<![\w/.@#$`-])[A-Z][a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])")
+_DEFINES = (
+    r"\b(?:means|is|are|stands for|refers to|=|:|called|named|—|–)\b",
+    r"(?:이란|란|는|은)\s",
+)
+
+
+def coined_terms(doc: Doc) -> Iterator[Finding]:
+    """CT801: hyphenated or CamelCase jargon that the repository never mentions and the record never defines."""
+    assert doc.context is not None
+    common = _common(doc.lexicon.words("common_compound"))
+    seen: set[str] = set()
+    for pattern in (HYPHENATED, CAMEL):
+        for match in pattern.finditer(doc.prose):
+            term = match.group()
+            low = term.lower()
+            if low in seen or (pattern is HYPHENATED and _is_common(term, common)):
+                continue
+            seen.add(low)
+            if pattern is HYPHENATED and term.count("-") == 1 and term.islower():
+                continue  # two-part lowercase compounds are ordinary English far more often than coinages
+            if doc.settings.accepts(term) or _defined_in_record(doc, term, match.start()):
+                continue
+            if doc.context.mentions(term):
+                continue
+            yield doc.finding(
+                "CT801",
+                Category.COINED_TERM,
+                match.start(),
+                match.end(),
+                "a term that no file of the repository contains and the record does not define",
+                "define it in a clause where it first appears, or use the established name",
+            )
+
+
+def rejected_terms(doc: Doc) -> Iterator[Finding]:
+    """CT802: terms the configuration's reject list always flags."""
+    for term in doc.settings.reject:
+        for match in _reject_pattern(term).finditer(doc.prose):
+            yield doc.finding(
+                "CT802",
+                Category.COINED_TERM,
+                match.start(),
+                match.end(),
+                "the project's configuration rejects this term",
+                "use the project's established name",
+            )
+
+
+@functools.cache
+def _reject_pattern(term: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(term)}(?![A-Za-z0-9_])", re.I)
+
+
+@functools.cache
+def _common(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    return re.compile("|".join(f"(?:{w})" for w in words), re.I)
+
+
+def _is_common(term: str, common: re.Pattern[str] | None) -> bool:
+    if common is None:
+        return False
+    parts = term.split("-")
+    return any(common.fullmatch(f"{a}-{b}") for a, b in zip(parts, parts[1:], strict=False))
+
+
+def _defined_in_record(doc: Doc, term: str, at: int) -> bool:
+    """The record defines the term: quoted, emphasized or followed by a definition where it first appears."""
+    escaped = re.escape(term)
+    if re.search(rf"[\"“'*`]{escaped}[\"”'*`]", doc.text):
+        return True
+    after = doc.text[at + len(term) : at + len(term) + 14]
+    return any(re.match(rf"\s*\(?\s*{p}", after) for p in _DEFINES)
+
+
+_DOC_COINED = """\
+What it flags: hyphenated (three or more parts, or capitalized) and CamelCase terms that no
+file of the repository contains (case-insensitive) and that the record does not define
+(quoted, emphasized, or followed by "means", ":", "—", "이란"…). Generic compounds
+("read-only", "re-run", "well-known") and glossary terms are accepted. Runs only with a
+repository.
+
+Why a fresh reader fails: the name was made up in the session; the reader cannot look it up.
+
+Example: bad "Switch the importer to the fold-and-flush mode." good "Switch the importer
+to write each batch as soon as it is parsed instead of buffering the whole file."
+
+Repair: define the term where it first appears, or use the established name; add it to
+[detect] glossary if the project adopts it.
+"""
+
+_DOC_REJECT = """\
+What it flags: every occurrence of a term listed in [detect] reject.
+
+Why a fresh reader fails: the project decided the term misleads (an old name, an internal
+nickname); the configuration records that decision.
+
+Example: bad (with reject = ["v2 shim"]) "Route calls through the v2 shim." good "Route
+calls through the compatibility layer in compat/."
+
+Repair: use the project's established name.
+"""
+
+RULES = (
+    Rule(
+        id="CT801",
+        name="coined-term",
+        category=Category.COINED_TERM,
+        languages=("en", "ko"),
+        summary="Jargon the repository never mentions and the record never defines.",
+        doc=_DOC_COINED,
+        detect=coined_terms,
+        lexicon_keys=("common_compound",),
+        needs_tree=True,
+    ),
+    Rule(
+        id="CT802",
+        name="rejected-term",
+        category=Category.COINED_TERM,
+        languages=("en", "ko"),
+        summary="Terms the configuration's reject list always flags.",
+        doc=_DOC_REJECT,
+        detect=rejected_terms,
+    ),
+)

@@ -1,0 +1,190 @@
+"""Views of a record's text with code, quotes, trailers and URLs masked, offsets kept (issue 4, precision).
+
+Every view has the same length as the text; masked characters become spaces and newlines
+stay, so a match offset in any view is an offset in the text and maps to line and column.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from diylisis.model import Category, Finding, Severity
+
+if TYPE_CHECKING:
+    from diylisis.detectors.lexicon import Lexicon
+    from diylisis.detectors.settings import DetectSettings
+    from diylisis.model import RepoContext
+
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+QUOTE = re.compile(r"^ {0,3}>")
+CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
+LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+TRAILER = re.compile(
+    r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: \S|^(?:Cc|Bug|Link|Change-Id|Signed-off-by): \S"
+)
+IGNORE = re.compile(r"<!--\s*distill:\s*ignore\b([A-Z0-9 ,]*)-->")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Doc:
+    """A record prepared for the rules: its text, masked views, and what resolves_at may ask."""
+
+    text: str
+    prose: str  # code spans, fences, quotes, trailers, comments and URLs masked
+    claims: str  # like prose but inline code kept: "`npm test` passed" is a claim
+    locators: str  # only quotes masked: URLs, trailers and code are searched for places
+    lexicon: Lexicon
+    settings: DetectSettings
+    context: RepoContext | None = None
+    path: str | None = None
+    line_starts: tuple[int, ...] = field(default=())
+
+    @property
+    def has_tree(self) -> bool:
+        """The context can answer tracked() and mentions() (not a host-only or missing context)."""
+        return self.context is not None and bool(getattr(self.context, "has_tree", True))
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a text offset."""
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        return index + 1, offset - self.line_starts[index] + 1
+
+    def line_of(self, offset: int) -> str:
+        """The whole text line holding an offset."""
+        line, _ = self.position(offset)
+        start = self.line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start : end if end >= 0 else len(self.text)]
+
+    def finding(
+        self,
+        rule_id: str,
+        category: Category,
+        start: int,
+        end: int,
+        why: str,
+        fix: str,
+        *,
+        resolution: str | None = None,
+        severity: Severity = Severity.ERROR,
+    ) -> Finding:
+        """A complete Finding for the text between two offsets."""
+        token = self.text[start:end].strip()
+        line, column = self.position(
+            start + (len(self.text[start:end]) - len(self.text[start:end].lstrip()))
+        )
+        return Finding(
+            rule_id=rule_id,
+            category=category,
+            token=token,
+            line=line,
+            column=column,
+            why=why,
+            fix=fix,
+            severity=severity,
+            resolution=resolution,
+        )
+
+
+def prepare(
+    text: str,
+    lexicon: Lexicon,
+    settings: DetectSettings,
+    context: RepoContext | None = None,
+    path: str | None = None,
+) -> Doc:
+    """Cut the text into views: prose, claims, locators (F1 input)."""
+    prose = list(text)
+    claims = list(text)
+    locators = list(text)
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    fence: str | None = None
+    trailer_from = _trailer_block(lines)
+    for number, line in enumerate(lines):
+        start = starts[number]
+        opened = FENCE.match(line)
+        if fence is not None or opened:
+            _blank(prose, start, start + len(line))
+            _blank(claims, start, start + len(line))
+            if fence is None and opened:
+                fence = opened.group(1)[0] * len(opened.group(1))
+            elif opened and opened.group(1).startswith(fence):
+                fence = None
+            continue
+        if QUOTE.match(line):
+            for view in (prose, claims, locators):
+                _blank(view, start, start + len(line))
+            continue
+        if number >= trailer_from:
+            _blank(prose, start, start + len(line))
+            _blank(claims, start, start + len(line))
+    for view, patterns in ((prose, (CODE_SPAN, URL, HTML_COMMENT)), (claims, (URL, HTML_COMMENT))):
+        current = "".join(view)
+        for pattern in patterns:
+            for match in pattern.finditer(current):
+                _blank(view, match.start(), match.end())
+        current = "".join(view)
+        for match in LINKED_TEXT.finditer(text):
+            _blank(view, match.start(1), match.end(1))
+    return Doc(
+        text=text,
+        prose="".join(prose),
+        claims="".join(claims),
+        locators="".join(locators),
+        lexicon=lexicon,
+        settings=settings,
+        context=context,
+        path=path,
+        line_starts=tuple(starts),
+    )
+
+
+def ignored_lines(text: str) -> dict[int, frozenset[str]]:
+    """Line -> rule ids an inline `<!-- distill: ignore ID -->` suppresses there (empty set: all rules).
+
+    A comment on a line of its own covers the next line; otherwise it covers its own line.
+    """
+    out: dict[int, frozenset[str]] = {}
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        for match in IGNORE.finditer(line):
+            ids = frozenset(re.findall(r"[A-Z]{1,3}[0-9]{3}", match.group(1)))
+            target = number + 1 if not IGNORE.sub("", line).strip() else number
+            out[target] = out.get(target, frozenset()) | ids if ids else frozenset()
+    return out
+
+
+def _trailer_block(lines: list[str]) -> int:
+    """Index of the first line of a final paragraph made only of trailers (len(lines) when none)."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    start = end
+    while start and lines[start - 1].strip():
+        start -= 1
+    block = [line for line in lines[start:end] if line.strip()]
+    if block and all(TRAILER.match(line) or line.startswith((" ", "\t")) for line in block):
+        return start
+    return len(lines)
+
+
+def _blank(view: list[str], start: int, end: int) -> None:
+    for index in range(start, end):
+        if view[index] != "\n":
+            view[index] = " "
+
+
+def sentences(view: str) -> Iterator[tuple[int, int]]:
+    """Spans of sentences or list items in a view (for rules that need a sentence's context)."""
+    for match in re.finditer(r"[^\n.!?。]+(?:[.!?。]|$)", view, re.M):
+        if match.group().strip():
+            yield match.start(), match.end()
