@@ -21,7 +21,7 @@ from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.text import ignored_lines, prepare
 from diylisis.errors import RuleCrashed
-from diylisis.model import Category, Finding, RepoContext, Snapshot
+from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
 
 RULES: tuple[Rule, ...] = check_registry(
     deixis.RULES
@@ -92,9 +92,7 @@ def detect_text(
         for finding in results:
             if rule.category is not Category.COINED_TERM and settings.accepts(finding.token):
                 continue
-            if finding.severity is not rule.severity or level is not rule.severity:
-                finding = _relevel(finding, rule, level)
-            found.append(finding)
+            found.append(_relevel(finding, rule, level))
     found = _dedupe(found)
     ignores = ignored_lines(text)
     kept = tuple(f for f in found if not _suppressed(f, ignores))
@@ -104,20 +102,21 @@ def detect_text(
 
 def is_blocking(finding: Finding) -> bool:
     """The finding makes a record not portable: an error that no mechanical resolution repairs."""
-    from diylisis.model import Severity
-
     return finding.severity is Severity.ERROR and not (
         finding.category is Category.BARE_ISSUE_REF and finding.resolution is not None
     )
 
 
-def _relevel(finding: Finding, rule: Rule, level: object) -> Finding:
+def _relevel(finding: Finding, rule: Rule, level: Severity) -> Finding:
+    """The finding at its final level: a rule's findings default to the rule's (or config's) level;
+    one a rule deliberately lowered (an ambiguous case) stays lower unless config re-levels the rule."""
     from dataclasses import replace
 
-    # A rule may lower one finding below its default (an ambiguous case); config re-levels the rule's default.
-    if finding.severity is not rule.severity and level is rule.severity:
-        return finding
-    return replace(finding, severity=level)
+    if finding.severity is Severity.ERROR or level is not rule.severity:
+        final = level
+    else:
+        final = finding.severity
+    return finding if final is finding.severity else replace(finding, severity=final)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

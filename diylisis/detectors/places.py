@@ -31,6 +31,7 @@ REL_PATH = re.compile(
     r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?"
 )
 _PATH_NOT_A_FILE = re.compile(r"^(?:refs|origin|upstream|heads|remotes|tags)/|^[\d/.*-]+$|^\.+/?$")
+_FILE_LIKE = re.compile(r"^[^.].*\.[A-Za-z]{1,6}$")
 _PATH_NEAR = re.compile(r"\S+/\S+|\S+\.[A-Za-z]{1,5}\b")
 
 
@@ -134,10 +135,10 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             continue
         if _PATH_NOT_A_FILE.search(bare) or not re.search(r"[A-Za-z]", bare):
             continue
-        if not (
-            re.search(r"\.[A-Za-z][\w]{0,6}$", bare) or bare.endswith("/") or bare.count("/") >= 2
-        ):
-            continue
+        if not re.search(r"\.[A-Za-z]\w{0,6}$", bare):
+            continue  # "read/write/scan" and "a/b/" are lists far more often than places
+        if any(_FILE_LIKE.search(part) for part in bare.split("/")[:-1]):
+            continue  # "a.md/b.md" lists files; it is not one path
         if bare.startswith(("/", "~")) or doc.context.tracked(bare):
             continue
         yield doc.finding(
@@ -232,8 +233,8 @@ Repair: use a repository-relative path or describe the location generically.
 """
 
 _DOC_REL = """\
-What it flags: repository-relative paths (with a file extension, a trailing slash or two or
-more directories; line anchors like path:12 accepted) that are not tracked at the certified
+What it flags: repository-relative paths with a file extension (line anchors like path:12
+accepted) that are not tracked at the certified
 revision or its parent. A path may be given relative to any directory. Runs only with a
 repository.
 

@@ -16,13 +16,15 @@ LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,4})-([a-z0-9]{1,8})(?![\w/@-]|\.
 CODE = re.compile(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = re.compile(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _VOWEL = re.compile(r"[aeiou]")
+# Priority, heading, version, quarter and line-number shapes ("P1", "H2", "v3", "Q4", "L93").
 _CODE_SKIP = frozenset(
-    {"P", "H", "V", "S", "Q", "X", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"}
+    {"P", "H", "V", "S", "Q", "X", "L", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"}
 )
 _ENGLISH_PREFIX = frozenset(
     "re co de un in on an to be by up no go do so is as at of or if it non pre pro sub mid out off "
     "per via key top end all low one two six ten dry raw old new big get set let run add use see "
-    "web app api cli gui log big day pre the and for not any".split()
+    "web app api cli gui log big day pre the and for not any line page item step task node port "
+    "row col week gen ver rev".split()
 )
 
 

@@ -183,12 +183,13 @@ def _text_index(repo: pygit2.Repository, tree_ids: tuple[str, ...]) -> str:
     if key not in _TEXTS:
         blobs: dict[str, None] = {}
         for tree_id in tree_ids:
-            _walk_tree(
-                repo, repo[tree_id], "", lambda _path, entry: blobs.setdefault(str(entry.id), None)
-            )
+            _walk_tree(repo, repo[tree_id], "", lambda _path, entry: _add_blob(blobs, entry))
         chunks = []
         for blob_id in blobs:
-            blob = repo[blob_id]
+            try:
+                blob = repo[blob_id]
+            except KeyError:
+                continue  # a partial copy may list a large blob it does not hold
             if blob.size > _TEXT_LIMIT or blob.is_binary:
                 continue
             chunks.append(blob.data.decode("utf-8", errors="replace").lower())
@@ -196,6 +197,11 @@ def _text_index(repo: pygit2.Repository, tree_ids: tuple[str, ...]) -> str:
         while len(_TEXTS) > 2:
             _TEXTS.popitem(last=False)
     return _TEXTS[key]
+
+
+def _add_blob(blobs: dict[str, None], entry: Any) -> None:
+    if entry.type_str == "blob":
+        blobs.setdefault(str(entry.id), None)
 
 
 def _walk_tree(repo: pygit2.Repository, tree: Any, prefix: str, visit: Any) -> None:
