@@ -20,7 +20,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("diylisis.commands.show", "Show the certificates stored for a record."),
     "brief": ("diylisis.commands.brief", "Print the reception procedure a recipient carries downstream."),
     "sync": ("diylisis.commands.sync", "Push or fetch certificates (refs/notes/distill) with a remote."),
-    "demo": ("diylisis.commands.demo", "Walk through certify, verify, an edit and verify again in a throw-away repository."),
+    "resume": ("diylisis.commands.resume", "Continue a paused certification."),
+    "answer": ("diylisis.commands.answer", "Answer one open item of a paused certification."),
+    "init": ("diylisis.commands.init", "Write a commented starter .distill.toml."),
+    "hook": ("diylisis.commands.hook", "Entry points for git hooks: commit-msg, pre-push, staged files."),
+    "install-hooks": ("diylisis.commands.install_hooks", "Install the commit-msg and pre-push hooks."),
+    "doctor": ("diylisis.commands.doctor", "Check hooks, certificate refs, configuration and refuter setup."),
+    "demo": ("diylisis.commands.demo", "A guided tour in a throw-away repository."),
 }
 
 

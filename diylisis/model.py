@@ -340,6 +340,8 @@ class Certificate:
     issued_at: str
     tool_version: str
     suppressions: tuple[str, ...] = field(default=())
+    consumer_profile: str | None = None  # Qp (Rule 32), when it fired
+    authority_copy: str | None = None  # Qp: where the authoritative copy lives
 
     def __post_init__(self) -> None:
         if self.outcome not in ("already-portable", "repaired"):

@@ -75,3 +75,13 @@ def commit(repo: Path, message: str, files: dict[str, str | bytes] | None = None
         git(repo, "add", "--", name)
     git(repo, "commit", "-q", "--allow-empty", "-F", "-", input=message.encode("utf-8"))
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+def distill(cwd: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `git distill` as a user would (a fresh process) and return the completed process."""
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "diylisis", *args], cwd=cwd, input=input, capture_output=True,
+        text=True, check=False,
+    )

@@ -1,0 +1,200 @@
+"""Wire one certification: a target in a repository, its edges, start, resume and answer.
+
+This is where the engine meets git: the record adapters, the detectors, the refuter,
+the gate, the write channel, the run files and the note store.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from diylisis import codec, config, gitio, records, runs, store
+from diylisis.engine import Edges, Result, run
+from diylisis.errors import BadInput
+from diylisis.gate import Gate
+from diylisis.model import Certificate, RecordKind, Snapshot, Target
+from diylisis.phases import f0_contract
+from diylisis.state import Answer, RunState
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Workspace:
+    """The repository a command works in, read once."""
+
+    root: Path
+    git_dir: Path
+    config: config.Config
+
+    @classmethod
+    def open(cls, path: str | Path = ".") -> Workspace:
+        """The repository containing path, found with one `git rev-parse` (no pygit2 import)."""
+        root = gitio.toplevel(path)
+        git_dir = gitio.run_git(["rev-parse", "--absolute-git-dir"], root).decode().strip()
+        return cls(root=root, git_dir=Path(git_dir), config=config.load(root))
+
+
+def read(workspace: Workspace, target: Target) -> Snapshot:
+    return records.read_snapshot(target, workspace.root, max_bytes=workspace.config.max_record_bytes)
+
+
+def detector(workspace: Workspace):
+    """detect(snapshot, context) -> (findings, suppressions) with the repository's settings."""
+    from diylisis import detectors
+
+    settings = workspace.config.detect_settings()
+
+    def detect(snapshot: Snapshot, context=None) -> tuple[tuple, tuple[str, ...]]:
+        findings, suppressed = detectors.detect_with_suppressions(snapshot, context, settings)
+        return findings, tuple(f"{f.rule_id} at line {f.line}" for f in suppressed)
+
+    return detect
+
+
+def context_for(workspace: Workspace):
+    """RepoContext per certified revision: pygit2 for stored records, git calls for hook messages."""
+    from diylisis.gitio import context as contexts
+
+    cache: dict[tuple[str, str | None], object] = {}
+
+    def context(snapshot: Snapshot):
+        on_hook_path = snapshot.target.kind is RecordKind.MSGFILE
+        key = ("git" if on_hook_path else "pygit2", snapshot.tree_revision)
+        if key not in cache:
+            if on_hook_path:
+                cache[key] = contexts.GitCommandContext(workspace.root, None)
+            elif snapshot.tree_revision is None:
+                cache[key] = None
+            else:
+                cache[key] = contexts.PygitContext(gitio.open_repo(workspace.root), snapshot.tree_revision)
+        return cache[key]
+
+    return context
+
+
+def start(workspace: Workspace, target: Target, request: f0_contract.ContractRequest,
+          utterances: tuple[str, ...], check_dirty: bool = True) -> RunState:
+    """F0: declare the contract, run its guards, and open a run."""
+    contract, stated = f0_contract.declare(request, workspace.config.contract)
+    f0_contract.check_content_free(contract, ())
+    f0_contract.check_competence_substitution(contract)
+    f0_contract.check_certificate_target(contract, target, workspace.root)
+    if check_dirty:
+        refuse_dirty(workspace, target)
+    invocation = " ".join(f"{name}={f0_contract.field_text(contract, name)}" for name in stated)
+    spoken = tuple(filter(None, (invocation,))) + utterances
+    return RunState(
+        run_id=runs.new_run_id(), target=target, contract=contract, utterances=spoken,
+        contract_provenance=f0_contract.mark_provenance(contract, utterances, stated),
+        status="running")
+
+
+def refuse_dirty(workspace: Workspace, target: Target) -> None:
+    """A file with uncommitted changes is refused up front, so no repair commit mixes them in."""
+    if target.kind is not RecordKind.FILE or target.revision is not None:
+        return
+    status = gitio.run_git(["status", "--porcelain", "--", target.locator], workspace.root)
+    if status.strip():
+        raise BadInput(f"{target.locator} has uncommitted changes; commit or stash them first, "
+                       "so repair commits hold only the repair")
+
+
+def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool = False) -> Edges:
+    """The engine's side effects for this target."""
+    detect = detector(workspace)
+    context = context_for(workspace)
+    channel = None if check_only else records.write_channel(target, workspace.root)
+
+    def write(new_bytes: bytes, state: RunState) -> str | None:
+        records.apply(target, workspace.root, new_bytes)
+        if target.kind is RecordKind.FILE:
+            message = (f"distill: repair {target.locator} (pass {state.pass_n})\n\n"
+                       f"Repairs made by git distill certify for role {state.contract.role}.\n\n"
+                       f"Distill-Run: {state.run_id}\nDistill-Pass: {state.pass_n}\n")
+            gitio.run_git(["add", "--", target.locator], workspace.root)
+            gitio.run_git(["commit", "-q", "--no-verify", "-F", "-", "--", target.locator],
+                          workspace.root, input=message.encode("utf-8"))
+            return gitio.run_git(["rev-parse", "HEAD"], workspace.root).decode().strip()
+        return None
+
+    def certified_elsewhere(path: str, role: str) -> bool:
+        try:
+            data = (workspace.root / path).read_bytes()
+        except OSError:
+            return False
+        return any(c.get("role") == role for c in store.get(workspace.root, data))
+
+    def read_source(locator: str, snapshot: Snapshot) -> str | None:
+        if locator.startswith(("http://", "https://")):
+            return None if "://localhost" in locator else ""  # beyond tool reach: judged by class
+        try:
+            repo = gitio.open_repo(workspace.root)
+            rev = snapshot.tree_revision or "HEAD"
+            return gitio.blob_at(repo, rev, locator.split(":", 1)[0]).decode("utf-8", "replace")
+        except Exception:  # noqa: BLE001 - an unreadable source is an exposure residual
+            return None
+
+    def store_certificate(certificate: Certificate, snapshot: Snapshot) -> None:
+        store.put(workspace.root, (snapshot.data, *snapshot.alternates),
+                  codec.certificate_to_dict(certificate))
+
+    def self_ledger(snapshot: Snapshot) -> str | None:
+        # a commit message is itself the durable record of the decisions it states
+        if target.kind is RecordKind.COMMIT:
+            return snapshot.revision
+        if target.kind is RecordKind.MSGFILE:
+            return "the commit this message creates"
+        return None
+
+    return Edges(
+        read=lambda: read(workspace, target),
+        context=context,
+        detect=lambda snapshot: detect(snapshot, context(snapshot)),
+        refute=refuter_for(workspace),
+        gate=gate,
+        write=write if channel is not None else None,
+        save=lambda state: runs.save(workspace.git_dir, state),
+        certified_elsewhere=certified_elsewhere,
+        read_source=read_source,
+        store=store_certificate,
+        now=lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        self_ledger=self_ledger,
+    )
+
+
+def refuter_for(workspace: Workspace):
+    from diylisis import refuter
+
+    return refuter.refute
+
+
+def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bool = False) -> Result:
+    """Run (or continue) a certification to a certificate, a pause or a stop."""
+    return run(state, edges(workspace, state.target, gate, check_only=check_only))
+
+
+def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
+    """Record one answer in a paused run (`git distill answer`)."""
+    state = runs.load(workspace.git_dir, run_id)
+    if state.status != "paused":
+        raise BadInput(f"run {run_id} is {state.status}, not paused")
+    question = next((q for q in state.open_questions if q.id == answer.item_id), None)
+    if question is None:
+        open_ids = ", ".join(q.id for q in state.open_questions) or "none"
+        raise BadInput(f"run {run_id} has no open item {answer.item_id}; open: {open_ids}")
+    if answer.option not in question.options:
+        raise BadInput(f"{answer.item_id} takes {' | '.join(question.options)}, not {answer.option}")
+    kept = tuple(a for a in state.answers if a.item_id != answer.item_id)
+    state = replace(state, answers=kept + (answer,))
+    runs.save(workspace.git_dir, state)
+    return state
+
+
+def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
+    """Continue a paused run from its saved state; a record edited meanwhile re-enters F1."""
+    state = runs.load(workspace.git_dir, run_id)
+    if state.status not in ("paused", "running"):
+        raise BadInput(f"run {run_id} is {state.status}; start a new certification instead")
+    refuse_dirty(workspace, state.target)
+    return certify(workspace, replace(state, status="running"), gate)

@@ -1,0 +1,39 @@
+"""`git distill brief TARGET --role ROLE`: the reception procedure to carry downstream."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from diylisis.errors import EXIT_FAILED, EXIT_OK
+
+
+@click.command()
+@click.argument("target", default="HEAD")
+@click.option("--role", required=True, help="The recipient role the certificate was issued for.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def command(target: str, role: str, output_format: str) -> int:
+    """Print the reception procedure of TARGET's certificate for ROLE.
+
+    It leads whatever text you hand the recipient: role, granted sources, verification
+    commands, scope, stop condition, dereference steps (the identity re-check first) and
+    the premises to reconfirm.
+    """
+    from diylisis import certification, codec, records, store
+    from diylisis.phases.f7_certify import brief_text
+
+    workspace = certification.Workspace.open()
+    snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
+    for data in store.get(workspace.root, snapshot.data):
+        certificate = codec.certificate_from_dict(data)
+        if certificate.role == role:
+            if output_format == "json":
+                click.echo(json.dumps(codec.encode(certificate.reception), ensure_ascii=False, indent=2))
+            else:
+                click.echo(brief_text(certificate), nl=False)
+            return EXIT_OK
+    click.echo(f"git distill: {snapshot.target} has no certificate for role {role} on its current "
+               f"content; run git distill certify {target} --role {role}", err=True)
+    return EXIT_FAILED

@@ -1,0 +1,113 @@
+"""`git distill certify TARGET --role ROLE`: run the Diylisis loop to a certificate."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from diylisis.errors import EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
+
+FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
+                      default="text", show_default=True, help="Output for people or for scripts.")
+ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
+                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" }.")
+NO_INPUT = click.option("--no-input", is_flag=True,
+                        help="Never prompt: open questions pause the run (exit 3).")
+
+
+def choose_gate(answers_file: Path | None, no_input: bool):
+    """Interactive on a terminal, answers from a file, or paused (issue: three realizations)."""
+    from diylisis import gate
+
+    if answers_file is not None:
+        return gate.AnswersGate(gate.load_answers(answers_file))
+    if not no_input and sys.stdin.isatty():
+        return gate.InteractiveGate()
+    return gate.PausedGate()
+
+
+def emit(result, output_format: str) -> int:
+    """Print a run's result and return its exit code."""
+    from diylisis import render
+
+    click.echo(render.result_json(result) if output_format == "json" else render.result_text(result),
+               nl=output_format == "json")
+    return {"certified": EXIT_OK, "paused": EXIT_PAUSED}.get(result.state.status, EXIT_FAILED)
+
+
+@click.command()
+@click.argument("target")
+@click.option("--role", help="Recipient role, e.g. reviewer, implementer, fresh-agent (default: config).")
+@click.option("--activity", help="What the recipient will do with the record.")
+@click.option("--source", "sources", multiple=True, help="A source the recipient may read (repeatable).")
+@click.option("--scope", help="Execution scope the recipient keeps to.")
+@click.option("--verify", "verification", multiple=True, help="A verification command (repeatable).")
+@click.option("--stop", help="Stop condition for the recipient.")
+@click.option("--certificate-target", help="Where the certificate lands besides the notes (not the record).")
+@click.option("--verb", "activation_verb", help="Activation verb; default 'Read {locator} and execute it'.")
+@click.option("--utterance", "utterances", multiple=True, help="Your own words that asked for this certification.")
+@click.option("--utterance-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file holding your own words that asked for this certification.")
+@click.option("--check", is_flag=True,
+              help="Certify only if already portable: no gate, no repair; residue exits 1.")
+@ANSWERS
+@NO_INPUT
+@FORMAT
+def command(target: str, role, activity, sources, scope, verification, stop, certificate_target,
+            activation_verb, utterances, utterance_file, check, answers_file, no_input,
+            output_format) -> int:
+    """Certify TARGET's portability for a recipient ROLE and store the certificate as a git note.
+
+    TARGET is commit:REV, file:PATH[@REV], msgfile:PATH, prbody:PATH or prbody:-, or a bare
+    path or revision. Residue is repaired in place where the record has a write channel
+    (a file is committed once per pass; an unpushed HEAD is amended); what needs your
+    judgment is asked at a terminal, taken from --answers, or left open: the run pauses
+    (exit 3) and `git distill answer` / `git distill resume` continue it.
+
+    Exit 0 certified, 1 not portable or stopped, 2 bad input, 3 paused.
+    """
+    from diylisis import certification, records
+    from diylisis.phases.f0_contract import ContractRequest
+
+    workspace = certification.Workspace.open()
+    parsed = records.parse_target(target, workspace.root)
+    spoken = tuple(utterances)
+    if utterance_file is not None:
+        try:
+            spoken += (utterance_file.read_text(encoding="utf-8"),)
+        except UnicodeDecodeError:
+            raise BadInput(f"{utterance_file} is not UTF-8 text") from None
+    request = ContractRequest(role=role, activity=activity, allowed_sources=tuple(sources),
+                              scope=scope, verification=tuple(verification), stop=stop,
+                              certificate_target=certificate_target,
+                              activation_verb=activation_verb)
+    state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
+    if check:
+        result = certification.certify(workspace, state, choose_gate(None, True), check_only=True)
+        if result.state.status == "paused":
+            return _not_portable(result, output_format)
+        return emit(result, output_format)
+    result = certification.certify(workspace, state, choose_gate(answers_file, no_input))
+    return emit(result, output_format)
+
+
+def _not_portable(result, output_format: str) -> int:
+    import json
+
+    state = result.state
+    found = [q for q in state.open_questions]
+    if output_format == "json":
+        click.echo(json.dumps({"status": "not-portable", "target": str(state.target), "findings": [
+            {"token": q.token, "line": q.line, "item": q.id, "why": q.reason} for q in found]},
+            ensure_ascii=False, indent=2))
+    else:
+        click.echo(f"{state.target} is not portable for {state.contract.role}: {len(found)} finding(s)")
+        by_id = {item.id: item for item in state.items}
+        for q in found:
+            item = by_id.get(q.id)
+            category = item.kind if item else q.gate.value
+            rule = f" {item.rule_id}" if item and item.rule_id else ""
+            click.echo(f"  line {q.line}:{rule} {category} {q.token!r} — {item.why if item else q.reason}")
+    return EXIT_FAILED

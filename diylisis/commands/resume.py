@@ -1,0 +1,21 @@
+"""`git distill resume RUN`: continue a paused certification from its saved state."""
+
+from __future__ import annotations
+
+import click
+
+from diylisis.commands.certify import ANSWERS, FORMAT, NO_INPUT, choose_gate, emit
+
+
+@click.command()
+@click.argument("run_id", metavar="RUN")
+@ANSWERS
+@NO_INPUT
+@FORMAT
+def command(run_id: str, answers_file, no_input: bool, output_format: str) -> int:
+    """Continue paused run RUN; a record edited while paused re-enters the loop from F1."""
+    from diylisis import certification
+
+    workspace = certification.Workspace.open()
+    result = certification.resume(workspace, run_id, choose_gate(answers_file, no_input))
+    return emit(result, output_format)

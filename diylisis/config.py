@@ -1,0 +1,184 @@
+"""Configuration: `.distill.toml`, else `[tool.diylisis]` in pyproject.toml, into a frozen Config.
+
+Precedence (one function, `load`): command-line flags > `.distill.toml` > pyproject.toml >
+built-in defaults. Flags are applied by the commands; this module only reads files.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from diylisis.errors import ConfigError
+
+MODEL = dict(frozen=True, slots=True, kw_only=True)
+CONFIG_FILE = ".distill.toml"
+DEFAULT_MAX_BYTES = 1024 * 1024
+SECTIONS = ("contract", "detect", "hooks", "refuter", "limits")
+
+
+@dataclass(**MODEL)
+class ContractDefaults:
+    role: str | None = None
+    activity: str | None = None
+    allowed_sources: tuple[str, ...] = ()
+    scope: str | None = None
+    verification: tuple[str, ...] = ()
+    stop: str | None = None
+    certificate_target: str | None = None
+    activation_verb: str | None = None
+
+
+@dataclass(**MODEL)
+class HookSettings:
+    role: str = "reviewer"
+    files: tuple[str, ...] = ()
+    check_generated: bool = False  # fixup!/squash!/merge/revert messages are skipped by default
+
+
+@dataclass(**MODEL)
+class RefuterSettings:
+    command: tuple[str, ...] = ()
+    realization: str = "generic-subagent"
+    timeout: float = 300.0
+    retries: int = 2
+
+
+@dataclass(**MODEL)
+class Config:
+    contract: ContractDefaults = field(default_factory=ContractDefaults)
+    detect_table: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    hooks: HookSettings = field(default_factory=HookSettings)
+    refuter: RefuterSettings = field(default_factory=RefuterSettings)
+    max_record_bytes: int = DEFAULT_MAX_BYTES
+    source: str | None = None  # the file the settings came from, for messages
+
+    def detect_settings(self) -> Any:
+        """The detector settings (`[detect]`), built on first use."""
+        from diylisis.detectors.settings import DetectSettings
+
+        return DetectSettings.from_mapping(dict(self.detect_table))
+
+
+def load(root: Path) -> Config:
+    """Read the repository's configuration (F0 defaults); a file that does not parse is exit 2."""
+    table, source = _read_table(root)
+    unknown = sorted(set(table) - set(SECTIONS))
+    if unknown:
+        raise ConfigError(f"{source}: unknown section [{unknown[0]}]; known: {', '.join(SECTIONS)}")
+    return Config(
+        contract=_contract(_section(table, "contract", source), source),
+        detect_table=MappingProxyType(dict(_section(table, "detect", source))),
+        hooks=_hooks(_section(table, "hooks", source), source),
+        refuter=_refuter(_section(table, "refuter", source), source),
+        max_record_bytes=_int(_section(table, "limits", source), "max_record_bytes",
+                              DEFAULT_MAX_BYTES, source),
+        source=source,
+    )
+
+
+def _read_table(root: Path) -> tuple[Mapping[str, Any], str | None]:
+    own = root / CONFIG_FILE
+    if own.is_file():
+        return _parse(own), CONFIG_FILE
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        table = _parse(pyproject).get("tool", {}).get("diylisis")
+        if table is not None:
+            return table, "pyproject.toml [tool.diylisis]"
+    return {}, None
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path.name} does not parse: {error}") from None
+
+
+def _section(table: Mapping[str, Any], name: str, source: str | None) -> Mapping[str, Any]:
+    value = table.get(name, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{source}: [{name}] must be a table")
+    return value
+
+
+def _check_keys(section: Mapping[str, Any], allowed: tuple[str, ...], name: str,
+                source: str | None) -> None:
+    for key in section:
+        if key not in allowed:
+            raise ConfigError(f"{source}: unknown key {key!r} in [{name}]; known: {', '.join(allowed)}")
+
+
+def _str(section: Mapping[str, Any], key: str, source: str | None) -> str | None:
+    value = section.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{source}: {key} must be a string")
+    return value
+
+
+def _strs(section: Mapping[str, Any], key: str, source: str | None) -> tuple[str, ...]:
+    value = section.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{source}: {key} must be a list of strings")
+    return tuple(value)
+
+
+def _int(section: Mapping[str, Any], key: str, default: int, source: str | None) -> int:
+    value = section.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ConfigError(f"{source}: {key} must be a positive whole number")
+    return value
+
+
+def _contract(section: Mapping[str, Any], source: str | None) -> ContractDefaults:
+    keys = ("role", "activity", "allowed_sources", "scope", "verification", "stop",
+            "certificate_target", "activation_verb")
+    _check_keys(section, keys, "contract", source)
+    return ContractDefaults(
+        role=_str(section, "role", source),
+        activity=_str(section, "activity", source),
+        allowed_sources=_strs(section, "allowed_sources", source),
+        scope=_str(section, "scope", source),
+        verification=_strs(section, "verification", source),
+        stop=_str(section, "stop", source),
+        certificate_target=_str(section, "certificate_target", source),
+        activation_verb=_str(section, "activation_verb", source),
+    )
+
+
+def _hooks(section: Mapping[str, Any], source: str | None) -> HookSettings:
+    _check_keys(section, ("role", "files", "check_generated"), "hooks", source)
+    check_generated = section.get("check_generated", False)
+    if not isinstance(check_generated, bool):
+        raise ConfigError(f"{source}: check_generated must be true or false")
+    return HookSettings(
+        role=_str(section, "role", source) or "reviewer",
+        files=_strs(section, "files", source),
+        check_generated=check_generated,
+    )
+
+
+def _refuter(section: Mapping[str, Any], source: str | None) -> RefuterSettings:
+    _check_keys(section, ("command", "realization", "timeout", "retries"), "refuter", source)
+    realization = _str(section, "realization", source) or "generic-subagent"
+    if realization not in ("generic-subagent", "refuter-subagent"):
+        raise ConfigError(f"{source}: realization must be generic-subagent or refuter-subagent")
+    timeout = section.get("timeout", 300)
+    if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
+        raise ConfigError(f"{source}: timeout must be a positive number of seconds")
+    retries = section.get("retries", 2)
+    if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
+        raise ConfigError(f"{source}: retries must be a whole number, 0 or more")
+    return RefuterSettings(
+        command=_strs(section, "command", source),
+        realization=realization,
+        timeout=float(timeout),
+        retries=retries,
+    )

@@ -1,0 +1,466 @@
+"""The certification loop over the phases F0..F7, with pause and resume (spec FLOW, LOOP).
+
+The engine owns no I/O: reading the record, detection, the refuter, the gate, the write
+channel, saving the run and storing the certificate are handed to it in `Edges`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from diylisis.gate import RESIDUAL_OPTIONS, Gate
+from diylisis.model import (
+    Certificate,
+    Finding,
+    RepoContext,
+    Snapshot,
+    ZeroMemoryVerdict,
+)
+from diylisis.phases import (
+    f0_contract,
+    f1_deixis,
+    f2_grounding,
+    f3_disposition,
+    f4_judgments,
+    f6_settle,
+    f7_certify,
+    repair,
+)
+from diylisis.refuter import RefuterInput
+from diylisis.state import (
+    Answer,
+    DecisionRecord,
+    DispositionKind,
+    GateKind,
+    Item,
+    ItemOrigin,
+    LedgerEntry,
+    Question,
+    RunState,
+)
+
+MAX_PASSES = 12
+# session-record files (task, plan, handoff, prompt, notes) a reader would be sent to (category 11)
+_RECORD_FILE = re.compile(r"(?i)(^|/)(tasks?|todo|plans?|handoffs?|prompts?|notes|design)[^/]*\.md$"
+                          r"|(^|/)(tasks|plans|handoffs|prompts)/")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Edges:
+    """The side effects the loop may cause, each a plain callable (STYLE: edges only)."""
+
+    read: Callable[[], Snapshot]
+    context: Callable[[Snapshot], RepoContext | None]
+    detect: Callable[[Snapshot], tuple[tuple[Finding, ...], tuple[str, ...]]]  # findings, suppressions
+    refute: Callable[[RefuterInput], ZeroMemoryVerdict]
+    gate: Gate
+    write: Callable[[bytes, RunState], str | None] | None  # None: no write channel (Rule 12)
+    save: Callable[[RunState], None]
+    certified_elsewhere: Callable[[str, str], bool]  # (tracked path, role) -> holds a certificate
+    read_source: Callable[[str, Snapshot], str | None]
+    store: Callable[[Certificate, Snapshot], None]
+    now: Callable[[], str]
+    self_ledger: Callable[[Snapshot], str | None]  # the record that is itself a decision ledger
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Result:
+    state: RunState
+    certificate: Certificate | None = None
+    brief: str | None = None
+
+
+def run(state: RunState, edges: Edges) -> Result:
+    """Run passes until the fixed point, a pause or a stop; then Qp and F7."""
+    state = _contract_gate(state, edges)
+    if state.status == "paused":
+        edges.save(state)
+        return Result(state=state)
+    while True:
+        while state.pass_n < MAX_PASSES:
+            state, settled = _pass(replace(state, pass_n=state.pass_n + 1), edges)
+            edges.save(state)
+            if state.status in ("paused", "stopped"):
+                return Result(state=state)
+            if settled:
+                break
+        else:
+            state = replace(state, status="stopped",
+                            stop_reason=f"no fixed point after {MAX_PASSES} passes")
+            edges.save(state)
+            return Result(state=state)
+        state = _premise_gate(state, edges)
+        if state.status == "paused":
+            edges.save(state)
+            return Result(state=state)
+        snapshot = edges.read()
+        if f7_certify.identity_holds(snapshot, state.identity):
+            break
+        state = replace(state, verdict=None)  # mutated after the final Pass: re-enter (Rule 24)
+    assert state.verdict is not None
+    _, suppressions = edges.detect(snapshot)
+    certificate = f7_certify.assemble(
+        snapshot=snapshot, contract=state.contract,
+        edge=f0_contract.activation_edge(state.contract, state.target),
+        judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
+        verdict=state.verdict, issued_at=edges.now(), suppressions=suppressions,
+        consumer_profile=state.consumer_profile, authority_copy=state.authority_copy)
+    brief = f7_certify.brief_text(certificate)
+    edges.store(certificate, snapshot)
+    state = replace(state, status="certified", outcome=certificate.outcome, open_questions=())
+    edges.save(state)
+    return Result(state=state, certificate=certificate, brief=brief)
+
+
+def _contract_gate(state: RunState, edges: Edges) -> RunState:
+    """F0 Confirm/Correct for ai_authored fields (Rule 29), before F1."""
+    authored = [mark.field for mark in state.contract_provenance if mark.provenance == "ai_authored"]
+    if not authored:
+        return state
+    questions = tuple(
+        Question(id=f"contract-{name}", gate=GateKind.CONTRACT,
+                 token=f0_contract.field_text(state.contract, name),
+                 reason=f"the contract's {name} is not in your own words: confirm it, or correct it",
+                 options=("confirm", "correct"))
+        for name in authored if not _answer(state.answers, f"contract-{name}")
+    )
+    if questions:
+        state = _record_answers(state, edges.gate.ask(questions, state))
+    still_open = tuple(q for q in questions if not _answer(state.answers, q.id))
+    if still_open:
+        return replace(state, status="paused", open_questions=still_open)
+    contract = state.contract
+    for name in authored:
+        answer = _answer(state.answers, f"contract-{name}")
+        if answer and answer.option == "correct":
+            value = answer.value or ""
+            contract = replace(contract, **{
+                name: tuple(v.strip() for v in value.split(";") if v.strip())
+                if name == "allowed_sources" else value})
+    marks = tuple(replace(m, provenance="user_stated") if m.field in authored else m
+                  for m in state.contract_provenance)
+    return replace(state, contract=contract, contract_provenance=marks, status="running",
+                   open_questions=())
+
+
+def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
+    """One pass F1..F6 with Qd and the repair step; returns (state, fixed point reached)."""
+    snapshot = edges.read()
+    context = edges.context(snapshot)
+    findings, _ = edges.detect(snapshot)
+    scanned = f1_deixis.scan(snapshot, findings, context, edges.self_ledger(snapshot))
+    items = _mark_authored(scanned.items, state) + _settled(state, scanned.items)
+    decisions = _bind_decisions(scanned.decisions, state.answers)
+    state = replace(state, items=items, subst_table=scanned.subst_table, decisions=decisions,
+                    identity=snapshot.digest)
+
+    def holds(locator: str) -> bool:
+        return f2_grounding.resolves_at(locator, context)[0]
+
+    answers_before = len(state.answers)
+    state = _dispose(state)
+    questions = _residual_questions(state, context, edges)
+    verdict = edges.refute(_refuter_input(state, snapshot, edges, holds))
+    backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
+    if backstop is not None:
+        name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
+        return replace(state, verdict=verdict, status="stopped",
+                       stop_reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
+                                   f"re-declare the contract and run a fresh certification"), False
+    questions += _synthesized(verdict, state)
+    if questions:
+        state = _record_answers(state, edges.gate.ask(questions, state))
+        state = _dispose(state)
+        questions = _residual_questions(state, context, edges)
+        if questions:
+            ledger = state.ledger + tuple(
+                LedgerEntry(item_id=q.id, reason="unresolved", detail=q.reason, surfaced=True)
+                for q in questions if all(e.item_id != q.id for e in state.ledger))
+            return replace(state, status="paused", open_questions=questions, ledger=ledger,
+                           verdict=verdict), False
+    gate_changed = len(state.answers) != answers_before
+    state = replace(state, premises=_premises(state), open_questions=(), status="running")
+
+    done = frozenset(delta.item_id for delta in state.repair_deltas)
+    edits, conflicts = repair.plan(snapshot.text, state.items, _answers_by_item(state),
+                                   state.decisions, done) if edges.write else ((), ())
+    if conflicts:
+        return replace(state, status="paused", verdict=verdict, open_questions=tuple(
+            Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
+                     reason="dropping it would cut into kept content: answer again")
+            for c in conflicts)), False
+    deltas = ()
+    if edits:
+        new_text, deltas = repair.apply(snapshot.text, edits, state.pass_n)
+        state = replace(state, repair_deltas=state.repair_deltas + deltas,
+                        repaired_targets=state.repaired_targets + tuple(
+                            (d.before, f"line {d.line}") for d in deltas))
+        assert edges.write is not None
+        commit_id = edges.write(new_text.encode("utf-8"), state)
+        if commit_id:
+            state = replace(state, repair_commits=state.repair_commits + (commit_id,))
+        snapshot = edges.read()
+
+    dropped = _dropped_tokens(state)
+    draft = f7_certify.assemble(
+        snapshot=snapshot, contract=state.contract,
+        edge=f0_contract.activation_edge(state.contract, state.target), judgments=state.judgments,
+        deltas=state.repair_deltas, premises=state.premises, verdict=verdict, issued_at="draft")
+    from diylisis import codec
+
+    leaks = f6_settle.leak_lint(dropped, {"record": snapshot.text,
+                                          "certificate": codec.dumps(codec.certificate_to_dict(draft)),
+                                          "brief": f7_certify.brief_text(draft)})
+    exposure = f6_settle.exposure_scan(dropped, {
+        locator: edges.read_source(locator, snapshot) for locator in _exposure_sources(state)})
+    ledger = state.ledger + tuple(
+        LedgerEntry(item_id=f"exposure-{locator}", reason="exposure",
+                    detail="a dropped token is readable through this source", surfaced=True)
+        for _, locator in exposure)
+    unresolved = f6_settle.unresolved_references(state.judgments, holds)
+    measure = f6_settle.measure(
+        items=state.items, dispositions=state_dispositions(state), gated=(), ledger=ledger,
+        leaks=len(leaks), authored=state.authored, judgments=state.judgments,
+        unresolved_references=unresolved, decisions=state.decisions,
+        activity=state.contract.activity, stop=state.contract.stop)
+    state = replace(state, measure=measure, verdict=verdict, ledger=ledger)
+    if exposure and not deltas:
+        return replace(state, status="stopped", stop_reason=(
+            "exposure: dropped content is still readable through "
+            + ", ".join(sorted({locator for _, locator in exposure}))
+            + "; the run cannot certify non-exposure")), False
+    settled = f6_settle.fixed_point(measure.total, verdict, len(deltas), gate_changed)
+    if not settled and measure.total and not deltas and not gate_changed and verdict.passed:
+        return replace(state, status="stopped", stop_reason=(
+            f"the measure stays at {measure.total} with nothing left to repair: {measure}")), False
+    return state, settled
+
+
+def state_dispositions(state: RunState):
+    return state.dispositions
+
+
+def _dispose(state: RunState) -> RunState:
+    grounding = f2_grounding.classify(state.items)
+    result = f3_disposition.dispose(state.items, grounding, _answers_by_item(state), state.contract)
+    judgments = f4_judgments.form(state.items, result.dispositions)
+    history = state.history + tuple(h for h in result.history
+                                    if all(old.item_id != h.item_id for old in state.history))
+    return replace(state, grounding=grounding, provenance=result.provenance,
+                   dispositions=result.dispositions, judgments=judgments, history=history)
+
+
+def _answers_by_item(state: RunState) -> tuple[Answer, ...]:
+    """Answers as they apply to items: an answer to a token covers each place it stands."""
+    answers = {answer.item_id: answer for answer in state.answers}
+    applied = list(state.answers)
+    for item in state.items:
+        if item.id in answers:
+            continue
+        shared = answers.get(f1_deixis.slug(item.token))
+        if shared is not None:
+            applied.append(replace(shared, item_id=item.id))
+    return tuple(applied)
+
+
+def _residual_questions(state: RunState, context: RepoContext | None, edges: Edges) -> tuple[Question, ...]:
+    disposed = {d.item_id for d in state.dispositions}
+    answered = {a.item_id: a for a in _answers_by_item(state)}
+    questions = []
+    has_channel = edges.write is not None
+    for item in state.items:
+        if item.kind in ("pointer", "content"):
+            continue
+        if item.id in disposed and (has_channel or not item.resolution or _answer(state.answers, item.id)):
+            continue
+        if not has_channel:
+            reason = (f"{item.why or item.kind}; this record has no write channel (published), "
+                      "so it can only be accepted as a premise: defer with a condition")
+            options: tuple[str, ...] = ("defer",)
+        else:
+            reason = f"{item.why or item.kind}" + (f" — {item.fix}" if item.fix else "")
+            options = RESIDUAL_OPTIONS
+        problem = _answer_problem(answered.get(item.id), context)
+        if problem:
+            reason = f"{problem}; {reason}"
+        questions.append(Question(id=item.id, gate=GateKind.RESIDUAL, token=item.token,
+                                  reason=reason, options=options, line=item.line))
+    for decision in state.decisions:
+        if decision.ledger_ref or decision.deferral:
+            continue
+        answer = _answer(state.answers, decision.id)
+        problem = _answer_problem(answer, context, ledger=True)
+        if answer is not None and answer.option in options_for_decision(has_channel) and not problem:
+            continue
+        options = options_for_decision(has_channel)
+        questions.append(Question(
+            id=decision.id, gate=GateKind.RESIDUAL, token=decision.claim, line=decision.line,
+            options=options,
+            reason=(f"{problem}; " if problem else "") + "a decision with no durable record of its "
+                   "rationale: resolve with a commit id, tracked path or issue/PR URL"))
+    if not has_channel:
+        questions = [q for q in questions if not _answer(state.answers, q.id)]
+    return tuple(questions)
+
+
+def options_for_decision(has_channel: bool) -> tuple[str, ...]:
+    return ("resolve", "defer") if has_channel else ("defer",)
+
+
+def _answer_problem(answer: Answer | None, context: RepoContext | None,
+                    ledger: bool = False) -> str | None:
+    """A Route answer (or a decision's ledger ref) must resolve without the author session."""
+    checked = ("route", "resolve") if ledger else ("route",)
+    if answer is None or answer.option not in checked or not answer.value:
+        return None
+    holds, detail = f2_grounding.resolves_at(answer.value, context)
+    return None if holds else f"{answer.option} answer {answer.value!r} does not resolve ({detail})"
+
+
+def _synthesized(verdict: ZeroMemoryVerdict, state: RunState) -> tuple[Question, ...]:
+    """F5 rows no item matched become items of their own, never dropped (EvidencedFinding)."""
+    known = {item.token for item in state.items} | {item.id for item in state.items}
+    known |= {d.claim for d in state.decisions} | {m.field for m in state.contract_provenance}
+    questions = []
+    for finding in verdict.findings:
+        if finding.token in known:
+            continue
+        item_id = synthesized_id(finding.token)
+        if _answer(state.answers, item_id):
+            continue
+        questions.append(Question(id=item_id, gate=GateKind.RESIDUAL, token=finding.token,
+                                  reason=f"refuter (category {finding.category}, {finding.location}): "
+                                         f"{finding.why}; {finding.repair}",
+                                  options=("defer",), line=0))
+    return tuple(dict((q.id, q) for q in questions).values())
+
+
+def synthesized_id(token: str) -> str:
+    return "refuter-" + f1_deixis.slug(token)
+
+
+def _record_answers(state: RunState, answers: tuple[Answer, ...]) -> RunState:
+    known = {a.item_id for a in state.answers}
+    return replace(state, answers=state.answers + tuple(a for a in answers if a.item_id not in known))
+
+
+def _answer(answers: tuple[Answer, ...], item_id: str) -> Answer | None:
+    return next((a for a in answers if a.item_id == item_id), None)
+
+
+def _bind_decisions(decisions: tuple[DecisionRecord, ...], answers: tuple[Answer, ...]) -> tuple[DecisionRecord, ...]:
+    bound = []
+    for decision in decisions:
+        answer = _answer(answers, decision.id)
+        if answer and answer.option == "defer":
+            decision = replace(decision, deferral=answer.value)
+        bound.append(decision)
+    return tuple(bound)
+
+
+def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
+    """Reception premises: accepted gaps (Defer) travel to the receiver with their condition."""
+    premises = list(p for p in state.premises if not p.id.startswith("defer-"))
+    by_id = {item.id: item for item in state.items}
+    for answer in _answers_by_item(state):
+        if answer.option != "defer":
+            continue
+        item = by_id.get(answer.item_id)
+        if item is not None and item.kind not in ("pointer", "content"):
+            premises.append(DecisionRecord(
+                id=f"defer-{item.id}", line=item.line, deferral=answer.value,
+                claim=f"accepted gap at line {item.line}: {item.token!r} ({item.why or item.kind})"))
+        elif answer.item_id.startswith("decision-"):
+            decision = next((d for d in state.decisions if d.id == answer.item_id), None)
+            claim = decision.claim if decision else answer.item_id
+            premises.append(DecisionRecord(id=f"defer-{answer.item_id}", line=0, deferral=answer.value,
+                                           claim=f"decision without a durable record: {claim}"))
+        elif answer.item_id.startswith("refuter-"):
+            premises.append(DecisionRecord(id=f"defer-{answer.item_id}", line=0, deferral=answer.value,
+                                           claim=f"accepted refuter finding: {answer.item_id}"))
+    unique = {p.id: p for p in premises}
+    return tuple(unique.values())
+
+
+def _dropped_tokens(state: RunState) -> tuple[str, ...]:
+    answers = {a.item_id: a for a in _answers_by_item(state)}
+    return tuple(dict.fromkeys(
+        item.token for item in state.items
+        if (a := answers.get(item.id)) is not None and a.option == "drop")) + tuple(
+        delta.before for delta in state.repair_deltas if delta.kind == "excision" and delta.before.strip())
+
+
+def _exposure_sources(state: RunState) -> tuple[str, ...]:
+    routed = tuple(d.value for d in state.dispositions
+                   if d.kind is DispositionKind.ROUTE and d.value)
+    return tuple(dict.fromkeys(routed + state.contract.allowed_sources))
+
+
+def _settled(state: RunState, scanned: tuple[Item, ...]) -> tuple[Item, ...]:
+    """Items a repair already settled keep their dispositions though their text changed (LOOP)."""
+    done = {delta.item_id for delta in state.repair_deltas}
+    present = {item.id for item in scanned}
+    return tuple(item for item in state.items
+                 if item.id in done and item.id not in present and item.kind not in ("pointer", "content"))
+
+
+def _mark_authored(items: tuple[Item, ...], state: RunState) -> tuple[Item, ...]:
+    """Text a repair wrote re-enters F1-F3 as authored items (Rule 25)."""
+    added = [d.added for d in state.repair_deltas if d.kind == "resolution" and d.added]
+    marked = []
+    for item in items:
+        if any(item.token in text for text in added) and item.kind not in ("content",):
+            item = replace(item, origin=ItemOrigin.AUTHORED)
+        marked.append(item)
+    return tuple(marked)
+
+
+def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds) -> RefuterInput:
+    disposed = {d.item_id for d in state.dispositions}
+    open_items = tuple(i for i in state.items if i.id not in disposed and i.kind not in ("pointer", "content"))
+    siblings = tuple(
+        j.verdict.ref.locator for j in state.judgments
+        if type(j.verdict).__name__ == "Reference" and j.verdict.ref.locator.endswith(".md")
+        and _RECORD_FILE.search(j.verdict.ref.locator)
+        and not edges.certified_elsewhere(j.verdict.ref.locator, state.contract.role))
+    return RefuterInput(
+        target=state.target, text=snapshot.text, revision=snapshot.tree_revision,
+        judgments=state.judgments, contract=state.contract,
+        activation_edge=f0_contract.activation_edge(state.contract, state.target),
+        watchlist=tuple(row.surface_token for row in state.subst_table),
+        open_items=open_items, utterances=state.utterances,
+        contract_provenance=state.contract_provenance,
+        cp_answer="confirm" if all(m.provenance == "user_stated" for m in state.contract_provenance) else None,
+        premises=state.premises,
+        unresolved_references=f6_settle.unresolved_references(state.judgments, holds),
+        uncertified_siblings=siblings,
+        missing_sources=tuple(s for s in state.contract.allowed_sources if not holds(s)))
+
+
+def _premise_gate(state: RunState, edges: Edges) -> RunState:
+    """Qp (Rule 32): fires iff repaired, a named certificate target, or premises ride along."""
+    fires = bool(state.repair_deltas) or bool(state.contract.certificate_target) or bool(state.premises)
+    if not fires:
+        return state
+    wanted = []
+    if state.consumer_profile is None:
+        wanted.append(Question(id="qp-consumer", gate=GateKind.PREMISE, token="consumer profile",
+                               reason="who receives this record: a person, or an agent (with or without the repo)?",
+                               options=("value",)))
+    if state.authority_copy is None:
+        wanted.append(Question(id="qp-authority", gate=GateKind.PREMISE, token="authority copy",
+                               reason="where is the authoritative copy (for example the branch or URL)?",
+                               options=("value",)))
+    if not wanted:
+        return state
+    state = _record_answers(state, tuple(a for a in edges.gate.ask(tuple(wanted), state)))
+    consumer = _answer(state.answers, "qp-consumer")
+    authority = _answer(state.answers, "qp-authority")
+    state = replace(state, consumer_profile=consumer.value if consumer else None,
+                    authority_copy=authority.value if authority else None)
+    still = tuple(q for q in wanted if not _answer(state.answers, q.id))
+    if still:
+        return replace(state, status="paused", open_questions=still)
+    return state

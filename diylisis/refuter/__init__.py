@@ -1,0 +1,71 @@
+"""F5 refuter realizations behind one call: the built-in lint and, when configured, a command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from diylisis.model import (
+    ActivationEdge,
+    Contract,
+    RouteJudgment,
+    Target,
+    ZeroMemoryVerdict,
+)
+from diylisis.state import DecisionRecord, FieldMark, Item
+
+if TYPE_CHECKING:
+    from diylisis.config import RefuterSettings
+
+CHOICES = ("lint", "command")
+
+MODEL = dict(frozen=True, slots=True, kw_only=True)
+
+
+@dataclass(**MODEL)
+class RefuterInput:
+    """Everything F5 may read (spec F5 inputs); nothing of the author's session beyond this."""
+
+    target: Target
+    text: str
+    revision: str | None
+    judgments: tuple[RouteJudgment, ...]
+    contract: Contract
+    activation_edge: ActivationEdge
+    watchlist: tuple[str, ...]  # session terms the run met (category 1-3 attention list)
+    open_items: tuple[Item, ...]  # items of the record still without a disposition
+    utterances: tuple[str, ...]  # category 10 only
+    contract_provenance: tuple[FieldMark, ...]  # category 10 only
+    cp_answer: str | None  # category 10 only
+    premises: tuple[DecisionRecord, ...]  # category 6 and deduplication only
+    unresolved_references: tuple[str, ...]  # Reference locators failing resolves_at now
+    uncertified_siblings: tuple[str, ...]  # routed record files without a certificate (category 11)
+    missing_sources: tuple[str, ...]  # allowed sources that do not resolve (category 6)
+
+
+def refute(request: RefuterInput) -> ZeroMemoryVerdict:
+    """F5 comprehension_gate with the built-in realization (lint-fallback)."""
+    from diylisis.refuter.lint import refute as lint_refute
+
+    return lint_refute(request)
+
+
+def realization_for(settings: RefuterSettings, override: str | None = None, *,
+                    root: Path | None = None) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
+    """F5 realization: the configured command, else lint-fallback; `override` is lint|command."""
+    if override is not None and override not in CHOICES:
+        from diylisis.errors import BadInput
+
+        raise BadInput(f"--refuter takes {' or '.join(CHOICES)}, not {override!r}")
+    if override == "command" and not settings.command:
+        from diylisis.errors import ConfigError
+
+        raise ConfigError("--refuter command needs a command: set [refuter] command = "
+                          '["tool", "arg", ...] in .distill.toml (see docs/refuters.md)')
+    if override == "lint" or not settings.command:
+        return refute
+    from diylisis.refuter import command
+
+    return command.realization(settings, Path(root or "."))

@@ -1,0 +1,155 @@
+"""Rendering for people and for machines: the only module that imports rich.
+
+Text goes to stdout; JSON is the same result objects through the codec.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from diylisis import codec
+from diylisis.engine import Result
+from diylisis.model import Certificate, Reference
+from diylisis.phases.f7_certify import rigor_words
+from diylisis.state import DispositionKind, RunState
+
+DROPPED = "(dropped; excised from the record)"
+
+
+def _dropped_ids(state: RunState) -> set[str]:
+    return {d.item_id for d in state.dispositions
+            if d.kind is DispositionKind.DROP and "Defer" not in d.basis}
+
+
+def evidence(state: RunState) -> dict[str, Any]:
+    """Convergence evidence as data: substitution table, disposition trace, ledger, judgments.
+
+    Dropped content never leaves the session: a dropped item shows as a content-free mark.
+    """
+    dropped = _dropped_ids(state)
+    dispositions = {d.item_id: d for d in state.dispositions}
+    return {
+        "substitution_table": [
+            {"item": row.item_id,
+             "surface_token": DROPPED if row.item_id in dropped else row.surface_token,
+             "canonical_ref": None if row.item_id in dropped else row.canonical_ref,
+             "unresolved": row.unresolved}
+            for row in state.subst_table],
+        "disposition_trace": [
+            {"item": item_id, "disposition": d.kind.value,
+             "basis": "Gate Drop by the author" if item_id in dropped else d.basis}
+            for item_id, d in dispositions.items()],
+        "ledger": [codec.encode(entry) for entry in state.ledger if entry.item_id not in dropped],
+        "judgments": [codec.encode(j) for j in state.judgments],
+        "premises": [codec.encode(p) for p in state.premises],
+        "passes": state.pass_n,
+        "repair_commits": list(state.repair_commits),
+    }
+
+
+def result_json(result: Result) -> str:
+    """`--format json` for certify and resume."""
+    state = result.state
+    if state.status == "paused":
+        payload: dict[str, Any] = {
+            "run": state.run_id, "status": "paused",
+            "items": [{"id": q.id, "gate": q.gate.value, "token": q.token, "reason": q.reason,
+                       "options": list(q.options), "line": q.line} for q in state.open_questions]}
+    elif state.status == "certified":
+        assert result.certificate is not None
+        payload = {"run": state.run_id, "status": "certified",
+                   "certificate": codec.certificate_to_dict(result.certificate),
+                   "evidence": evidence(state), "brief": result.brief}
+    else:
+        payload = {"run": state.run_id, "status": state.status, "reason": state.stop_reason,
+                   "evidence": evidence(state)}
+    return json.dumps(payload, ensure_ascii=False, indent=2)
+
+
+def result_text(result: Result) -> str:
+    """Plain text for certify and resume: evidence first, then the reception procedure."""
+    state = result.state
+    lines: list[str] = []
+    if state.status == "paused":
+        lines.append(f"Paused run {state.run_id}: {len(state.open_questions)} item(s) need your judgment.")
+        for q in state.open_questions:
+            where = f" line {q.line}" if q.line else ""
+            lines.append(f"  {q.id} ({q.gate.value}){where}: {q.token!r}")
+            lines.append(f"    {q.reason}")
+            for option in q.options:
+                value = "" if option in ("drop", "confirm") else " VALUE"
+                lines.append(f"    git distill answer {state.run_id} {q.id} {option}{value}")
+        lines.append(f"Then: git distill resume {state.run_id}")
+        return "\n".join(lines) + "\n"
+    if state.status == "stopped":
+        return f"Stopped without a certificate (run {state.run_id}): {state.stop_reason}\n"
+    data = evidence(state)
+    certificate = result.certificate
+    assert certificate is not None
+    lines.append(f"Certified {certificate.target} for role {certificate.role}: {certificate.outcome}"
+                 f" after {state.pass_n} pass(es).")
+    if data["substitution_table"]:
+        lines.append("Substitution table:")
+        lines += [f"  {row['surface_token']} -> {row['canonical_ref'] or '(judged at the gate)'}"
+                  for row in data["substitution_table"]]
+    if data["disposition_trace"]:
+        lines.append("Disposition trace:")
+        lines += [f"  {row['item']}: {row['disposition']} — {row['basis']}" for row in data["disposition_trace"]]
+    if data["ledger"]:
+        lines.append("Surfaced ledger:")
+        lines += [f"  {entry['item_id']}: {entry['reason']} — {entry['detail']}" for entry in data["ledger"]]
+    lines.append("Judgments:")
+    lines += [f"  {line}" for line in judgment_lines(certificate)]
+    if state.repair_commits:
+        lines.append("Repair commits: " + ", ".join(c[:12] for c in state.repair_commits))
+    lines.append("")
+    lines.append(result.brief or "")
+    return "\n".join(lines)
+
+
+def judgment_lines(certificate: Certificate) -> list[str]:
+    out = []
+    for judgment in certificate.judgments:
+        if isinstance(judgment.verdict, Reference):
+            verdict = f"Reference {judgment.verdict.ref.kind.value}:{judgment.verdict.ref.locator}"
+        else:
+            verdict = f"Value {judgment.verdict.evidence.content!r}"
+        out.append(f"{judgment.item}: {verdict} (basis: {judgment.basis})")
+    return out
+
+
+def certificate_text(certificate: Certificate) -> str:
+    """One certificate for `git distill show`."""
+    lines = [
+        f"{certificate.target}  role={certificate.role}  outcome={certificate.outcome}",
+        f"  identity: {certificate.identity.digest} ({certificate.identity.boundary})"
+        + (f" at {certificate.identity.revision[:12]}" if certificate.identity.revision else ""),
+        f"  issued: {certificate.issued_at} by diylisis {certificate.tool_version}",
+        f"  rigor: {certificate.realization.value} — {rigor_words(certificate.realization.value)}",
+    ]
+    if certificate.activity:
+        lines.append(f"  activity: {certificate.activity}")
+    lines += [f"  judgment {line}" for line in judgment_lines(certificate)]
+    lines += [f"  delta: {d.kind} at {d.location}" + (f": {d.added}" if d.added else "")
+              for d in certificate.deltas]
+    lines += [f"  premise: {p}" for p in certificate.reception.premises]
+    lines += [f"  suppressed: {s}" for s in certificate.suppressions]
+    return "\n".join(lines) + "\n"
+
+
+def gate_evidence(console: Any, state: RunState) -> None:
+    """Before the questions: substitution table, disposition trace and ledger entries as text."""
+    from rich.table import Table
+
+    data = evidence(state)
+    table = Table(title="Substitution table")
+    for column in ("item", "surface token", "canonical reference"):
+        table.add_column(column)
+    for row in data["substitution_table"]:
+        table.add_row(row["item"], row["surface_token"], row["canonical_ref"] or "unresolved")
+    console.print(table)
+    for row in data["disposition_trace"]:
+        console.print(f"  {row['item']}: {row['disposition']} — {row['basis']}")
+    for entry in data["ledger"]:
+        console.print(f"  ledger {entry['item_id']}: {entry['reason']}")

@@ -1,0 +1,222 @@
+"""The run state Λ of one certification (spec: MODE STATE), session-side only.
+
+Saved as `.git/distill/runs/<run-id>.json` after every pass and at every pause. Nothing
+here that was dropped ever reaches a certificate, a note, the brief or the record: the
+emitting phase (F7) projects from it explicitly.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict
+
+MODEL = dict(frozen=True, slots=True, kw_only=True)
+
+
+class ItemOrigin(enum.Enum):
+    TARGET = "target"  # found in the record by F1
+    AUTHORED = "authored"  # text a repair wrote into the record (Rule 25)
+    REFUTER = "refuter"  # an F5 finding no F1 item matched (spec: EvidencedFinding)
+    LEG = "certification-leg"  # a measure leg's repair that could not be performed
+
+
+class Grounding(enum.Enum):
+    INLINE = "Inline"
+    STABLE_POINTER = "StablePointer"
+    ROUTED_RESIDUAL = "RoutedResidual"
+
+
+class Provenance(enum.Enum):
+    OBSERVED_KEEP = "ObservedKeep"
+    UNKNOWN = "Unknown"
+
+
+class DispositionKind(enum.Enum):
+    KEEP = "KEEP"
+    ROUTE = "ROUTE"
+    DROP = "DROP"
+
+
+class GateKind(enum.Enum):
+    CONTRACT = "contract"  # F0 Confirm / Correct (Rule 29)
+    RESIDUAL = "residual"  # Qd: Resolve / Route / Drop / Defer
+    PREMISE = "premise"  # Qp: consumer profile and authority copy (Rule 32)
+
+
+@dataclass(**MODEL)
+class Item:
+    """A ContextItem the run judges: a residue token, a pointer, a decision or the body."""
+
+    id: str
+    token: str
+    line: int
+    column: int
+    kind: str  # a residue category value, or "pointer", "decision", "content"
+    origin: ItemOrigin
+    rule_id: str | None = None
+    why: str = ""
+    fix: str = ""
+    resolution: str | None = None  # mechanical stable form (a full URL for #123)
+    locator: str | None = None  # for pointers: the locator that resolves
+    checklist: int = 11
+
+
+@dataclass(**MODEL)
+class Substitution:
+    """F1 row: surface token -> canonical reference (spec: Substitution)."""
+
+    item_id: str
+    surface_token: str
+    canonical_ref: str | None
+    confidence: float
+    unresolved: bool
+
+
+@dataclass(**MODEL)
+class DecisionRecord:
+    """Rule 33: a decision-shaped claim and the durable record of its rationale."""
+
+    id: str
+    claim: str
+    line: int
+    ledger_ref: str | None = None
+    deferral: str | None = None
+
+
+@dataclass(**MODEL)
+class GroundingMark:
+    item_id: str
+    grounding: Grounding
+    detail: str
+
+
+@dataclass(**MODEL)
+class ProvenanceMark:
+    item_id: str
+    provenance: Provenance
+    source: str
+
+
+@dataclass(**MODEL)
+class Disposition:
+    item_id: str
+    kind: DispositionKind
+    value: str | None  # inline evidence (KEEP) or stable reference (ROUTE)
+    basis: str
+    by_gate: bool = False
+
+
+@dataclass(**MODEL)
+class LedgerEntry:
+    """ResidualLedger entry; every one is surfaced at a gate before convergence."""
+
+    item_id: str
+    reason: str  # unresolved | unknown-provenance | comprehension-gap | certification-leg | exposure | recurrence
+    detail: str
+    surfaced: bool = False
+
+
+@dataclass(**MODEL)
+class RepairDelta:
+    """A logged, claim-preserving change to the record (Rule 12)."""
+
+    kind: str  # "resolution" | "excision"
+    item_id: str
+    pass_n: int
+    line: int
+    before: str  # the segment as it was (session-side only)
+    after: str  # the segment as it became
+    added: str | None = None  # the text a resolution added, emitted in the certificate
+
+
+@dataclass(**MODEL)
+class Answer:
+    """A gate answer: Resolve/Route/Drop/Defer (Qd), Confirm/Correct (F0), or a Qp value."""
+
+    item_id: str
+    option: str
+    value: str | None = None
+
+
+@dataclass(**MODEL)
+class Question:
+    """An open gate item, as shown to the author and in the paused JSON."""
+
+    id: str
+    gate: GateKind
+    token: str
+    reason: str
+    options: tuple[str, ...]
+    line: int = 0
+
+
+@dataclass(**MODEL)
+class HistoryEntry:
+    item_id: str
+    token: str
+    disposition: DispositionKind
+    drop_reason: str | None = None
+
+
+@dataclass(**MODEL)
+class FieldMark:
+    field: str
+    provenance: str  # user_stated | ai_authored
+
+
+@dataclass(**MODEL)
+class Measure:
+    """F6 hygiene measure legs (spec: measure(Λ))."""
+
+    unresolved_anchors: int = 0
+    unmet_stop: int = 0
+    unsurfaced_residual: int = 0
+    leaked_drops: int = 0
+    undisposed_authored: int = 0
+    missing_bases: int = 0
+    unresolvable_route_pointers: int = 0
+    ledgerless_decisions: int = 0
+
+    @property
+    def total(self) -> int:
+        return (self.unresolved_anchors + self.unmet_stop + self.unsurfaced_residual
+                + self.leaked_drops + self.undisposed_authored + self.missing_bases
+                + self.unresolvable_route_pointers + self.ledgerless_decisions)
+
+
+@dataclass(**MODEL)
+class RunState:
+    """Λ: everything one certification run knows, advanced by dataclasses.replace."""
+
+    run_id: str
+    target: Target
+    contract: Contract
+    utterances: tuple[str, ...]
+    contract_provenance: tuple[FieldMark, ...]
+    status: str  # running | paused | certified | stopped
+    pass_n: int = 0
+    identity: str | None = None  # digest of the state the last pass reviewed
+    items: tuple[Item, ...] = ()
+    subst_table: tuple[Substitution, ...] = ()
+    decisions: tuple[DecisionRecord, ...] = ()
+    grounding: tuple[GroundingMark, ...] = ()
+    provenance: tuple[ProvenanceMark, ...] = ()
+    dispositions: tuple[Disposition, ...] = ()
+    judgments: tuple[RouteJudgment, ...] = ()
+    authored: tuple[str, ...] = ()  # item ids of repair-authored text awaiting disposition
+    repair_deltas: tuple[RepairDelta, ...] = ()
+    repaired_targets: tuple[tuple[str, str], ...] = ()  # (token, location), Rule 31
+    premises: tuple[DecisionRecord, ...] = ()
+    ledger: tuple[LedgerEntry, ...] = ()
+    answers: tuple[Answer, ...] = ()
+    history: tuple[HistoryEntry, ...] = ()
+    open_questions: tuple[Question, ...] = ()
+    measure: Measure = Measure()
+    verdict: ZeroMemoryVerdict | None = None
+    outcome: str | None = None  # already-portable | repaired, bound at the fixed point
+    consumer_profile: str | None = None
+    authority_copy: str | None = None
+    repair_commits: tuple[str, ...] = ()
+    stop_reason: str | None = None
