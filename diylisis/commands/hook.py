@@ -1,0 +1,72 @@
+"""`git distill hook commit-msg FILE | pre-push [REMOTE URL] | files FILE...`: what hooks call.
+
+The plain scripts in hooks/ and the entries of .pre-commit-hooks.yaml run these. They are
+quiet when all is well (`--verbose` says what happened), short when they refuse, and
+colored only on a terminal without NO_COLOR. The logic lives in `diylisis.hooks`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+VERBOSE = click.option("-v", "--verbose", is_flag=True, help="Also say what passed or was skipped.")
+
+
+@click.group("hook")
+def command() -> None:
+    """Entry points for git hooks and the pre-commit framework."""
+
+
+@command.command("commit-msg")
+@click.argument("message_file")
+@VERBOSE
+def commit_msg(message_file: str, verbose: bool) -> int:
+    """Certify the message in MESSAGE_FILE (git's commit-msg hook argument).
+
+    Mechanical repairs are written into the file; anything that needs your judgment
+    fails the commit (exit 1) with each finding, and the typed message is kept.
+    """
+    from diylisis import hooks
+
+    return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
+
+
+@command.command("pre-push")
+@click.argument("remote", required=False)
+@click.argument("url", required=False)
+@click.option("--no-push-notes", is_flag=True, help="Verify only; do not push refs/notes/distill.")
+@VERBOSE
+def pre_push(remote: str | None, url: str | None, no_push_notes: bool, verbose: bool) -> int:
+    """Verify the commits being pushed and push the certificate refs beside them.
+
+    As git's pre-push hook: REMOTE and URL as arguments, the pushed refs on stdin. Under
+    the pre-commit framework (no arguments) the refs come from its PRE_COMMIT_* variables;
+    run by hand, the commits on no remote-tracking ref are verified. Exit 1 when a pushed
+    commit's message has no valid certificate.
+    """
+    from diylisis import hooks
+    from diylisis.gitio import toplevel
+
+    if remote is None:
+        remote, refs = hooks.framework_refs(toplevel("."), os.environ)
+    else:
+        text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+        refs = hooks.parse_push_lines(text)
+    return hooks.pre_push(remote, refs, out=hooks.Output.to(verbose=verbose),
+                          push_notes=not no_push_notes)
+
+
+@command.command("files")
+@click.argument("paths", nargs=-1)
+@VERBOSE
+def files(paths: tuple[str, ...], verbose: bool) -> int:
+    """Certify the STAGED content of each record file (never edits a file).
+
+    Files outside the `[hooks] files` globs of the configuration, when set, are skipped.
+    """
+    from diylisis import hooks
+
+    return hooks.staged_files(paths, out=hooks.Output.to(verbose=verbose))

@@ -1,0 +1,104 @@
+"""`git distill install-hooks [--force] [--chain]`: the plain commit-msg and pre-push hooks.
+
+For people without the pre-commit framework. Honors core.hooksPath. An existing hook that
+is not ours is never overwritten unless asked: `--chain` keeps it as `<hook>.local` and our
+hook runs it first; `--force` replaces it (keeping a copy as `<hook>.distill-backup`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from diylisis.errors import EXIT_OK, BadInput
+
+BACKUP_SUFFIX = ".distill-backup"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Installed:
+    """What happened to one hook."""
+
+    name: str
+    path: Path
+    action: str  # installed | updated | unchanged | chained | replaced
+
+
+def plan(directory: Path, names: tuple[str, ...], *, force: bool, chain: bool) -> None:
+    """Refuse before writing anything when a foreign hook is in the way (exit 2)."""
+    from diylisis import hooks
+
+    blocked = []
+    for name in names:
+        state = hooks.hook_state(directory, name)
+        if state in ("foreign", "pre-commit") and not (force or chain):
+            blocked.append(name)
+        if state in ("foreign", "pre-commit") and chain and not force and \
+                (directory / f"{name}{hooks.CHAINED_SUFFIX}").exists():
+            raise BadInput(f"{directory / name} is not ours and {name}{hooks.CHAINED_SUFFIX} "
+                           "already exists; move one of them away, or pass --force to replace it")
+    if blocked:
+        listed = ", ".join(str(directory / name) for name in blocked)
+        raise BadInput(f"{listed}: an existing hook that git distill did not write; "
+                       "rerun with --chain to keep it and run it first, or --force to replace it")
+
+
+def install(root: Path, *, force: bool = False, chain: bool = False,
+            names: tuple[str, ...] | None = None) -> tuple[Installed, ...]:
+    """Write our hook scripts into the hooks directory; nothing is written when one is refused."""
+    from diylisis import hooks
+
+    names = names or hooks.HOOK_NAMES
+    directory = hooks.hooks_dir(root)
+    plan(directory, names, force=force, chain=chain)
+    directory.mkdir(parents=True, exist_ok=True)
+    done = []
+    for name in names:
+        path = directory / name
+        script = hooks.hook_script(name)
+        state = hooks.hook_state(directory, name)
+        if state in ("ours", "chained", "inactive"):
+            same = path.read_text(encoding="utf-8", errors="replace") == script
+            action = "unchanged" if same and state != "inactive" else "updated"
+        elif state == "none":
+            action = "installed"
+        elif chain:
+            os.replace(path, directory / f"{name}{hooks.CHAINED_SUFFIX}")
+            action = "chained"
+        else:
+            os.replace(path, directory / f"{name}{BACKUP_SUFFIX}")
+            action = "replaced"
+        if action != "unchanged":
+            temporary = directory / f".{name}.distill-{os.getpid()}"
+            temporary.write_text(script, encoding="utf-8")
+            temporary.chmod(0o755)
+            os.replace(temporary, path)
+        done.append(Installed(name=name, path=path, action=action))
+    return tuple(done)
+
+
+@click.command("install-hooks")
+@click.option("--force", is_flag=True, help="Replace an existing hook that is not ours (a copy is kept).")
+@click.option("--chain", is_flag=True, help="Keep an existing hook as <hook>.local and run it first.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+def command(force: bool, chain: bool, quiet: bool) -> int:
+    """Install the commit-msg and pre-push hooks into the hooks directory (honors core.hooksPath).
+
+    commit-msg certifies each message as you commit; pre-push verifies the pushed commits
+    and pushes refs/notes/distill beside them. An existing hook git distill did not write
+    is left alone unless you pass --chain (keep it and run it first) or --force.
+    """
+    from diylisis.gitio import toplevel
+
+    for entry in install(toplevel("."), force=force, chain=chain):
+        if not quiet:
+            extra = ""
+            if entry.action == "chained":
+                extra = f" (the previous hook runs first as {entry.name}.local)"
+            elif entry.action == "replaced":
+                extra = f" (the previous hook is kept as {entry.name}{BACKUP_SUFFIX})"
+            click.echo(f"{entry.action} {entry.path}{extra}")
+    return EXIT_OK

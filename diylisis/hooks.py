@@ -1,0 +1,575 @@
+"""Hook logic: commit-msg, pre-commit (staged record files) and pre-push (DESIGN.md, hooks).
+
+Each entry point runs the real certification engine and returns an exit code; the click
+layer in `diylisis.commands.hook` only parses arguments. The commit-msg path imports
+neither pygit2 nor rich nor click (the hook runs on every commit): the engine is reached
+through `certification`, and repository questions go to the `git` binary.
+
+The plain git hook scripts (`hooks/commit-msg`, `hooks/pre-push`) are generated from
+`hook_script`, so the shipped files and the ones `git distill install-hooks` writes match.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import os
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
+from diylisis.gitio import run_git, try_git
+from diylisis.model import RecordKind, Snapshot, Target
+from diylisis.state import GateKind, Question, RunState
+
+HOOK_ID = "# diylisis-hook v1"
+HOOK_NAMES = ("commit-msg", "pre-push")
+CHAINED_SUFFIX = ".local"
+REUSE = "git commit -e -F {path}"
+REPAIR_FILES = "git distill certify {path}"
+ZERO = re.compile(r"^0+$")
+
+_AUTOSQUASH = re.compile(r"^(?:fixup|squash|amend)! ")
+# git fmt-merge-msg subjects: Merge branch 'x' [of URL] [into y], branches, tags, commits
+_MERGE = re.compile(
+    r"^Merge (?:(?:remote-tracking )?branch(?:es)?|tags?|commits?) '.+'(?: of \S+)?(?: into \S+)?$"
+)
+_REVERT_SUBJECT = re.compile(r'^(?:Revert|Reapply) ".*"$')
+_REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.$")
+
+
+# --- output ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Output:
+    """Where hook messages go: short lines, colored only on a terminal without NO_COLOR."""
+
+    stream: TextIO
+    color: bool
+    verbose: bool = False
+
+    @classmethod
+    def to(cls, stream: TextIO | None = None, *, verbose: bool = False) -> Output:
+        """An Output on stream (stderr by default) that colors only when it is a terminal."""
+        stream = stream if stream is not None else sys.stderr
+        color = _isatty(stream) and not os.environ.get("NO_COLOR")
+        return cls(stream=stream, color=color, verbose=verbose)
+
+    def paint(self, text: str, code: str) -> str:
+        """text in an ANSI color (1 bold, 31 red, 33 yellow, 2 dim) when coloring."""
+        return f"\033[{code}m{text}\033[0m" if self.color else text
+
+    def line(self, text: str = "") -> None:
+        """Write one line."""
+        self.stream.write(text + "\n")
+
+    def note(self, text: str) -> None:
+        """Write one line only under --verbose."""
+        if self.verbose:
+            self.line(text)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# --- generated messages --------------------------------------------------------------------
+
+
+def generated_kind(message: str) -> str | None:
+    """Why a message is one git or an autosquash workflow wrote, or None for an authored one."""
+    lines = [line for line in message.splitlines() if line.strip()]
+    if not lines:
+        return None
+    subject = lines[0].strip()
+    if _AUTOSQUASH.match(subject):
+        return f"a {subject.split('!', 1)[0]}! message"
+    if _MERGE.match(subject):
+        return "git's default merge message"
+    if _REVERT_SUBJECT.match(subject) and len(lines) == 2 and _REVERT_BODY.match(lines[1].strip()):
+        return "git's default revert message"
+    return None
+
+
+# --- the gate a hook can offer ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HookGate:
+    """A hook has no one to ask: residual questions stay open (the run pauses), but the
+    premise gate (Qp) is answered from what the hook knows: the recipient reads the commit
+    this message creates, in the repository that holds it.
+    """
+
+    consumer: str
+    authority: str
+
+    def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple:
+        """Answers for Qp questions only; every other question stays open."""
+        from diylisis.state import Answer
+
+        values = {"qp-consumer": self.consumer, "qp-authority": self.authority}
+        return tuple(Answer(item_id=q.id, option="value", value=values[q.id])
+                     for q in questions if q.gate is GateKind.PREMISE and q.id in values)
+
+
+def hook_gate(role: str) -> HookGate:
+    """The gate for a commit-msg or pre-commit hook run for a recipient role."""
+    return HookGate(consumer=f"a {role} reading the repository, with repository access",
+                    authority="the commit this record is part of, in this repository")
+
+
+def hook_request(workspace, role: str):
+    """The contract a hook certifies under: the configured role and the config's own fields.
+
+    The repository's configuration file is a person's committed words, so its contract
+    fields count as stated (no one is at the hook to Confirm/Correct them, Rule 29).
+    """
+    from diylisis.phases.f0_contract import ContractRequest
+
+    defaults = workspace.config.contract
+    return ContractRequest(
+        role=role, activity=defaults.activity, allowed_sources=defaults.allowed_sources,
+        scope=defaults.scope, verification=defaults.verification, stop=defaults.stop,
+        certificate_target=defaults.certificate_target,
+        activation_verb=defaults.activation_verb)
+
+
+# --- commit-msg ----------------------------------------------------------------------------
+
+
+def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
+    """The commit-msg hook: certify msgfile:PATH, write mechanical repairs, refuse what needs judgment."""
+    from diylisis import certification
+
+    workspace = certification.Workspace.open(cwd)
+    message_path = Path(os.path.abspath(Path(cwd) / path))
+    target = Target(kind=RecordKind.MSGFILE, locator=str(message_path))
+    snapshot = certification.read(workspace, target)
+    if not snapshot.data.strip():
+        return EXIT_OK  # git refuses an empty message itself, with its own words
+    settings = workspace.config.hooks
+    kind = generated_kind(snapshot.text)
+    if kind and not settings.check_generated:
+        out.note(f"git distill: skipped {kind} (set [hooks] check_generated = true to check it)")
+        return EXIT_OK
+    state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
+                                check_dirty=False)
+    result = _run(workspace, state, hook_gate(settings.role))
+    if result.state.status == "certified":
+        for delta in result.state.repair_deltas:
+            out.note(f"git distill: line {delta.line}: wrote {delta.after!r} for {delta.before!r}")
+        out.note(f"git distill: message certified for {settings.role} "
+                 f"({result.certificate.realization.value})")
+        return EXIT_OK
+    report_refusal(out, result.state, what="commit message", fix=REUSE.format(path=message_path),
+                   fix_words="the message you typed is kept; edit and reuse it with")
+    return EXIT_FAILED
+
+
+def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False):
+    """The engine with the certification edges; the hook's fast path keeps pygit2 out."""
+    from diylisis import certification, engine
+
+    edges = certification.edges(workspace, state.target, gate, check_only=check_only)
+    edges = dataclasses.replace(edges, context=fast_context(workspace),
+                                read_source=fast_read_source(workspace))
+    detect = certification.detector(workspace)
+    edges = dataclasses.replace(edges, detect=lambda snapshot: detect(snapshot, edges.context(snapshot)))
+    if read is not None:
+        edges = dataclasses.replace(edges, read=read)
+    return engine.run(state, edges)
+
+
+def fast_context(workspace):
+    """A RepoContext over `git` subprocesses (no pygit2), cached per tree revision."""
+    from diylisis.gitio import context as contexts
+
+    cache: dict[str | None, object] = {}
+    make = getattr(contexts, "GitCommandContext", None)
+
+    def context(snapshot: Snapshot):
+        key = snapshot.tree_revision
+        if key not in cache:
+            cache[key] = (make(workspace.root, key) if make is not None
+                          else contexts.for_repository(workspace.root, key))
+        return cache[key]
+
+    return context
+
+
+def fast_read_source(workspace):
+    """certification's read_source edge over `git cat-file` (its own opens pygit2)."""
+
+    def read_source(locator: str, snapshot: Snapshot) -> str | None:
+        if locator.startswith(("http://", "https://")):
+            return None if "://localhost" in locator else ""  # beyond tool reach: judged by class
+        revision = snapshot.tree_revision or "HEAD"
+        path = locator.split(":", 1)[0]
+        code, out, _ = try_git(["cat-file", "blob", f"{revision}:{path}"], workspace.root)
+        return out.decode("utf-8", "replace") if code == 0 else None
+
+    return read_source
+
+
+def report_refusal(out: Output, state: RunState, *, what: str, fix: str, fix_words: str) -> None:
+    """Each finding (token, line, rule id, why, what would fix it), then how to go on."""
+    items = {item.id: item for item in state.items}
+    if state.status == "stopped":
+        out.line(out.paint(f"git distill: {what} not certified: ", "1;31") + (state.stop_reason or ""))
+    else:
+        count = len(state.open_questions)
+        out.line(out.paint(f"git distill: {what} not portable for {state.contract.role}: "
+                           f"{count} finding(s) need your judgment", "1;31"))
+    for question in state.open_questions:
+        item = items.get(question.id)
+        rule = item.rule_id if item is not None and item.rule_id else question.gate.value
+        why = (item.why if item is not None and item.why else question.reason)
+        line = question.line or (item.line if item is not None else 0)
+        where = f"line {line}" if line else "record"
+        out.line(f"  {where}: {out.paint(repr(question.token), '33')} [{rule}] {why}")
+        repair = item.fix if item is not None and item.fix else ""
+        if repair:
+            out.line(f"    fix: {repair}")
+        out.line(out.paint(f"    item {question.id}", "2"))
+    out.line(f"  {fix_words}: {fix}")
+
+
+# --- pre-commit: staged record files -------------------------------------------------------
+
+
+def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") -> int:
+    """The pre-commit hook: certify the staged content (index blob) of each record file."""
+    from diylisis import certification
+
+    workspace = certification.Workspace.open(cwd)
+    settings = workspace.config.hooks
+    failed = 0
+    for path in paths:
+        relative = _repo_path(workspace.root, Path(cwd), path)
+        if settings.files and not any(fnmatch.fnmatch(relative, glob) for glob in settings.files):
+            out.note(f"git distill: {relative} is outside [hooks] files; skipped")
+            continue
+        data = staged_blob(workspace.root, relative)
+        if data is None:
+            continue  # deleted or not staged: nothing will be committed under this path
+        if not _certify_staged(workspace, relative, data, settings.role, out):
+            failed += 1
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _repo_path(root: Path, cwd: Path, path: str) -> str:
+    absolute = Path(os.path.abspath(cwd / path))
+    try:
+        return absolute.relative_to(Path(os.path.abspath(root))).as_posix()
+    except ValueError:
+        raise BadInput(f"{path} is outside the repository at {root}") from None
+
+
+def staged_blob(root: Path, path: str) -> bytes | None:
+    """The bytes the index holds for path (stage 0), or None when the index has no entry."""
+    code, out, _ = try_git(["cat-file", "blob", f":{path}"], root)
+    return out if code == 0 else None
+
+
+def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -> bool:
+    from diylisis import certification
+    from diylisis.records.base import check_record
+
+    check_record(data, f"the staged content of {path}", workspace.config.max_record_bytes)
+    target = Target(kind=RecordKind.FILE, locator=path)
+    head = _head(workspace.root)
+    snapshot = Snapshot(target=target, data=data, boundary=f"the staged content of {path} (index blob)",
+                        revision=None, tree_revision=head, path=path)
+    state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False)
+    # check_only: no write channel, so the hook never modifies a tracked file
+    result = _run(workspace, state, hook_gate(role), read=lambda: snapshot, check_only=True)
+    if result.state.status == "certified":
+        out.note(f"git distill: {path} certified for {role}")
+        return True
+    report_refusal(out, result.state, what=path, fix=REPAIR_FILES.format(path=path),
+                   fix_words="this hook never edits files; repair it with")
+    return False
+
+
+def _head(root: Path) -> str | None:
+    code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], root)
+    return out.decode().strip() if code == 0 and out.strip() else None
+
+
+# --- pre-push ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PushedRef:
+    """One line git gives a pre-push hook on stdin."""
+
+    local_ref: str
+    local_id: str
+    remote_ref: str
+    remote_id: str
+
+
+def parse_push_lines(text: str) -> tuple[PushedRef, ...]:
+    """`<local ref> <local id> <remote ref> <remote id>` lines; a malformed line is exit 2."""
+    refs = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 4:
+            raise BadInput(f"pre-push input line {number} is not '<local ref> <id> <remote ref> <id>'")
+        refs.append(PushedRef(local_ref=parts[0], local_id=parts[1], remote_ref=parts[2],
+                              remote_id=parts[3]))
+    return tuple(refs)
+
+
+def framework_refs(root: Path, environ) -> tuple[str | None, tuple[PushedRef, ...]]:
+    """(remote, refs) when the pre-commit framework runs us at pre-push or by hand (manual).
+
+    The framework reads git's ref lines itself and hands hooks PRE_COMMIT_FROM_REF /
+    PRE_COMMIT_TO_REF, or only PRE_COMMIT_LOCAL_BRANCH when the remote lacks the branch's
+    history; by hand (no variables) the commits on no remote-tracking ref are checked.
+    """
+    remote = environ.get("PRE_COMMIT_REMOTE_NAME") or None
+    zero = "0" * 40
+    to_ref = environ.get("PRE_COMMIT_TO_REF")
+    local = environ.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD"
+    if to_ref:
+        from_ref = environ.get("PRE_COMMIT_FROM_REF") or zero
+        return remote, (PushedRef(local_ref=local, local_id=_rev(root, to_ref),
+                                  remote_ref=environ.get("PRE_COMMIT_REMOTE_BRANCH", local),
+                                  remote_id=_rev(root, from_ref) if from_ref != zero else zero),)
+    code, _, _ = try_git(["rev-parse", "--verify", "-q", f"{local}^{{commit}}"], root)
+    if code != 0:
+        return remote, ()  # an unborn branch: nothing to check
+    return remote, (PushedRef(local_ref=local, local_id=_rev(root, local),
+                              remote_ref=environ.get("PRE_COMMIT_REMOTE_BRANCH", local),
+                              remote_id=zero),)
+
+
+def _rev(root: Path, rev: str) -> str:
+    return run_git(["rev-parse", "--verify", f"{rev}^{{commit}}"], root).decode().strip()
+
+
+def pushed_commits(root: Path, remote: str | None,
+                   refs: Iterable[PushedRef]) -> tuple[str, ...]:
+    """Commits the push sends that the remote lacks, oldest first, merges left out."""
+    wanted: list[str] = []
+    for ref in refs:
+        if ZERO.match(ref.local_id):
+            continue  # a deletion sends no commits
+        if ref.local_ref.startswith(("refs/notes/", "refs/distill/")):
+            continue  # certificate refs travel with the commits; they are not records
+        if not ZERO.match(ref.remote_id) and _has_object(root, ref.remote_id):
+            exclude = [f"^{ref.remote_id}"]
+        elif remote is not None and _is_remote_name(root, remote):
+            exclude = ["--not", f"--remotes={remote}"]
+        else:  # a URL or no remote: what no remote-tracking ref holds is new
+            exclude = ["--not", "--remotes"]
+        listing = run_git(["rev-list", "--reverse", "--no-merges", f"{ref.local_id}^{{commit}}",
+                           *exclude], root).decode()
+        wanted += listing.split()
+    return tuple(dict.fromkeys(wanted))
+
+
+def _has_object(root: Path, object_id: str) -> bool:
+    code, _, _ = try_git(["cat-file", "-e", f"{object_id}^{{commit}}"], root)
+    return code == 0
+
+
+def _is_remote_name(root: Path, remote: str) -> bool:
+    code, out, _ = try_git(["remote"], root)
+    return code == 0 and remote in out.decode().split()
+
+
+def commit_messages(root: Path, commit_ids: Sequence[str]) -> dict[str, bytes]:
+    """The message bytes (after the header) of each commit, from one `git cat-file --batch`."""
+    if not commit_ids:
+        return {}
+    raw = run_git(["cat-file", "--batch"], root, input="".join(f"{c}\n" for c in commit_ids).encode())
+    messages: dict[str, bytes] = {}
+    at = 0
+    for commit_id in commit_ids:
+        end = raw.index(b"\n", at)
+        header = raw[at:end].decode().split()
+        if len(header) != 3 or header[1] != "commit":
+            raise GitError(f"{commit_id} is not a commit in this repository")
+        size = int(header[2])
+        body = raw[end + 1 : end + 1 + size]
+        _, sep, message = body.partition(b"\n\n")
+        messages[commit_id] = message if sep else b""
+        at = end + 1 + size + 1
+    return messages
+
+
+def commit_snapshots(root: Path, commit_ids: Sequence[str], max_bytes: int,
+                     *, check_generated: bool) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
+    """Snapshots of the commits' messages, and the ids skipped as generated messages."""
+    from diylisis.records.base import check_record
+
+    snapshots, skipped = [], []
+    for commit_id, data in commit_messages(root, commit_ids).items():
+        check_record(data, f"the message of commit {commit_id[:12]}", max_bytes)
+        if not check_generated and generated_kind(data.decode("utf-8")):
+            skipped.append(commit_id)
+            continue
+        snapshots.append(Snapshot(
+            target=Target(kind=RecordKind.COMMIT, locator=commit_id), data=data,
+            boundary=f"message bytes after the header of commit {commit_id}",
+            revision=commit_id, tree_revision=commit_id))
+    return tuple(snapshots), tuple(skipped)
+
+
+def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
+             cwd: str | Path = ".", push_notes: bool = True) -> int:
+    """The pre-push hook: verify the pushed commits' certificates, then push the certificate refs."""
+    from diylisis import certification, verification
+
+    workspace = certification.Workspace.open(cwd)
+    commits = pushed_commits(workspace.root, remote, refs)
+    snapshots, skipped = commit_snapshots(
+        workspace.root, commits, workspace.config.max_record_bytes,
+        check_generated=workspace.config.hooks.check_generated)
+    checks = list(verification.check_many(workspace.root, snapshots, None,
+                                          certification.context_for(workspace)))
+    failed = [c for c in checks if not c.ok]
+    if failed:
+        subjects = snapshots_by_id(snapshots)
+        out.line(out.paint(f"git distill: {len(failed)} of {len(checks)} pushed commit(s) "
+                           "fail verification; nothing was pushed", "1;31"))
+        for check in failed:
+            out.line(f"  {(check.revision or '')[:12]} {subjects.get(check.revision or '', '')}")
+            for failure in check.failures:
+                out.line(f"    {failure}")
+        out.line("  certify each with: git distill certify commit:ID "
+                 "(or push with --no-verify to skip this check)")
+        return EXIT_FAILED
+    out.note(f"git distill: {len(checks)} pushed commit(s) verify"
+             + (f"; {len(skipped)} generated message(s) skipped" if skipped else ""))
+    if push_notes and remote is not None and any(not ZERO.match(r.local_id) for r in refs):
+        pushed = push_certificates(workspace.root, remote)
+        if pushed:
+            out.note(f"git distill: pushed {', '.join(pushed)} to {remote}")
+    return EXIT_OK
+
+
+def snapshots_by_id(snapshots: Iterable[Snapshot]) -> dict[str, str]:
+    """Commit id -> subject line, for failure lines."""
+    return {s.revision or "": s.text.split("\n", 1)[0][:60] for s in snapshots}
+
+
+def push_certificates(root: Path, remote: str) -> tuple[str, ...]:
+    """Push the notes and snapshot refs beside the commits; merge the remote's first if it moved."""
+    from diylisis import store
+    from diylisis.commands import sync
+
+    config = store.settings(root)
+    refs = (config.notes_ref, store.SNAPSHOTS_REF)
+    for attempt in range(3):
+        local = [ref for ref, tip in store.ref_tips(root, refs).items() if tip]
+        if not local:
+            return ()
+        # --no-verify: this push runs inside a pre-push hook and must not start it again
+        code, _, err = try_git(["push", "-q", "--no-verify", remote,
+                                *(f"{ref}:{ref}" for ref in local)], root)
+        if code == 0:
+            return tuple(local)
+        reason = err.decode("utf-8", errors="replace").strip().splitlines()
+        if attempt == 2 or not any("rejected" in line or "fetch first" in line for line in reason):
+            raise GitError(f"cannot push certificates to {remote}: "
+                           f"{reason[-1] if reason else f'exit {code}'}")
+        sync.fetch_and_merge(root, remote, config)
+    return ()
+
+
+# --- hook scripts --------------------------------------------------------------------------
+
+_SCRIPT = """#!/bin/sh
+{hook_id} ({name})
+# {purpose}
+# Installed by `git distill install-hooks`. A hook this replaced with --chain lives
+# beside it as {name}{suffix} and runs first; its failure stops the commit or push.
+hook_dir=$(dirname "$0")
+{body}"""
+
+_COMMIT_MSG_BODY = """if [ -x "$hook_dir/commit-msg{suffix}" ]; then
+    "$hook_dir/commit-msg{suffix}" "$@" || exit $?
+fi
+if command -v git-distill >/dev/null 2>&1; then
+    exec git-distill hook commit-msg "$@"
+fi
+exec python3 -m diylisis hook commit-msg "$@"
+"""
+
+_PRE_PUSH_BODY = """# git gives the pushed refs on stdin; keep them for both hooks
+refs=$(cat)
+if [ -x "$hook_dir/pre-push{suffix}" ]; then
+    printf '%s\\n' "$refs" | "$hook_dir/pre-push{suffix}" "$@" || exit $?
+fi
+if command -v git-distill >/dev/null 2>&1; then
+    printf '%s\\n' "$refs" | git-distill hook pre-push "$@"
+    exit $?
+fi
+printf '%s\\n' "$refs" | python3 -m diylisis hook pre-push "$@"
+"""
+
+_PURPOSE = {
+    "commit-msg": "Certify the commit message with git distill before git records it.",
+    "pre-push": "Verify the pushed commits' certificates and push refs/notes/distill beside them.",
+}
+
+
+def hook_script(name: str) -> str:
+    """The POSIX sh shim for a hook name (commit-msg or pre-push), carrying HOOK_ID."""
+    if name not in HOOK_NAMES:
+        raise BadInput(f"no diylisis hook named {name!r}; known: {', '.join(HOOK_NAMES)}")
+    body = _COMMIT_MSG_BODY if name == "commit-msg" else _PRE_PUSH_BODY
+    return _SCRIPT.format(hook_id=HOOK_ID, name=name, purpose=_PURPOSE[name],
+                          suffix=CHAINED_SUFFIX, body=body.format(suffix=CHAINED_SUFFIX))
+
+
+def is_ours(text: str) -> bool:
+    """The hook file was written by diylisis (it carries the id line)."""
+    return any(line.startswith(HOOK_ID) for line in text.splitlines()[:3])
+
+
+# --- installed hooks -----------------------------------------------------------------------
+
+
+def hooks_dir(root: Path) -> Path:
+    """The directory git runs hooks from: core.hooksPath when set, else the git dir's hooks."""
+    code, out, _ = try_git(["config", "--get", "core.hooksPath"], root)
+    configured = out.decode("utf-8", errors="surrogateescape").strip() if code == 0 else ""
+    if configured:
+        path = Path(os.path.expanduser(configured))
+        return path if path.is_absolute() else root / path  # hooks run from the work-tree root
+    common = run_git(["rev-parse", "--git-common-dir"], root).decode().strip()
+    base = Path(common) if Path(common).is_absolute() else root / common
+    return base / "hooks"
+
+
+def hook_state(directory: Path, name: str) -> str:
+    """What is installed as hook name: none, ours, chained, pre-commit, foreign or inactive."""
+    path = directory / name
+    if not path.exists():
+        return "none"
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "foreign"
+    if is_ours(text):
+        if not os.access(path, os.X_OK):
+            return "inactive"  # git skips a hook that is not executable
+        return "chained" if (directory / f"{name}{CHAINED_SUFFIX}").exists() else "ours"
+    if "File generated by pre-commit" in text:
+        return "pre-commit"
+    return "foreign"
