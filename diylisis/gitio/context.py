@@ -100,11 +100,14 @@ class PygitContext:
         revision: str,
         *,
         origin: tuple[str, str, str] | None = None,
+        exclude_path: str | None = None,
     ) -> None:
         import pygit2
 
         self._pygit2 = pygit2
         self.repo = repo
+        # the record being certified is tracked too, but it cannot define its own terms
+        self._exclude = exclude_path
         try:
             self.commit = repo.revparse_single(revision).peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError):
@@ -155,13 +158,13 @@ class PygitContext:
         if not key:
             return False
         if key not in self._mentions:
-            text = _text_index(self.repo, tuple(str(t.id) for t in self._trees()))
+            text = _text_index(self.repo, tuple(str(t.id) for t in self._trees()), self._exclude)
             self._mentions[key] = word_pattern(key).search(text) is not None
         return self._mentions[key]
 
 
 _PATHS: OrderedDict[tuple[str, tuple[str, ...]], PathIndex] = OrderedDict()
-_TEXTS: OrderedDict[tuple[str, tuple[str, ...]], str] = OrderedDict()
+_TEXTS: OrderedDict[tuple[str, tuple[str, ...], str | None], str] = OrderedDict()
 _REACHABLE: dict[str, frozenset[str]] = {}
 
 
@@ -177,13 +180,18 @@ def _path_index(repo: pygit2.Repository, tree_ids: tuple[str, ...]) -> PathIndex
     return _PATHS[key]
 
 
-def _text_index(repo: pygit2.Repository, tree_ids: tuple[str, ...]) -> str:
-    """Lower-cased text of every tracked text blob (deduplicated by blob id), joined by NULs."""
-    key = (repo.path, tree_ids)
+def _text_index(repo: pygit2.Repository, tree_ids: tuple[str, ...], exclude: str | None = None) -> str:
+    """Lower-cased text of every tracked text blob but `exclude` (deduplicated by blob id), joined by NULs."""
+    key = (repo.path, tree_ids, exclude)
     if key not in _TEXTS:
         blobs: dict[str, None] = {}
+
+        def visit(path: str, entry: Any) -> None:
+            if path != exclude:
+                _add_blob(blobs, entry)
+
         for tree_id in tree_ids:
-            _walk_tree(repo, repo[tree_id], "", lambda _path, entry: _add_blob(blobs, entry))
+            _walk_tree(repo, repo[tree_id], "", visit)
         chunks = []
         for blob_id in blobs:
             try:
