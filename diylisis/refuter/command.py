@@ -1,0 +1,273 @@
+"""The command realization of F5: a fresh process of a configured tool reads the prompt.
+
+The prompt goes to stdin and the verdict comes back on stdout. The process runs in a
+temporary read-only export of the certified revision, with the repository's git
+variables removed and `DISTILL_*` variables naming the target, role, revision and
+repository. Where Linux user namespaces are available the process runs in its own mount
+and PID namespaces in which the repository (work tree and git directory) and the export
+are mounted read-only and locked, so it cannot change the user's files or refs; where
+they are not, the refs and the work tree are fingerprinted around each dispatch and any
+change stops the run. A non-zero exit, a timeout or an invalid verdict is no verdict:
+the command is asked again up to `retries` times, then the run stops without a
+certificate, each rejection named (Rule 9: fail closed, never a silent Pass).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from io import BytesIO
+from pathlib import Path
+
+from diylisis import gitio
+from diylisis.config import RefuterSettings
+from diylisis.errors import EXIT_FAILED, ConfigError, DistillError
+from diylisis.model import Realization, ZeroMemoryVerdict
+from diylisis.refuter import RefuterInput
+from diylisis.refuter.prompt import build
+from diylisis.refuter.verdict import InvalidVerdict, parse
+
+KILL_GRACE = 5.0  # seconds to reap a killed process group
+
+# Runs inside the first (outer) namespaces: bind each protected path onto itself
+# read-only, enter the export, then drop into a nested user and mount namespace, where
+# those mounts are locked: the refuter cannot remount them writable or unmount them.
+_SANDBOX_SETUP = r"""
+set -e
+export_dir=$1; count=$2; shift 2
+while [ "$count" -gt 0 ]; do
+  mount --bind "$1" "$1"
+  mount -o remount,ro,bind,nosuid,nodev "$1" 2>/dev/null \
+    || mount -o remount,ro,bind,nosuid,nodev,noexec "$1"
+  shift; count=$((count - 1))
+done
+cd "$export_dir"
+exec unshare --user --map-root-user --mount -- "$@"
+"""
+_UNSHARE = ("--user", "--map-root-user", "--mount", "--pid", "--fork", "--mount-proc",
+            "--kill-child")
+
+
+class NoVerdict(DistillError):
+    """The refuter command gave no valid verdict: the run stops without a certificate."""
+
+    exit_code = EXIT_FAILED
+
+    def __init__(self, reasons: tuple[str, ...], attempts: int) -> None:
+        lines = "\n".join(f"  - {reason}" for reason in reasons)
+        super().__init__(f"the refuter command gave no valid verdict in {attempts} attempt(s); "
+                         f"no certificate was issued:\n{lines}")
+        self.reasons = reasons
+
+
+def realization(settings: RefuterSettings,
+                root: Path) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
+    """The F5 callable that dispatches to the configured command (issue 6, item 3)."""
+    if not settings.command:
+        raise ConfigError("no refuter command is configured: set [refuter] command = [...] "
+                          "in .distill.toml, or use the built-in lint")
+
+    def refute(request: RefuterInput) -> ZeroMemoryVerdict:
+        return dispatch(request, settings, root)
+
+    return refute
+
+
+def dispatch(request: RefuterInput, settings: RefuterSettings, root: Path, *,
+             sandbox: bool | None = None) -> ZeroMemoryVerdict:
+    """F5 dispatch with re-dispatch: a verdict, or NoVerdict naming every rejection."""
+    program = settings.command[0]
+    if "/" not in program and shutil.which(program) is None:
+        raise ConfigError(f"[refuter] command {program!r} cannot be run: not found on PATH")
+    expected = Realization(settings.realization)
+    prompt = build(request, expected).encode("utf-8")
+    use_sandbox = sandbox_available() if sandbox is None else sandbox
+    protected = _protected_paths(root)
+    reasons: list[str] = []
+    attempts = settings.retries + 1
+    for attempt in range(1, attempts + 1):
+        before = None if use_sandbox else fingerprint(root)
+        output, problem = _run_once(settings, request, root, prompt, protected, use_sandbox)
+        if before is not None:
+            changed = _changes(before, fingerprint(root))
+            if changed:
+                reasons.append(f"attempt {attempt}: the refuter process changed the repository "
+                               f"({'; '.join(changed)}); inspect it (git reflog, git status)")
+                raise NoVerdict(tuple(reasons), attempt)
+        if problem is None:
+            try:
+                return parse(output, expected)
+            except InvalidVerdict as invalid:
+                reasons += [f"attempt {attempt}: {reason}" for reason in invalid.reasons]
+                continue
+        reasons.append(f"attempt {attempt}: {problem}")
+    raise NoVerdict(tuple(reasons), attempts)
+
+
+def _run_once(settings: RefuterSettings, request: RefuterInput, root: Path, prompt: bytes,
+              protected: tuple[Path, ...], use_sandbox: bool) -> tuple[str, str | None]:
+    """One dispatch: (stdout, None) or ('', the reason it is no verdict)."""
+    with export(root, request.revision) as tree:
+        argv = list(settings.command)
+        if use_sandbox:
+            argv = _sandboxed(argv, tree, protected)
+        try:
+            process = subprocess.Popen(argv, cwd=tree, env=environment(request, root, settings),
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as error:
+            raise ConfigError(f"[refuter] command {settings.command[0]!r} cannot be run: "
+                              f"{error.strerror or error}") from None
+        try:
+            out, err = process.communicate(prompt, timeout=settings.timeout)
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            return "", f"no answer within {settings.timeout:g} s; the process group was killed"
+        except BaseException:
+            _kill(process)
+            raise
+    if process.returncode != 0:
+        tail = " / ".join(err.decode("utf-8", "replace").strip().splitlines()[-3:])
+        return "", f"exit status {process.returncode}" + (f" ({tail})" if tail else "")
+    try:
+        return out.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return "", "the verdict on stdout is not UTF-8 text"
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the whole process group the refuter started, then reap it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.kill()
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
+    try:
+        process.wait(timeout=KILL_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def environment(request: RefuterInput, root: Path, settings: RefuterSettings) -> dict[str, str]:
+    """The child's environment: no GIT_* variable of ours, and the DISTILL_* names."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    env.update({
+        "DISTILL_TARGET": str(request.target),
+        "DISTILL_ROLE": request.contract.role,
+        "DISTILL_REPOSITORY": str(root),
+        "DISTILL_REVISION": request.revision or "",
+        "DISTILL_REALIZATION": settings.realization,
+        # reads only: never refresh the index of a repository the child must not write
+        "GIT_OPTIONAL_LOCKS": "0",
+    })
+    return env
+
+
+@contextmanager
+def export(root: Path, revision: str | None) -> Iterator[Path]:
+    """A temporary read-only copy of the revision's tracked files; removed afterwards."""
+    holder = Path(tempfile.mkdtemp(prefix="distill-refuter-"))
+    tree = holder / "tree"
+    tree.mkdir()
+    try:
+        if revision:
+            archive = gitio.run_git(["archive", "--format=tar", revision], root)
+            with tarfile.open(fileobj=BytesIO(archive)) as bundle:
+                bundle.extractall(tree, filter=_inside)
+        _set_writable(tree, False)
+        yield tree
+    finally:
+        _set_writable(holder, True)
+        shutil.rmtree(holder, ignore_errors=True)
+
+
+def _inside(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+    """tarfile's data filter, skipping (not failing on) links that leave the export."""
+    try:
+        return tarfile.data_filter(member, path)
+    except tarfile.FilterError:
+        return None
+
+
+def _set_writable(top: Path, writable: bool) -> None:
+    for directory, dirs, files in os.walk(top):
+        for name in [*files, *dirs, None]:
+            path = Path(directory, name) if name else Path(directory)
+            if path.is_symlink():
+                continue
+            mode = path.stat().st_mode
+            bits = stat.S_IWUSR if writable else ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+            path.chmod(mode | bits if writable else mode & bits)
+
+
+def _protected_paths(root: Path) -> tuple[Path, ...]:
+    """The work tree, the git directory and the common git directory (linked worktrees)."""
+    out = gitio.run_git(["rev-parse", "--absolute-git-dir", "--git-common-dir"], root)
+    git_dir, common = out.decode("utf-8", "surrogateescape").splitlines()[:2]
+    common_path = Path(common) if Path(common).is_absolute() else root / common
+    paths = {Path(root).resolve(), Path(git_dir).resolve(), common_path.resolve()}
+    return tuple(sorted(paths, key=lambda p: (len(p.parts), str(p))))
+
+
+def _sandboxed(argv: list[str], tree: Path, protected: tuple[Path, ...]) -> list[str]:
+    paths = [str(p) for p in (*protected, tree)]
+    return ["unshare", *_UNSHARE, "--", "sh", "-c", _SANDBOX_SETUP, "distill-refuter",
+            str(tree), str(len(paths)), *paths, *argv]
+
+
+@functools.cache
+def sandbox_available() -> bool:
+    """User and mount namespaces work here: probe the exact setup once per process."""
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return False
+    probe = Path(tempfile.mkdtemp(prefix="distill-probe-"))
+    try:
+        argv = _sandboxed(["sh", "-c", "! touch probe 2>/dev/null"], probe, (probe,))
+        done = subprocess.run(argv, cwd=probe, capture_output=True, timeout=10, check=False)
+        return done.returncode == 0 and not (probe / "probe").exists()
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+
+
+def fingerprint(root: Path) -> dict[str, str]:
+    """Refs, HEAD and work-tree state, to detect a change made during an unsandboxed dispatch."""
+    env = {"GIT_OPTIONAL_LOCKS": "0"}
+    refs = gitio.run_git(["for-each-ref", "--format=%(refname) %(objectname) %(symref)"],
+                         root, env=env).decode("utf-8", "replace")
+    head = gitio.try_git(["symbolic-ref", "-q", "HEAD"], root, env=env)[1] + b" " + \
+        gitio.try_git(["rev-parse", "-q", "--verify", "HEAD"], root, env=env)[1]
+    status = gitio.run_git(["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+                           root, env=env)
+    marks = {f"ref {line.split(' ', 1)[0]}": line for line in refs.splitlines() if line}
+    marks["HEAD"] = head.decode("utf-8", "replace").strip()
+    for entry in filter(None, status.split(b"\0")):
+        path = entry[3:].decode("utf-8", "surrogateescape")
+        try:
+            info = (Path(root) / path).lstat()
+            mark = f"{entry[:2].decode()} {info.st_size} {info.st_mtime_ns}"
+        except OSError:
+            mark = f"{entry[:2].decode()} absent"
+        marks[f"path {path}"] = mark
+    return marks
+
+
+def _changes(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    keys = before.keys() | after.keys()
+    changed = sorted(key for key in keys if before.get(key) != after.get(key))
+    return changed[:5] + ([f"and {len(changed) - 5} more"] if len(changed) > 5 else [])
