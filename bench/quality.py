@@ -165,8 +165,9 @@ def report(outcomes: list[Outcome], repos_root: Path | None, seconds: float, mis
         tp = sum(o.predicted and o.actual for o in members)
         fp = sum(o.predicted and not o.actual for o in members)
         fn = sum(not o.predicted and o.actual for o in members)
+        nonportable = sum(o.actual for o in members)
         rows.append(
-            f"{name:<24}{n:>8}{sum(o.actual for o in members):>8}{tp:>5}{fp:>5}{fn:>5}{p:>7.3f}{r:>7.3f}{f:>8.3f}{tok:>8.3f}"
+            f"{name:<24}{n:>8}{nonportable:>8}{tp:>5}{fp:>5}{fn:>5}{p:>7.3f}{r:>7.3f}{f:>8.3f}{tok:>8.3f}"
         )
     rows.append("")
     rows.append(

@@ -52,9 +52,7 @@ def rule_by_key(key: str) -> Rule | None:
     return _BY_KEY.get(key) or _BY_KEY.get(key.upper())
 
 
-def detect(
-    snapshot: Snapshot, context: RepoContext | None, settings: DetectSettings
-) -> tuple[Finding, ...]:
+def detect(snapshot: Snapshot, context: RepoContext | None, settings: DetectSettings) -> tuple[Finding, ...]:
     """F1: every unsuppressed residue finding in a record, sorted by position."""
     return detect_with_suppressions(snapshot, context, settings)[0]
 
@@ -84,9 +82,7 @@ def detect_text(
             continue
         try:
             results = list(rule.detect(doc))
-        except (
-            Exception
-        ) as exc:  # fail closed: a crash names its rule (flake8 PluginExecutionFailed)
+        except Exception as exc:  # fail closed: a crash names its rule (flake8 PluginExecutionFailed)
             raise RuleCrashed(rule.id, record, exc) from exc
         level = settings.level_for(rule.id, rule.severity, path)
         for finding in results:

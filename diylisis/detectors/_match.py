@@ -35,9 +35,7 @@ def lexicon_findings(
     """One finding per match of a lexicon key that `keep` accepts."""
     for match in lexicon_matches(doc, key, view):
         if keep is None or keep(match):
-            yield doc.finding(
-                rule_id, category, match.start(), match.end(), why, fix, severity=severity
-            )
+            yield doc.finding(rule_id, category, match.start(), match.end(), why, fix, severity=severity)
 
 
 def first_paragraph_end(doc: Doc) -> int:

@@ -34,9 +34,7 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
     for match in lexicon_matches(doc, "pass_claim", "claims"):
         if _evidenced(doc, match.start()):
             continue
-        yield doc.finding(
-            "UC701", Category.UNVERIFIABLE_CLAIM, match.start(), match.end(), WHY, FIX
-        )
+        yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, match.start(), match.end(), WHY, FIX)
 
 
 @functools.cache
@@ -126,7 +124,7 @@ RULES = (
         id="UC701",
         name="pass-claim",
         category=Category.UNVERIFIABLE_CLAIM,
-        languages=("en", "ko"),
+        languages=("en", "ko", "de"),
         summary="Claims tests or checks passed with no output or CI link ('All tests pass', '86/86').",
         doc=_DOC_PASS,
         detect=pass_claims,

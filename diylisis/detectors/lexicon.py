@@ -41,24 +41,26 @@ class Lexicon:
         return tuple(lang for lang in self.languages if key in _load(lang)[1])
 
 
+COMMON = "any"  # lexicons/any.toml: lists that belong to no language (hosts, identifier families)
+
+
 def available_languages() -> tuple[str, ...]:
-    """Languages with a lexicon file shipped in lexicons/."""
-    return tuple(sorted(path.stem for path in LEXICON_DIR.glob("*.toml")))
+    """Languages with a lexicon file shipped in lexicons/ (not counting the language-independent one)."""
+    return tuple(sorted(p.stem for p in LEXICON_DIR.glob("*.toml") if p.stem != COMMON))
 
 
 def lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
     """The Lexicon of the requested languages (None: all shipped)."""
     shipped = available_languages()
+    common = (COMMON,) if (LEXICON_DIR / f"{COMMON}.toml").exists() else ()
     if languages is None:
-        return Lexicon(shipped)
+        return Lexicon(common + shipped)
     missing = [lang for lang in languages if lang not in shipped]
     if missing:
         from diylisis.errors import ConfigError
 
-        raise ConfigError(
-            f"[detect] languages: no lexicon for {', '.join(missing)} (have {', '.join(shipped)})"
-        )
-    return Lexicon(tuple(languages))
+        raise ConfigError(f"[detect] languages: no lexicon for {', '.join(missing)} (have {', '.join(shipped)})")
+    return Lexicon(common + tuple(languages))
 
 
 def keys_of(language: str) -> frozenset[str]:
@@ -84,9 +86,7 @@ def _compiled(languages: tuple[str, ...], key: str) -> re.Pattern[str] | None:
     for language in languages:
         boundary, terms = _load(language)
         for fragment in terms.get(key, ()):
-            parts.append(
-                f"{_LEFT}(?:{fragment}){_RIGHT}" if boundary == "word" else f"(?:{fragment})"
-            )
+            parts.append(f"{_LEFT}(?:{fragment}){_RIGHT}" if boundary == "word" else f"(?:{fragment})")
     if not parts:
         return None
     return re.compile("|".join(parts), re.IGNORECASE)

@@ -27,9 +27,7 @@ _CODE_BEHAVIOUR = re.compile(
     r"creates?|created|defaults?|fall(?:s)? back|fallback|logs? to|logged to|points? to|opens?|reads?|"
     r"mounts?|extracts? to|under)\b[^.\n]*$"
 )
-REL_PATH = re.compile(
-    r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?"
-)
+REL_PATH = re.compile(r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?")
 _PATH_NOT_A_FILE = re.compile(r"^(?:refs|origin|upstream|heads|remotes|tags)/|^[\d/.*-]+$|^\.+/?$")
 _FILE_LIKE = re.compile(r"^[^.].*\.[A-Za-z]{1,6}$")
 _PATH_NEAR = re.compile(r"\S+/\S+|\S+\.[A-Za-z]{1,5}\b")
@@ -84,10 +82,7 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
         "prose",
         "points at a file the author never committed; the reader does not have it",
         "commit the file and cite its path, or put its content in the record",
-        keep=lambda m: (
-            _PATH_NEAR.search(doc.text[max(0, m.start() - 40) : m.start()].split("\n")[-1])
-            is not None
-        ),
+        keep=lambda m: _PATH_NEAR.search(doc.text[max(0, m.start() - 40) : m.start()].split("\n")[-1]) is not None,
     )
 
 
@@ -251,7 +246,7 @@ RULES = (
         id="EP501",
         name="session-link",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Links to agent or chat sessions (claude.ai/code/session_…, ampcode.com/threads/…).",
         doc=_DOC_SESSION_URL,
         detect=session_urls,
@@ -261,7 +256,7 @@ RULES = (
         id="EP502",
         name="private-link",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Links to localhost, file:, private networks or private documents.",
         doc=_DOC_PRIVATE_URL,
         detect=private_urls,
@@ -291,7 +286,7 @@ RULES = (
         id="EP505",
         name="temp-path",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Temporary paths in prose (/tmp/…, /var/tmp/…).",
         doc=_DOC_TEMP,
         detect=temp_paths,
@@ -300,7 +295,7 @@ RULES = (
         id="EP506",
         name="machine-path",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Home and machine-absolute paths (/Users/name/…, C:\\Users\\name\\…).",
         doc=_DOC_MACHINE,
         detect=machine_paths,
@@ -309,7 +304,7 @@ RULES = (
         id="EP507",
         name="untracked-path",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Repository paths not tracked at the certified revision.",
         doc=_DOC_REL,
         detect=untracked_paths,

@@ -13,7 +13,8 @@ BARE_REF = re.compile(
     r"(?<![\w&/#-])"
     r"(?:(?P<slug>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(?P<n_slug>\d+)"
     r"|(?P<name>[A-Za-z][\w.-]*[A-Za-z0-9])#(?P<n_name>\d+)"
-    r"|(?:(?P<project>[a-z][\w.]*(?:-[\w.]+)+)\s+)?(?P<kind>PR|MR|pull request|pull|issue|bug|GH|gh)?[ ]?-?#(?P<n>\d{1,7})"
+    r"|(?:(?P<project>[a-z][\w.]*(?:-[\w.]+)+)\s+)?"
+    r"(?P<kind>PR|MR|pull request|pull|issue|bug|GH|gh)?[ ]?-?#(?P<n>\d{1,7})"
     r"|(?P<gh>GH)-(?P<n_gh>\d{1,7}))"
     r"(?![\w-])"
 )
@@ -28,9 +29,7 @@ KNOWN_HOSTS = {
     "codeberg.org": ("/issues/{n}", "/pulls/{n}"),
     "bitbucket.org": ("/issues/{n}", "/pull-requests/{n}"),
 }
-_COMMON_COMPOUND_PROJECT = re.compile(
-    r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$"
-)
+_COMMON_COMPOUND_PROJECT = re.compile(r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$")
 
 
 def issue_url(host: str, owner: str, name: str, number: str, *, pull: bool) -> str | None:
@@ -45,9 +44,7 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
     """RF301: "#123", "PR #668", "GH#2455", "owner/repo#7", "other-project PR #9" without a URL."""
     origin = doc.context.origin() if doc.context is not None else None
     for match in BARE_REF.finditer(doc.prose):
-        if match.group("n") and _ORDINAL_NOUN.search(
-            doc.prose[max(0, match.start() - 12) : match.start()]
-        ):
+        if match.group("n") and _ORDINAL_NOUN.search(doc.prose[max(0, match.start() - 12) : match.start()]):
             continue
         resolution, why, fix = _resolve(match, origin)
         if resolution is None and match.group("name") and origin is None:
@@ -62,15 +59,11 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
             resolution=resolution,
             # name#N on a known host may be the owner's former name (GitHub redirects renamed
             # owners); it is worth a look, not a failed certificate.
-            severity=Severity.WARNING
-            if match.group("name") and resolution is None and origin
-            else Severity.ERROR,
+            severity=Severity.WARNING if match.group("name") and resolution is None and origin else Severity.ERROR,
         )
 
 
-def _resolve(
-    match: re.Match[str], origin: tuple[str, str, str] | None
-) -> tuple[str | None, str, str]:
+def _resolve(match: re.Match[str], origin: tuple[str, str, str] | None) -> tuple[str | None, str, str]:
     """(resolution URL or None, why, fix) for one bare reference."""
     unknown_host = (
         "a bare issue number; the origin remote names no known host, so it cannot be followed",
@@ -80,11 +73,7 @@ def _resolve(
         owner, name = match.group("slug").split("/", 1)
         host = origin[0] if origin else "github.com"
         url = issue_url(host, owner, name, match.group("n_slug"), pull=False)
-        return (
-            (url, "owner/repo#N; the full URL is clearer", f"write {url}")
-            if url
-            else (None, *unknown_host)
-        )
+        return (url, "owner/repo#N; the full URL is clearer", f"write {url}") if url else (None, *unknown_host)
     if match.group("name"):
         number = match.group("n_name")
         if origin and match.group("name").lower() in (origin[1].lower(), origin[2].lower()):
@@ -110,9 +99,7 @@ def _resolve(
         return (None, *unknown_host)
     if kind == "gh" and origin[0].lower() != "github.com":
         return (None, *unknown_host)
-    url = issue_url(
-        origin[0], origin[1], origin[2], number, pull=kind in ("pr", "pull", "pull request", "mr")
-    )
+    url = issue_url(origin[0], origin[1], origin[2], number, pull=kind in ("pr", "pull", "pull request", "mr"))
     if url is None:
         return (None, *unknown_host)
     return url, "a bare issue number; the origin host resolves it", f"write {url}"
@@ -170,7 +157,7 @@ RULES = (
         id="RF301",
         name="bare-issue-ref",
         category=Category.BARE_ISSUE_REF,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Issue or PR numbers without a URL ('#123', 'PR #668'); resolved on the origin host.",
         doc=_DOC_BARE,
         detect=bare_issue_refs,
@@ -179,7 +166,7 @@ RULES = (
         id="RF302",
         name="unreachable-commit",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Commit ids that no branch or tag of the repository reaches.",
         doc=_DOC_COMMIT,
         detect=commit_ids,

@@ -13,9 +13,7 @@ from diylisis.model import Category, Finding, Severity
 MOJIBAKE = re.compile(
     r"\ufffd+|(?:Ã[\u0080-\u00bf]|â€[\u0080-\u00bf™œžŸ“”˜šŠ]|[ìíëê][\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]{2}|ï¿½)+"
 )
-PLACEHOLDER = re.compile(
-    r"\{\{-?\s*[\w.\[\]'\" |]+?\s*-?\}\}|\{%-?\s*\w+[^%\n]*%\}|<%=?\s*[^%\n]+%>"
-)
+PLACEHOLDER = re.compile(r"\{\{-?\s*[\w.\[\]'\" |]+?\s*-?\}\}|\{%-?\s*\w+[^%\n]*%\}|<%=?\s*[^%\n]+%>")
 BROKEN_LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/)[^)\s]*(?=\s|$)(?!\))")
 
 
@@ -123,7 +121,7 @@ RULES = (
         id="RD901",
         name="mojibake",
         category=Category.RENDERING,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Mis-decoded text ('Ã©', 'â€™') and replacement characters.",
         doc=_DOC_MOJIBAKE,
         detect=mojibake,
@@ -132,7 +130,7 @@ RULES = (
         id="RD902",
         name="unfilled-placeholder",
         category=Category.RENDERING,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Template placeholders left unfilled ('{{ summary }}').",
         doc=_DOC_PLACEHOLDER,
         detect=placeholders,
@@ -141,7 +139,7 @@ RULES = (
         id="RD903",
         name="broken-markup",
         category=Category.RENDERING,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Unclosed code fences and links missing their closing parenthesis.",
         doc=_DOC_MARKUP,
         detect=broken_markup,

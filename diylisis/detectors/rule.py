@@ -47,9 +47,7 @@ def rule_problems(rule: Rule, *, user: bool) -> tuple[str, ...]:
     if not RULE_ID.match(rule.id):
         problems.append(f"id {rule.id!r} is not family letters plus three digits (like DX101)")
     elif rule.id.startswith("X") != user:
-        problems.append(
-            "the X prefix is reserved for user rules" if not user else "user rule ids start with X"
-        )
+        problems.append("the X prefix is reserved for user rules" if not user else "user rule ids start with X")
     if not RULE_NAME.match(rule.name):
         problems.append(f"name {rule.name!r} is not kebab-case")
     if not rule.summary.strip() or "\n" in rule.summary:

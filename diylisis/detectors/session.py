@@ -17,9 +17,7 @@ CODE = re.compile(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = re.compile(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _VOWEL = re.compile(r"[aeiou]")
 # Priority, heading, version, quarter and line-number shapes ("P1", "H2", "v3", "Q4", "L93").
-_CODE_SKIP = frozenset(
-    {"P", "H", "V", "S", "Q", "X", "L", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"}
-)
+_CODE_SKIP = frozenset({"P", "H", "V", "S", "Q", "X", "L", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"})
 _ENGLISH_PREFIX = frozenset(
     "re co de un in on an to be by up no go do so is as at of or if it non pre pro sub mid out off "
     "per via key top end all low one two six ten dry raw old new big get set let run add use see "
@@ -30,10 +28,7 @@ _ENGLISH_PREFIX = frozenset(
 
 def _review_context(doc: Doc) -> bool:
     """The record talks about review rounds or private reviews, so short codes are likely finding labels."""
-    return any(
-        next(lexicon_matches(doc, key, "prose"), None) is not None
-        for key in ("round_label", "private_review")
-    )
+    return any(next(lexicon_matches(doc, key, "prose"), None) is not None for key in ("round_label", "private_review"))
 
 
 def _defined(doc: Doc, term: str) -> bool:
@@ -49,9 +44,7 @@ def round_labels(doc: Doc) -> Iterator[Finding]:
     if _review_context(doc):
         for match in R_ROUND.finditer(doc.prose):
             if not _defined(doc, match.group()):
-                yield doc.finding(
-                    "SI201", Category.SESSION_ID, match.start(), match.end(), why, fix
-                )
+                yield doc.finding("SI201", Category.SESSION_ID, match.start(), match.end(), why, fix)
 
 
 def finding_codes(doc: Doc) -> Iterator[Finding]:
@@ -295,7 +288,7 @@ RULES = (
         id="SI204",
         name="undefined-phase",
         category=Category.SESSION_ID,
-        languages=("en", "ko"),
+        languages=("en",),
         summary="Plan phases ('Phase 2') that no file of the repository defines.",
         doc=_DOC_PHASE,
         detect=phase_labels,
@@ -306,7 +299,7 @@ RULES = (
         id="SI205",
         name="agent-identity",
         category=Category.SESSION_ID,
-        languages=("en",),
+        languages=("any",),
         summary="Agent identities of a multi-agent rig ('rig/crew/name').",
         doc=_DOC_AGENT,
         detect=agent_identities,
@@ -316,7 +309,7 @@ RULES = (
         id="SI206",
         name="tracker-key",
         category=Category.SESSION_ID,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Issue keys ('ABC-123', 'bd-a1b2') no committed file defines and config does not map.",
         doc=_DOC_KEY,
         detect=tracker_keys,

@@ -59,9 +59,7 @@ class DetectSettings:
             raise ConfigError('[detect] trackers maps a key prefix to a URL template with "{key}"')
         languages = mapping.get("languages")
         return cls(
-            glossary=frozenset(
-                t.lower() for t in _strings(mapping.get("glossary", []), "glossary")
-            ),
+            glossary=frozenset(t.lower() for t in _strings(mapping.get("glossary", []), "glossary")),
             reject=tuple(_strings(mapping.get("reject", []), "reject")),
             disable=frozenset(_strings(mapping.get("disable", []), "disable")),
             severity=_levels(mapping.get("severity", {}), "severity"),
@@ -122,7 +120,5 @@ def _levels(value: Any, key: str) -> tuple[tuple[str, Severity], ...]:
         try:
             out.append((str(rule_id), Severity(level)))
         except ValueError:
-            raise ConfigError(
-                f"[detect] {key}.{rule_id}: {level!r} is not error, warning or info"
-            ) from None
+            raise ConfigError(f"[detect] {key}.{rule_id}: {level!r} is not error, warning or info") from None
     return tuple(sorted(out, key=lambda pair: pair[0]))

@@ -10,9 +10,7 @@ from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding, Severity
 
-HYPHENATED = re.compile(
-    r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])"
-)
+HYPHENATED = re.compile(r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])")
 CAMEL = re.compile(r"(?<![\w/.@#$`-])[A-Z][a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])")
 _DEFINES = (
     r"\b(?:means|is|are|stands for|refers to|=|:|called|named|—|–)\b",
@@ -124,7 +122,7 @@ RULES = (
         id="CT801",
         name="coined-term",
         category=Category.COINED_TERM,
-        languages=("en", "ko"),
+        languages=("en",),
         summary="Jargon the repository never mentions and the record never defines.",
         doc=_DOC_COINED,
         detect=coined_terms,
@@ -138,7 +136,7 @@ RULES = (
         id="CT802",
         name="rejected-term",
         category=Category.COINED_TERM,
-        languages=("en", "ko"),
+        languages=("any",),
         summary="Terms the configuration's reject list always flags.",
         doc=_DOC_REJECT,
         detect=rejected_terms,

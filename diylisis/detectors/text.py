@@ -25,9 +25,7 @@ CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
 LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-TRAILER = re.compile(
-    r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: \S|^(?:Cc|Bug|Link|Change-Id|Signed-off-by): \S"
-)
+TRAILER = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: \S|^(?:Cc|Bug|Link|Change-Id|Signed-off-by): \S")
 IGNORE = re.compile(r"<!--\s*distill:\s*ignore\b([A-Z0-9 ,]*)-->")
 
 
@@ -76,9 +74,7 @@ class Doc:
     ) -> Finding:
         """A complete Finding for the text between two offsets."""
         token = self.text[start:end].strip()
-        line, column = self.position(
-            start + (len(self.text[start:end]) - len(self.text[start:end].lstrip()))
-        )
+        line, column = self.position(start + (len(self.text[start:end]) - len(self.text[start:end].lstrip())))
         return Finding(
             rule_id=rule_id,
             category=category,

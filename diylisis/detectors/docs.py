@@ -1,0 +1,52 @@
+"""docs/rules.md rendered from the registry (STYLE.md: rule docs are generated, never hand-kept).
+
+Regenerate with `python -m diylisis.detectors.docs > docs/rules.md`; a test fails when stale.
+"""
+
+from __future__ import annotations
+
+from diylisis.detectors.rule import Rule
+
+
+def rules_markdown(rules: tuple[Rule, ...] | None = None) -> str:
+    """The rule reference as Markdown: a summary table, then each rule's doc."""
+    if rules is None:
+        from diylisis.detectors import RULES
+
+        rules = RULES
+    out = [
+        "# Detector rules",
+        "",
+        "Generated from `diylisis.detectors.RULES` by `python -m diylisis.detectors.docs`;",
+        "do not edit by hand. `git distill rules ID` prints one rule's doc.",
+        "",
+        "Disable a rule or change its level in the `[detect]` table of `.distill.toml`",
+        '(`disable = ["DX104"]`, `severity = { CT801 = "error" }`, or per path with',
+        '`per_path = [{ glob = "docs/**", disable = ["UC701"] }]`). One line of a file can',
+        "be exempted with `<!-- distill: ignore ID -->`; certificates record such suppressions.",
+        "",
+        "| id | name | category | languages | severity | summary |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rule in rules:
+        summary = rule.summary.replace("|", "\\|")
+        out.append(
+            f"| {rule.id} | {rule.name} | {rule.category.value} | {', '.join(rule.languages)} "
+            f"| {rule.severity.value} | {summary} |"
+        )
+    for rule in rules:
+        needs = " Needs a repository." if rule.needs_tree else ""
+        out += [
+            "",
+            f"## {rule.id} {rule.name}",
+            "",
+            f"Category: {rule.category.value} (checklist {rule.category.checklist}). "
+            f"Languages: {', '.join(rule.languages)}. Default severity: {rule.severity.value}.{needs}",
+            "",
+            rule.doc.strip(),
+        ]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    print(rules_markdown(), end="")

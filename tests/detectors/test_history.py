@@ -1,0 +1,51 @@
+"""walk_messages: one pygit2 pass over a range, exact message bytes, clear errors."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from diylisis.errors import GitError
+from diylisis.gitio.history import walk_messages
+from tests.conftest import commit, git
+
+
+def test_range_yields_exact_bytes_newest_first_without_merges(repo: Path) -> None:
+    base = commit(repo, "Base\n")
+    git(repo, "checkout", "-q", "-b", "topic")
+    topic = commit(repo, "Topic  \n\n\nbody with trailing spaces   \n", {"t.txt": "t\n"})
+    git(repo, "checkout", "-q", "main")
+    main = commit(repo, "Main\n", {"m.txt": "m\n"})
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge topic", "topic")
+    repository = pygit2.Repository(str(repo))
+    walked = list(walk_messages(repository, f"{base}..HEAD"))
+    assert {cid for cid, _ in walked} == {topic, main}
+    assert dict(walked)[topic] == b"Topic  \n\n\nbody with trailing spaces   \n"
+    with_merges = list(walk_messages(repository, f"{base}..HEAD", include_merges=True))
+    assert len(with_merges) == 3
+    for cid, message in with_merges:
+        raw = subprocess.run(["git", "cat-file", "commit", cid], cwd=repo, capture_output=True, check=True)
+        assert raw.stdout.partition(b"\n\n")[2] == message
+    assert [cid for cid, _ in walk_messages(repository, "HEAD")][-1] == base
+
+
+@pytest.mark.parametrize("spec", ["", "-p", "a...b", "nope..HEAD", "HEAD..nope"])
+def test_bad_ranges_are_git_errors(repo: Path, spec: str) -> None:
+    commit(repo, "One\n")
+    with pytest.raises(GitError, match="range"):
+        list(walk_messages(pygit2.Repository(str(repo)), spec))
+
+
+def test_shallow_boundary_is_named(repo: Path, tmp_path: Path) -> None:
+    first = commit(repo, "One\n")
+    commit(repo, "Two\n", {"b": "b\n"})
+    commit(repo, "Three\n", {"c": "c\n"})
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    repository = pygit2.Repository(str(clone))
+    assert [msg for _, msg in walk_messages(repository, "HEAD")] == [b"Three\n"]
+    with pytest.raises(GitError, match="shallow"):
+        list(walk_messages(repository, f"{first}..HEAD"))

@@ -1,0 +1,80 @@
+"""Every rule fires on its bad example and stays quiet on its good one (fixtures/rules/<ID>.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from diylisis.detectors import RULES, DetectSettings, detect_text
+from diylisis.gitio.context import GitCommandContext, PygitContext
+from tests.conftest import commit, git
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
+
+
+def load_fixture(rule_id: str) -> dict:
+    with (FIXTURES / f"{rule_id}.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def contexts(fixture: dict, tmp_path: Path) -> list[object]:
+    """No context for text-only fixtures; both repository contexts for fixtures with a [repo] table."""
+    spec = fixture.get("repo")
+    if spec is None:
+        return [None]
+    import pygit2
+
+    path = tmp_path / "fixture-repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    if "origin" in spec:
+        git(path, "remote", "add", "origin", spec["origin"])
+    commit(path, "Add fixture files", spec.get("files") or {"README.md": "fixture\n"})
+    return [PygitContext(pygit2.Repository(str(path)), "HEAD"), GitCommandContext(path, "HEAD")]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[rule.id for rule in RULES])
+def test_bad_example_fires_and_good_example_does_not(rule, tmp_path: Path) -> None:
+    fixture = load_fixture(rule.id)
+    settings = DetectSettings.from_mapping(fixture.get("settings", {}))
+    for context in contexts(fixture, tmp_path):
+        bad, _ = detect_text(fixture["bad"], context, settings)
+        good, _ = detect_text(fixture["good"], context, settings)
+        assert any(f.rule_id == rule.id for f in bad), (rule.id, type(context).__name__, bad)
+        assert not [f for f in good if f.rule_id == rule.id], (rule.id, type(context).__name__, good)
+        for finding in bad:
+            assert finding.token in fixture["bad"]
+
+
+def test_korean_particles_attach_without_word_boundaries() -> None:
+    text = "세션 핸드오프 정리\n\n이번 세션에서 정한 방식을 따르고, 사용자 결정: 보류. 라운드3에서 고침."
+    findings, _ = detect_text(text, None, DetectSettings())
+    tokens = {(f.rule_id, f.token) for f in findings}
+    assert ("DX101", "이번 세션") in tokens
+    assert ("NP602", "사용자 결정") in tokens
+    assert ("SI201", "라운드3") in tokens
+
+
+def test_bare_ref_resolution_uses_the_origin_host(tmp_path: Path) -> None:
+    fixture = load_fixture("RF301")
+    context = contexts(fixture, tmp_path)[0]
+    findings, _ = detect_text("Fixes #42 and PR #7; see acme/other#3.", context, DetectSettings())
+    resolved = {f.token: f.resolution for f in findings if f.rule_id == "RF301"}
+    assert resolved["#42"] == "https://github.com/acme/widgets/issues/42"
+    assert resolved["PR #7"] == "https://github.com/acme/widgets/pull/7"
+    assert resolved["acme/other#3"] == "https://github.com/acme/other/issues/3"
+
+
+def test_bare_ref_without_origin_has_no_resolution() -> None:
+    findings, _ = detect_text("Fixes #42.", None, DetectSettings())
+    (finding,) = [f for f in findings if f.rule_id == "RF301"]
+    assert finding.resolution is None
+
+
+def test_tracker_key_resolves_through_configured_tracker() -> None:
+    settings = DetectSettings.from_mapping({"trackers": {"QA": "https://tracker.example/browse/{key}"}})
+    findings, _ = detect_text("Fixes QA-88.", None, settings)
+    (finding,) = [f for f in findings if f.rule_id == "SI206"]
+    assert finding.resolution == "https://tracker.example/browse/QA-88"
