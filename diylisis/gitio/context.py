@@ -32,9 +32,7 @@ _TEXT_LIMIT = 8 * 1024 * 1024  # larger blobs are data dumps, not prose that def
 def parse_remote_url(url: str) -> tuple[str, str, str] | None:
     """(host, owner, name) from an https, ssh or scp-like remote URL; None for local paths."""
     url = url.strip()
-    match = _URL.match(url) or (
-        None if "://" in url or url.startswith(("/", ".")) else _SCP.match(url)
-    )
+    match = _URL.match(url) or (None if "://" in url or url.startswith(("/", ".")) else _SCP.match(url))
     if match is None:
         return None
     path = match.group("path").strip("/")
@@ -83,9 +81,7 @@ class PathIndex:
         if not path:
             return False
         if any(ch in path for ch in "*?["):
-            return any(
-                fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path) for p in self.entries
-            )
+            return any(fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path) for p in self.entries)
         return path in self.entries
 
 
@@ -252,19 +248,16 @@ class GitCommandContext:
 
     has_tree = True
 
-    def __init__(self, workdir: str | Path, revision: str | None = None) -> None:
+    def __init__(self, workdir: str | Path, revision: str | None = None, *, exclude_path: str | None = None) -> None:
         self.workdir = Path(workdir)
         self.revision = revision
+        self._exclude = normalize_path(exclude_path) if exclude_path else None  # the record's own file
         self._commit: dict[str, str | None] = {}
         self._mentions: dict[str, bool] = {}
 
-    def _git(
-        self, *args: str, input: bytes | None = None, ok: tuple[int, ...] = (0,)
-    ) -> tuple[int, bytes]:
+    def _git(self, *args: str, input: bytes | None = None, ok: tuple[int, ...] = (0,)) -> tuple[int, bytes]:
         try:
-            done = subprocess.run(
-                ["git", *args], cwd=self.workdir, input=input, capture_output=True, check=False
-            )
+            done = subprocess.run(["git", *args], cwd=self.workdir, input=input, capture_output=True, check=False)
         except FileNotFoundError:
             raise GitError("the git binary is not on PATH; install git") from None
         if done.returncode not in ok:
@@ -286,9 +279,7 @@ class GitCommandContext:
 
     def commit_ids(self, prefixes: list[str]) -> dict[str, str | None]:
         """Batch lookup: prefix -> full id of a reachable commit (one cat-file --batch-check call)."""
-        todo = [
-            p for p in prefixes if p not in self._commit and re.fullmatch(r"[0-9a-fA-F]{4,40}", p)
-        ]
+        todo = [p for p in prefixes if p not in self._commit and re.fullmatch(r"[0-9a-fA-F]{4,40}", p)]
         if todo:
             query = "".join(f"{p}^{{commit}}\n" for p in todo).encode()
             _, out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype)", input=query)
@@ -296,9 +287,7 @@ class GitCommandContext:
                 parts = line.split()
                 full = parts[0] if len(parts) == 2 and parts[1] == "commit" else None
                 if full is not None:
-                    code, refs = self._git(
-                        "for-each-ref", "--count=1", f"--contains={full}", ok=(0, 1, 128, 129)
-                    )
+                    code, refs = self._git("for-each-ref", "--count=1", f"--contains={full}", ok=(0, 1, 128, 129))
                     full = full if code == 0 and refs.strip() else None
                 self._commit[prefix] = full
         return {p: self._commit.get(p) for p in prefixes}
@@ -319,6 +308,8 @@ class GitCommandContext:
         if key not in self._mentions:
             args = ["grep", "-q", "-I", "-i", "-w", "-F", "-e", key]
             args += ["--cached"] if self.revision is None else [self.revision]
+            if self._exclude:
+                args += ["--", ".", f":(top,exclude){self._exclude}"]
             code, _ = self._git(*args, ok=(0, 1))
             self._mentions[key] = code == 0
         return self._mentions[key]

@@ -100,3 +100,15 @@ def test_host_context_knows_only_the_origin() -> None:
     assert context.origin() == ("github.com", "acme", "widgets")
     assert not context.has_tree
     assert not context.tracked("README.md") and context.commit_id("abc1234") is None
+
+
+def test_the_record_itself_does_not_define_its_terms(repo: Path) -> None:
+    commit(repo, "Add notes", {"notes/plan.md": "Use the zigzag-merge trick.\n", "README.md": "widgets\n"})
+    for context in (
+        PygitContext(pygit2.Repository(str(repo)), "HEAD", exclude_path="notes/plan.md"),
+        GitCommandContext(repo, "HEAD", exclude_path="notes/plan.md"),
+    ):
+        assert not context.mentions("zigzag-merge")
+        assert context.mentions("widgets")
+    assert PygitContext(pygit2.Repository(str(repo)), "HEAD").mentions("zigzag-merge")
+    assert GitCommandContext(repo, "HEAD").mentions("zigzag-merge")
