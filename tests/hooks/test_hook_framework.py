@@ -1,0 +1,86 @@
+"""The hooks under the REAL pre-commit framework (.venv/bin/pre-commit), on real repositories.
+
+The framework installs this checkout's HEAD commit into PRE_COMMIT_HOME (set per test
+session by tests/conftest.py), so the hook files must be committed for these tests to
+see them. The first environment build takes a while; the module-scoped install is
+reused by the full-flow tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hookutil import CHECKOUT, CLEAN, RESIDUE, bare, checkout_head, exercise, new_repo, ok, run, write
+
+pytestmark = pytest.mark.slow
+
+PRE_COMMIT = "pre-commit"  # resolved on PATH, which hookutil.env puts the venv's bin first on
+
+
+def _config(hooks: tuple[str, ...]) -> str:
+    listed = "".join(f"  - id: {hook}\n" for hook in hooks)
+    return f"repos:\n- repo: {CHECKOUT}\n  rev: {checkout_head()}\n  hooks:\n{listed}"
+
+
+@pytest.fixture(scope="module")
+def framework(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A repository with our hooks installed by `pre-commit install` and one certified commit."""
+    work = new_repo(tmp_path_factory.mktemp("framework") / "work")
+    write(work, ".pre-commit-config.yaml",
+          _config(("distill-commit-msg", "distill-files", "distill-verify")))
+    ok(work, PRE_COMMIT, "install", "--hook-type", "commit-msg", "--hook-type", "pre-push",
+       "--hook-type", "pre-commit")
+    ok(work, PRE_COMMIT, "install-hooks")
+    ok(work, "git", "commit", "-q", "-m", "Add the pre-commit configuration that runs git distill")
+    return work
+
+
+def test_try_repo_refuses_a_residue_message_and_passes_a_clean_one(tmp_path: Path) -> None:
+    work = new_repo(tmp_path / "work")
+    write(work, "README.md", "widget\n")
+    ok(work, "git", "commit", "-q", "--no-verify", "-m", "Start the widget repository")
+    message = tmp_path / "MSG"
+    message.write_text(RESIDUE + "\n", encoding="utf-8")
+    args = (PRE_COMMIT, "try-repo", str(CHECKOUT), "distill-commit-msg",
+            "--hook-stage", "commit-msg", "--commit-msg-filename", str(message))
+    refused = run(work, *args)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "as discussed above" in refused.stdout and "DX102" in refused.stdout
+    assert f"git commit -e -F {message}" in refused.stdout
+    assert message.read_text(encoding="utf-8") == RESIDUE + "\n"
+
+    message.write_text(CLEAN, encoding="utf-8")
+    passed = run(work, *args)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    notes = ok(work, "git", "notes", "--ref", "distill", "list")
+    blob = ok(work, "git", "hash-object", "--stdin", input=CLEAN).strip()
+    assert blob in notes  # keyed by the message as git will store it
+
+
+def test_full_flow_under_the_framework(framework: Path, tmp_path: Path) -> None:
+    exercise(framework, bare(tmp_path / "remote.git"), tmp_path)
+
+
+def test_distill_files_certifies_the_staged_content_and_never_edits(framework: Path) -> None:
+    write(framework, "docs/design/cache.md",
+          "# Cache design\n\nEntries expire after ten minutes; the limit is in README.md.\n")
+    write(framework, "README.md", "widget\n")
+    (framework / "docs/design/cache.md").write_text(
+        "# Cache design\n\nAs discussed above, entries expire.\n", encoding="utf-8")
+    done = run(framework, "git", "commit", "-q", "-m", "Describe how long cache entries live")
+    assert done.returncode == 0, done.stdout + done.stderr
+    committed = ok(framework, "git", "show", "HEAD:docs/design/cache.md")
+    verify = run(framework, "python", "-m", "diylisis", "verify", "file:docs/design/cache.md@HEAD")
+    assert "ten minutes" in committed
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    # the unstaged work-tree edit survives the framework's stash and restore untouched
+    assert "As discussed above" in (framework / "docs/design/cache.md").read_text(encoding="utf-8")
+
+    ok(framework, "git", "add", "docs/design/cache.md")
+    refused = run(framework, "git", "commit", "-q", "-m", "Shorten the cache design note")
+    said = refused.stdout + refused.stderr
+    assert refused.returncode != 0
+    assert "as discussed above" in said.lower() and "git distill certify docs/design/cache.md" in said
+    assert "As discussed above" in (framework / "docs/design/cache.md").read_text(encoding="utf-8")
+    ok(framework, "git", "reset", "-q", "HEAD", "--", "docs/design/cache.md")
