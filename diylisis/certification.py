@@ -56,18 +56,19 @@ def context_for(workspace: Workspace):
     """RepoContext per certified revision: pygit2 for stored records, git calls for hook messages."""
     from diylisis.gitio import context as contexts
 
-    cache: dict[tuple[str, str | None], object] = {}
+    cache: dict[tuple[str, str | None, str | None], object] = {}
 
     def context(snapshot: Snapshot):
         on_hook_path = snapshot.target.kind is RecordKind.MSGFILE
-        key = ("git" if on_hook_path else "pygit2", snapshot.tree_revision)
+        key = ("git" if on_hook_path else "pygit2", snapshot.tree_revision, snapshot.path)
         if key not in cache:
             if on_hook_path:
                 cache[key] = contexts.GitCommandContext(workspace.root, None)
             elif snapshot.tree_revision is None:
                 cache[key] = None
             else:
-                cache[key] = contexts.PygitContext(gitio.open_repo(workspace.root), snapshot.tree_revision)
+                cache[key] = contexts.PygitContext(gitio.open_repo(workspace.root), snapshot.tree_revision,
+                                                   exclude_path=snapshot.path)
         return cache[key]
 
     return context
@@ -164,9 +165,10 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
 
 
 def refuter_for(workspace: Workspace):
+    """F5 realization from `[refuter]`: the configured command, else the built-in lint."""
     from diylisis import refuter
 
-    return refuter.refute
+    return refuter.realization_for(workspace.config.refuter, root=workspace.root)
 
 
 def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bool = False) -> Result:

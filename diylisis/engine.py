@@ -173,7 +173,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     if questions:
         state = _record_answers(state, edges.gate.ask(questions, state))
         state = _dispose(state)
-        questions = _residual_questions(state, context, edges)
+        questions = _residual_questions(state, context, edges) + _synthesized(verdict, state)
         if questions:
             ledger = state.ledger + tuple(
                 LedgerEntry(item_id=q.id, reason="unresolved", detail=q.reason, surfaced=True)
@@ -181,11 +181,15 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
             return replace(state, status="paused", open_questions=questions, ledger=ledger,
                            verdict=verdict), False
     gate_changed = len(state.answers) != answers_before
+    stop = _answer(state.answers, "contract-stop")
+    if stop is not None and stop.option == "resolve" and not state.contract.stop:
+        state = replace(state, contract=replace(state.contract, stop=stop.value))
     state = replace(state, premises=_premises(state), open_questions=(), status="running")
 
     done = frozenset(delta.item_id for delta in state.repair_deltas)
     edits, conflicts = repair.plan(snapshot.text, state.items, _answers_by_item(state),
-                                   state.decisions, done) if edges.write else ((), ())
+                                   state.decisions, done, _kept_spans(snapshot.text, state)) \
+        if edges.write else ((), ())
     if conflicts:
         return replace(state, status="paused", verdict=verdict, open_questions=tuple(
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
@@ -224,7 +228,8 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         items=state.items, dispositions=state_dispositions(state), gated=(), ledger=ledger,
         leaks=len(leaks), authored=state.authored, judgments=state.judgments,
         unresolved_references=unresolved, decisions=state.decisions,
-        activity=state.contract.activity, stop=state.contract.stop)
+        activity=state.contract.activity,
+        stop=state.contract.stop or (stop.value if stop is not None else None))
     state = replace(state, measure=measure, verdict=verdict, ledger=ledger)
     if exposure and not deltas:
         return replace(state, status="stopped", stop_reason=(
@@ -300,6 +305,12 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             options=options,
             reason=(f"{problem}; " if problem else "") + "a decision with no durable record of its "
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
+    if state.contract.activity and not state.contract.stop and not _answer(state.answers, "contract-stop"):
+        questions.append(Question(
+            id="contract-stop", gate=GateKind.CONTRACT, token=state.contract.activity, line=0,
+            options=("resolve", "defer"),
+            reason="the contract declares an activity but no stop condition (measure leg: unmet stop); "
+                   "resolve with the condition the recipient stops at, or defer"))
     if not has_channel:
         questions = [q for q in questions if not _answer(state.answers, q.id)]
     return tuple(questions)
@@ -372,6 +383,9 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
             premises.append(DecisionRecord(
                 id=f"defer-{item.id}", line=item.line, deferral=answer.value,
                 claim=f"accepted gap at line {item.line}: {item.token!r} ({item.why or item.kind})"))
+        elif answer.item_id == "contract-stop":
+            premises.append(DecisionRecord(id="defer-contract-stop", line=0, deferral=answer.value,
+                                           claim="the contract names no stop condition"))
         elif answer.item_id.startswith("decision-"):
             decision = next((d for d in state.decisions if d.id == answer.item_id), None)
             claim = decision.claim if decision else answer.item_id
@@ -396,6 +410,19 @@ def _exposure_sources(state: RunState) -> tuple[str, ...]:
     routed = tuple(d.value for d in state.dispositions
                    if d.kind is DispositionKind.ROUTE and d.value)
     return tuple(dict.fromkeys(routed + state.contract.allowed_sources))
+
+
+def _kept_spans(text: str, state: RunState) -> tuple[tuple[int, int], ...]:
+    """Offsets of kept and routed items' tokens, which no excision may cut into (Rule 12)."""
+    kept = {d.item_id for d in state.dispositions if d.kind is not DispositionKind.DROP}
+    starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
+    spans = []
+    for item in state.items:
+        if item.id in kept and item.kind != "content" and item.line <= len(starts):
+            start = starts[item.line - 1] + item.column - 1
+            if text[start:start + len(item.token)] == item.token:
+                spans.append((start, start + len(item.token)))
+    return tuple(spans)
 
 
 def _settled(state: RunState, scanned: tuple[Item, ...]) -> tuple[Item, ...]:

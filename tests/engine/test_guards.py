@@ -1,0 +1,104 @@
+"""F0 guards and F5 backstops, on real repositories."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from conftest import commit, distill
+
+from diylisis import certification, engine
+from diylisis.gate import PausedGate
+from diylisis.model import CHECKLIST, Realization, RecordKind, RefuterFinding, SweepRow, Target, ZeroMemoryVerdict
+from diylisis.phases.f0_contract import ContractRequest
+
+CLEAN_TASK = "Implement the retry policy in docs/retries.md.\n"
+FILES = {"docs/retries.md": "# Retries\n", "TASK.md": CLEAN_TASK}
+
+
+def test_ai_authored_contract_field_needs_confirm_or_correct(repo: Path) -> None:
+    commit(repo, "Add task\n", {**FILES, ".distill.toml": '[contract]\nactivity = "rewrite the uploader"\n'
+                                                           'stop = "the tests in tests/ pass"\n'})
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input", "--format", "json")
+    assert paused.returncode == 3
+    items = json.loads(paused.stdout)["items"]
+    assert {i["id"] for i in items} == {"contract-activity", "contract-stop"}
+    assert all(i["gate"] == "contract" and i["options"] == ["confirm", "correct"] for i in items)
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, "contract-activity", "correct", "implement the retry policy").returncode == 0
+    assert distill(repo, "answer", run, "contract-stop", "confirm").returncode == 0
+    done = distill(repo, "resume", run, "--no-input", "--format", "json")
+    assert done.returncode == 0, done.stdout
+    assert json.loads(done.stdout)["certificate"]["activity"] == "implement the retry policy"
+
+
+def test_utterance_that_states_the_fields_needs_no_contract_gate(repo: Path) -> None:
+    commit(repo, "Add task\n", {**FILES, ".distill.toml": '[contract]\nactivity = "rewrite the uploader"\n'
+                                                           'stop = "uploader tests pass"\n'})
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input",
+                   "--utterance", "please rewrite the uploader and stop once the uploader tests pass")
+    assert done.returncode == 0, done.stdout
+
+
+def test_competence_substitution_stops_before_f1(repo: Path) -> None:
+    commit(repo, "Add task\n", FILES)
+    done = distill(repo, "certify", "TASK.md", "--role", "reviewer",
+                   "--activity", "review the patch using the author's checklist script")
+    assert done.returncode == 2
+    assert "owns the method" in done.stderr and "--activity 'review the patch'" in done.stderr
+    fine = distill(repo, "certify", "TASK.md", "--role", "reviewer", "--activity", "review the patch",
+                   "--stop", "a verdict is written", "--no-input")
+    assert fine.returncode == 0, fine.stdout + fine.stderr
+
+
+def test_content_bearing_activation_verb_is_refused(repo: Path) -> None:
+    commit(repo, "Add task\n", FILES)
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--activity", "implement retries",
+                   "--verb", "Implement retries from {locator}")
+    assert done.returncode == 2 and "activation verb" in done.stderr
+
+
+def test_certificate_target_must_be_another_referent(repo: Path) -> None:
+    commit(repo, "Add task\n", FILES)
+    for alias in ("TASK.md", "./TASK.md", "docs/../TASK.md", str(repo / "TASK.md")):
+        done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--certificate-target", alias)
+        assert done.returncode == 2, alias
+        assert "record being certified" in done.stderr
+
+
+def test_unmet_stop_is_asked_at_the_gate(repo: Path) -> None:
+    commit(repo, "Add task\n", FILES)
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--activity", "implement it",
+                     "--no-input", "--format", "json")
+    assert paused.returncode == 3
+    assert [i["id"] for i in json.loads(paused.stdout)["items"]] == ["contract-stop"]
+
+
+def _backstop_run(repo: Path, category: int) -> engine.Result:
+    workspace = certification.Workspace.open(repo)
+    target = Target(kind=RecordKind.FILE, locator="TASK.md")
+    state = certification.start(workspace, target, ContractRequest(role="implementer"), ())
+    finding = RefuterFinding(token="implement", location="contract.activity", category=category,
+                             why="the refuter found a contract defect", advisory="Resolve", repair="re-declare")
+    sweep = tuple(SweepRow(category=n, status="finding" if n == category else "clear", checked="read it")
+                  for n in CHECKLIST)
+    verdict = ZeroMemoryVerdict(passed=False, realization=Realization.GENERIC_SUBAGENT, sweep=sweep,
+                                findings=(finding,))
+    edges = replace(certification.edges(workspace, target, PausedGate()), refute=lambda _request: verdict)
+    return engine.run(state, edges)
+
+
+def test_operative_procedure_finding_trips_the_competence_backstop(repo: Path) -> None:
+    commit(repo, "Add task\n", FILES)
+    result = _backstop_run(repo, 9)
+    assert result.state.status == "stopped" and result.certificate is None
+    assert "competence-substitution backstop" in (result.state.stop_reason or "")
+    assert "re-declare the contract" in (result.state.stop_reason or "")
+
+
+def test_contract_misfit_finding_trips_the_provenance_backstop(repo: Path) -> None:
+    commit(repo, "Add task\n", FILES)
+    result = _backstop_run(repo, 10)
+    assert result.state.status == "stopped" and result.certificate is None
+    assert "contract-provenance backstop" in (result.state.stop_reason or "")

@@ -1,0 +1,104 @@
+"""F6 measure legs, one test each, plus leak lint, exposure scan and the fixed point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import commit
+
+from diylisis.gitio import open_repo
+from diylisis.gitio.context import PygitContext
+from diylisis.model import (
+    CHECKLIST,
+    InlineEvidence,
+    Realization,
+    Reference,
+    RefKind,
+    RouteJudgment,
+    StableRef,
+    SweepRow,
+    Value,
+    ZeroMemoryVerdict,
+)
+from diylisis.phases import f6_settle
+from diylisis.phases.f2_grounding import resolves_at
+from diylisis.state import DecisionRecord, Disposition, DispositionKind, Item, ItemOrigin, LedgerEntry
+
+RESIDUE = Item(id="task-4", token="Task #4", line=1, column=1, kind="session-id", origin=ItemOrigin.TARGET)
+AUTHORED = Item(id="v2", token="v2 shim", line=2, column=1, kind="coined-term", origin=ItemOrigin.AUTHORED)
+
+
+def _measure(**overrides):
+    base = dict(items=(), dispositions=(), gated=(), ledger=(), leaks=0, authored=(), judgments=(),
+                unresolved_references=(), decisions=(), activity=None, stop=None)
+    return f6_settle.measure(**{**base, **overrides})
+
+
+def test_unresolved_anchor_counts_until_disposed() -> None:
+    assert _measure(items=(RESIDUE,)).unresolved_anchors == 1
+    drop = Disposition(item_id="task-4", kind=DispositionKind.DROP, value=None, basis="Gate Drop")
+    assert _measure(items=(RESIDUE,), dispositions=(drop,)).unresolved_anchors == 0
+
+
+def test_unmet_stop() -> None:
+    assert _measure(activity="implement it").unmet_stop == 1
+    assert _measure(activity="implement it", stop="tests pass").unmet_stop == 0
+
+
+def test_unsurfaced_residual() -> None:
+    hidden = LedgerEntry(item_id="x", reason="unresolved", detail="d", surfaced=False)
+    assert _measure(ledger=(hidden,)).unsurfaced_residual == 1
+    assert _measure(ledger=(LedgerEntry(item_id="x", reason="unresolved", detail="d", surfaced=True),)
+                    ).unsurfaced_residual == 0
+
+
+def test_leaked_drops_via_leak_lint() -> None:
+    leaks = f6_settle.leak_lint(("Task #4",), {"record": "done", "brief": "see Task #4"})
+    assert leaks == (("Task #4", "brief"),)
+    assert _measure(leaks=len(leaks)).leaked_drops == 1
+
+
+def test_undisposed_authored() -> None:
+    assert _measure(items=(AUTHORED,), authored=("v2",)).undisposed_authored == 1
+
+
+def test_missing_bases() -> None:
+    weak = RouteJudgment(item="a", verdict=Value(evidence=InlineEvidence(content="x")), basis="I think so")
+    good = RouteJudgment(item="b", verdict=Value(evidence=InlineEvidence(content="x")),
+                         basis="Gate Resolve by the author: x")
+    assert _measure(judgments=(weak, good)).missing_bases == 1
+
+
+def test_unresolvable_route_pointers(repo: Path) -> None:
+    commit(repo, "Add docs\n", {"docs/a.md": "a\n"})
+    context = PygitContext(open_repo(repo), "HEAD")
+    judgments = tuple(
+        RouteJudgment(item=name, verdict=Reference(ref=StableRef(kind=RefKind.PATH, locator=name)),
+                      basis="observed: resolves_at")
+        for name in ("docs/a.md", "docs/gone.md", "/tmp/x.log"))
+    unresolved = f6_settle.unresolved_references(judgments, lambda loc: resolves_at(loc, context)[0])
+    assert unresolved == ("docs/gone.md", "/tmp/x.log")
+    assert _measure(unresolved_references=unresolved).unresolvable_route_pointers == 2
+
+
+def test_ledgerless_decisions() -> None:
+    bare = DecisionRecord(id="decision-1", claim="We decided to cap retries.", line=1)
+    bound = DecisionRecord(id="decision-2", claim="We chose X.", line=2, ledger_ref="docs/a.md")
+    deferred = DecisionRecord(id="decision-3", claim="We chose Y.", line=3, deferral="after review")
+    assert _measure(decisions=(bare, bound, deferred)).ledgerless_decisions == 1
+
+
+def test_exposure_scan_reads_sources_and_flags_unreadable_ones() -> None:
+    hits = f6_settle.exposure_scan(("Task #4",), {"docs/a.md": "Task #4 is here", "gone.md": None, "b": "x"})
+    assert ("Task #4", "docs/a.md") in hits and ("(unreadable)", "gone.md") in hits
+    assert f6_settle.exposure_scan((), {"gone.md": None}) == ()
+
+
+def test_fixed_point_needs_pass_quiet_and_delta_free() -> None:
+    sweep = tuple(SweepRow(category=n, status="clear", checked="looked") for n in CHECKLIST)
+    passed = ZeroMemoryVerdict(passed=True, realization=Realization.LINT_FALLBACK, sweep=sweep)
+    assert f6_settle.fixed_point(0, passed, 0, False)
+    assert not f6_settle.fixed_point(0, passed, 1, False)
+    assert not f6_settle.fixed_point(0, passed, 0, True)
+    assert not f6_settle.fixed_point(1, passed, 0, False)
+    assert not f6_settle.fixed_point(0, None, 0, False)
