@@ -19,14 +19,13 @@ waiting 1, 2, 4, 8 and 16 seconds. The limit is in src/upload.py.
 """
 
 TASK = """\
-# Upload retries
-
-Implement the retry as above (Task #4). The failing run is in /tmp/run3.log.
+Implement the retry as above (Task #4).
+The failing run is in /tmp/run3.log.
 """
 
 ANSWERS = """\
 # gate answers keyed by item id (the ids `certify --no-input` prints)
-as-above = { resolve = "the retry policy in docs/retries.md" }
+as-above = { resolve = "as described in docs/retries.md" }
 task-4 = "drop"
 tmp-run3-log = { route = "docs/retries.md" }
 qp-consumer = { value = "an agent with repository access" }
