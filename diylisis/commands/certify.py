@@ -50,14 +50,17 @@ def emit(result, output_format: str) -> int:
 @click.option("--utterance", "utterances", multiple=True, help="Your own words that asked for this certification.")
 @click.option("--utterance-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A file holding your own words that asked for this certification.")
+@click.option("--refuter", "refuter_choice", type=click.Choice(["lint", "command"]),
+              help="F5 realization: the built-in lint, or the [refuter] command (default: the "
+                   "command when one is configured).")
 @click.option("--check", is_flag=True,
               help="Certify only if already portable: no gate, no repair; residue exits 1.")
 @ANSWERS
 @NO_INPUT
 @FORMAT
 def command(target: str, role, activity, sources, scope, verification, stop, certificate_target,
-            activation_verb, utterances, utterance_file, check, answers_file, no_input,
-            output_format) -> int:
+            activation_verb, utterances, utterance_file, refuter_choice, check, answers_file,
+            no_input, output_format) -> int:
     """Certify TARGET's portability for a recipient ROLE and store the certificate as a git note.
 
     TARGET is commit:REV, file:PATH[@REV], msgfile:PATH, prbody:PATH or prbody:-, or a bare
@@ -72,6 +75,13 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
     from diylisis.phases.f0_contract import ContractRequest
 
     workspace = certification.Workspace.open()
+    if refuter_choice is not None:
+        from dataclasses import replace
+
+        from diylisis.refuter import settings_for
+
+        workspace = replace(workspace, config=replace(
+            workspace.config, refuter=settings_for(workspace.config.refuter, refuter_choice)))
     parsed = records.parse_target(target, workspace.root)
     spoken = tuple(utterances)
     if utterance_file is not None:

@@ -52,19 +52,29 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
     return lint_refute(request)
 
 
+def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSettings:
+    """The refuter settings after `--refuter lint|command` (exit 2 when command has none)."""
+    from dataclasses import replace
+
+    from diylisis.errors import BadInput, ConfigError
+
+    if override is None:
+        return settings
+    if override not in CHOICES:
+        raise BadInput(f"--refuter takes {' or '.join(CHOICES)}, not {override!r}")
+    if override == "lint":
+        return replace(settings, command=())
+    if not settings.command:
+        raise ConfigError("--refuter command needs a command: set [refuter] command = "
+                          '["tool", "arg", ...] in .distill.toml (see docs/refuters.md)')
+    return settings
+
+
 def realization_for(settings: RefuterSettings, override: str | None = None, *,
                     root: Path | None = None) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
     """F5 realization: the configured command, else lint-fallback; `override` is lint|command."""
-    if override is not None and override not in CHOICES:
-        from diylisis.errors import BadInput
-
-        raise BadInput(f"--refuter takes {' or '.join(CHOICES)}, not {override!r}")
-    if override == "command" and not settings.command:
-        from diylisis.errors import ConfigError
-
-        raise ConfigError("--refuter command needs a command: set [refuter] command = "
-                          '["tool", "arg", ...] in .distill.toml (see docs/refuters.md)')
-    if override == "lint" or not settings.command:
+    settings = settings_for(settings, override)
+    if not settings.command:
         return refute
     from diylisis.refuter import command
 

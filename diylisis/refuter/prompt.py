@@ -45,7 +45,7 @@ def render_input(request: RefuterInput) -> str:
                   "verification commands: " + ("; ".join(contract.verification) or "(none)"),
                   f"stop condition: {contract.stop or '(not declared)'}"]),
         _section("Activation edge", "category 8",
-                 [f"verb: {request.activation_edge.verb}",
+                 [f"verb: {_verb(request)}",
                   f"locator: {request.activation_edge.locator}"]),
         _section("Watchlist", "session terms to check for a definition (categories 1 to 3)",
                  list(request.watchlist) or ["(empty)"]),
@@ -101,3 +101,8 @@ def _premise(premise) -> str:
     if premise.deferral:
         text += f" [deferred until: {premise.deferral}]"
     return text
+
+
+def _verb(request: RefuterInput) -> str:
+    edge = request.activation_edge
+    return edge.verb.replace("{locator}", edge.locator)
