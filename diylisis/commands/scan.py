@@ -1,0 +1,80 @@
+"""`git distill scan [TARGET... | --range A..B]`: detection only, no gate and no certificate."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from diylisis.errors import BadInput
+
+
+@click.command()
+@click.argument("targets", nargs=-1)
+@click.option("--range", "range_spec", metavar="A..B", help="Scan each commit message in the range, in one pass.")
+@click.option("--merges", is_flag=True, help="With --range, include merge commits.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+)
+def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, output_format: str) -> int:
+    """Find session residue in records (F1-F2 only): commit messages, files, PR bodies.
+
+    TARGET is commit:REV, file:PATH[@REV], msgfile:PATH or prbody:PATH (a bare path means
+    file:, a bare revision commit:); with none and no --range, HEAD's message. Exit 0 when
+    no record has blocking residue, 1 when some does, 2 on bad input. Warnings and issue
+    numbers the origin host resolves are reported but do not fail.
+    """
+    from diylisis import config, records, scan
+    from diylisis.gitio import open_repo, toplevel
+
+    if targets and range_spec:
+        raise BadInput("give targets or --range, not both")
+    root = toplevel(".")
+    settings = config.load(root).detect_settings()
+    repo = open_repo(root)
+    if range_spec:
+        results = list(scan.scan_range(repo, range_spec, settings, include_merges=merges))
+    else:
+        parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
+        snapshots = [records.read_snapshot(t, root) for t in parsed]
+        results = list(scan.scan_snapshots(snapshots, _context_for(repo), settings))
+    _render(results, output_format)
+    return scan.exit_code(results)
+
+
+def _context_for(repo):  # type: ignore[no-untyped-def]
+    """A pygit2 context per certified revision (HEAD for work-tree files), cached."""
+    from diylisis.gitio.context import PygitContext
+
+    cache: dict[tuple[str, str | None], object] = {}
+
+    def context(snapshot):  # type: ignore[no-untyped-def]
+        revision = snapshot.tree_revision or snapshot.revision or ("HEAD" if not repo.head_is_unborn else None)
+        if revision is None:
+            return None
+        key = (revision, snapshot.path)
+        if key not in cache:
+            cache[key] = PygitContext(repo, revision, exclude_path=snapshot.path)
+        return cache[key]
+
+    return context
+
+
+def _render(results, output_format: str) -> None:  # type: ignore[no-untyped-def]
+    from diylisis import scan
+
+    if output_format == "json":
+        click.echo(json.dumps(scan.to_json(results), ensure_ascii=False, indent=2))
+    elif output_format == "sarif":
+        from importlib.metadata import version
+
+        from diylisis.sarif import scan_sarif
+
+        click.echo(json.dumps(scan_sarif(results, version("diylisis")), ensure_ascii=False, indent=2))
+    else:
+        for line in scan.text_lines(results):
+            click.echo(line)

@@ -1,0 +1,161 @@
+"""`git distill scan`: detection only (F1-F2; no gate, no certificate), fast enough for a whole history.
+
+One pass over a range with pygit2 (gitio.history.walk_messages); each commit's message is
+judged against its own tree (PygitContext at that commit) with the repository's [detect]
+settings. Results are plain values that the text, JSON and SARIF renderers share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from diylisis.detectors import DetectSettings, detect_text, is_blocking
+from diylisis.errors import EXIT_FAILED, EXIT_OK
+from diylisis.model import Finding, RecordKind, RepoContext, Snapshot, sha256_digest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScanResult:
+    """The findings of one record."""
+
+    target: str  # the record as a target string: commit:<id>, file:<path>, ...
+    kind: RecordKind
+    label: str  # how text output names it: a path, or commit:<short id>
+    digest: str  # sha256 of the bytes scanned
+    findings: tuple[Finding, ...]
+    suppressed: tuple[Finding, ...] = ()
+    path: str | None = None
+    revision: str | None = None
+
+    @property
+    def blocking(self) -> tuple[Finding, ...]:
+        """Findings that make the record not portable (errors no mechanical resolution repairs)."""
+        return tuple(f for f in self.findings if is_blocking(f))
+
+
+def scan_message(commit_id: str, data: bytes, context: RepoContext | None, settings: DetectSettings) -> ScanResult:
+    """Scan one commit message (the bytes after the commit header)."""
+    text = data.decode("utf-8", errors="replace")
+    findings, suppressed = detect_text(text, context, settings, record=f"commit:{commit_id}")
+    return ScanResult(
+        target=f"commit:{commit_id}",
+        kind=RecordKind.COMMIT,
+        label=f"commit:{commit_id[:12]}",
+        digest=sha256_digest(data),
+        findings=findings,
+        suppressed=suppressed,
+        revision=commit_id,
+    )
+
+
+def scan_range(
+    repo: Any, range_spec: str, settings: DetectSettings, *, include_merges: bool = False
+) -> Iterator[ScanResult]:
+    """Scan every commit message in A..B (or all of B's history) in one pass."""
+    from diylisis.gitio.context import PygitContext
+    from diylisis.gitio.history import walk_messages
+
+    origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
+    for commit_id, data in walk_messages(repo, range_spec, include_merges=include_merges):
+        context = PygitContext(repo, commit_id, origin=origin)
+        yield scan_message(commit_id, data, context, settings)
+
+
+def scan_snapshots(
+    snapshots: Iterable[Snapshot],
+    context_for: Callable[[Snapshot], RepoContext | None],
+    settings: DetectSettings,
+) -> Iterator[ScanResult]:
+    """Scan records read through the record adapters (commit:, file:, msgfile:, prbody:)."""
+    for snapshot in snapshots:
+        text = snapshot.data.decode("utf-8", errors="replace")
+        findings, suppressed = detect_text(
+            text, context_for(snapshot), settings, path=snapshot.path, record=str(snapshot.target)
+        )
+        if snapshot.target.kind is RecordKind.COMMIT and snapshot.revision:
+            label = f"commit:{snapshot.revision[:12]}"
+        else:
+            label = snapshot.path or str(snapshot.target)
+        yield ScanResult(
+            target=str(snapshot.target),
+            kind=snapshot.target.kind,
+            label=label,
+            digest=snapshot.digest,
+            findings=findings,
+            suppressed=suppressed,
+            path=snapshot.path,
+            revision=snapshot.revision,
+        )
+
+
+def exit_code(results: Iterable[ScanResult]) -> int:
+    """1 when some record carries blocking residue, else 0 (warnings and resolvable #N do not fail)."""
+    return EXIT_FAILED if any(r.blocking for r in results) else EXIT_OK
+
+
+def text_lines(results: Iterable[ScanResult]) -> Iterator[str]:
+    """One line per finding: `target:line:col: RULE category token — why (fix)`, then a summary."""
+    records = findings = blocking = 0
+    for result in results:
+        records += 1
+        for f in result.findings:
+            findings += 1
+            blocking += is_blocking(f)
+            level = "" if f.severity.value == "error" else f" [{f.severity.value}]"
+            fix = f"write {f.resolution}" if f.resolution else f.fix
+            yield (
+                f"{result.label}:{f.line}:{f.column}: {f.rule_id} {f.category.value} "
+                f"{_one_line(f.token)} — {f.why} ({fix}){level}"
+            )
+        for f in result.suppressed:
+            yield f"{result.label}:{f.line}:{f.column}: {f.rule_id} suppressed by an inline ignore"
+    yield f"scan: {findings} finding(s), {blocking} blocking, in {records} record(s)"
+
+
+def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:
+    """The JSON document of `scan --format json`."""
+    out = []
+    for result in results:
+        out.append(
+            {
+                "target": result.target,
+                "kind": result.kind.value,
+                "path": result.path,
+                "revision": result.revision,
+                "digest": result.digest,
+                "portable": not result.blocking,
+                "findings": [finding_dict(f) for f in result.findings],
+                "suppressed": [finding_dict(f) for f in result.suppressed],
+            }
+        )
+    return {
+        "schema": "diylisis.scan/1",
+        "records": out,
+        "summary": {
+            "records": len(out),
+            "findings": sum(len(r["findings"]) for r in out),
+            "not_portable": sum(not r["portable"] for r in out),
+        },
+    }
+
+
+def finding_dict(f: Finding) -> dict[str, Any]:
+    """A finding as JSON."""
+    return {
+        "rule": f.rule_id,
+        "category": f.category.value,
+        "severity": f.severity.value,
+        "token": f.token,
+        "line": f.line,
+        "column": f.column,
+        "why": f.why,
+        "fix": f.fix,
+        "resolution": f.resolution,
+        "blocking": is_blocking(f),
+    }
+
+
+def _one_line(token: str) -> str:
+    return " ".join(token.split())

@@ -1,0 +1,96 @@
+"""`git distill scan` and `git distill rules` on real repositories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from diylisis.cli import main
+from tests.conftest import commit, git
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return int(done.value.code or 0), out, err
+
+
+def test_head_message_with_residue_exits_1_with_one_line_per_finding(repo: Path, capsys) -> None:
+    git(repo, "remote", "add", "origin", "https://github.com/acme/widgets.git")
+    cid = commit(repo, "Add parser\n\nAs discussed, the parser skips blank lines. Fixes #12.\n")
+    code, out, _ = run(capsys, "scan")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == (
+        f"commit:{cid[:12]}:3:1: DX102 deictic As discussed — refers to a discussion that is not in "
+        "the record or the repository (state the conclusion of that discussion and its reason in the record)"
+    )
+    assert lines[1].startswith(f"commit:{cid[:12]}:3:51: RF301 bare-issue-ref #12 — ")
+    assert "write https://github.com/acme/widgets/issues/12" in lines[1]
+    assert lines[-1] == "scan: 2 finding(s), 1 blocking, in 1 record(s)"
+
+
+def test_clean_message_and_resolvable_refs_exit_0(repo: Path, capsys) -> None:
+    git(repo, "remote", "add", "origin", "git@github.com:acme/widgets.git")
+    commit(repo, "Skip blank lines in the parser\n\nBlank lines ended the block early. Fixes #12.\n")
+    code, out, _ = run(capsys, "scan", "HEAD")
+    assert code == 0
+    assert out.splitlines()[-1] == "scan: 1 finding(s), 0 blocking, in 1 record(s)"
+
+
+def test_range_scans_each_commit_against_its_own_tree(repo: Path, capsys) -> None:
+    base = commit(repo, "Base\n")
+    early = commit(repo, "Describe the cache\n\nNotes are in docs/cache.md.\n", {"src/a.py": "a = 1\n"})
+    commit(repo, "Add cache notes\n\nThe design is in docs/cache.md.\n", {"docs/cache.md": "# Cache\n"})
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, "Topic work\n\nNothing special.\n", {"t.txt": "t\n"})
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge topic in this session", "topic")
+    code, out, _ = run(capsys, "scan", "--range", f"{base}..HEAD", "--format", "json")
+    data = json.loads(out)
+    assert code == 1
+    assert data["summary"]["records"] == 3  # the merge is skipped without --merges
+    flagged = {r["revision"]: [f["rule"] for f in r["findings"]] for r in data["records"]}
+    assert flagged[early] == ["EP507"]  # docs/cache.md was not tracked yet at that commit
+    assert sum(bool(v) for v in flagged.values()) == 1
+    code, out, _ = run(capsys, "scan", "--range", f"{base}..HEAD", "--merges", "--format", "json")
+    assert json.loads(out)["summary"]["records"] == 4
+
+
+def test_file_target_config_and_inline_ignore(repo: Path, capsys) -> None:
+    commit(
+        repo,
+        "Add notes",
+        {
+            "notes.md": "# Notes\n\nAll tests pass. <!-- distill: ignore UC701 -->\nRound 3 fixed the parser.\n",
+            ".distill.toml": '[detect]\nper_path = [{ glob = "notes.md", severity = { SI201 = "warning" } }]\n',
+        },
+    )
+    code, out, _ = run(capsys, "scan", "notes.md", "--format", "json")
+    (record,) = json.loads(out)["records"]
+    assert code == 0  # the only remaining finding was re-levelled to a warning
+    assert [(f["rule"], f["severity"]) for f in record["findings"]] == [("SI201", "warning")]
+    assert [f["rule"] for f in record["suppressed"]] == ["UC701"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("scan", "--range", "nope..HEAD"), ("scan", "HEAD", "--range", "HEAD"), ("scan", "commit:nope")],
+)
+def test_bad_input_exits_2(repo: Path, capsys, args: tuple[str, ...]) -> None:
+    commit(repo, "Base\n")
+    code, _, err = run(capsys, *args)
+    assert code == 2 and err.startswith("git distill: ")
+
+
+def test_rules_lists_and_explains(repo: Path, capsys) -> None:
+    code, out, _ = run(capsys, "rules", "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and rows[0]["id"] == "DX101" and len(rows) == len({r["id"] for r in rows})
+    code, out, _ = run(capsys, "rules", "SI201")
+    assert code == 0 and out.startswith("SI201 review-round (session-id;") and "What it flags:" in out
+    code, _, err = run(capsys, "rules", "QQ999")
+    assert code == 2 and "no rule" in err
