@@ -1,0 +1,109 @@
+"""bench/quality.py on a tiny corpus written for this test (text-only and with --repos-root)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import commit, git
+
+ROOT = Path(__file__).resolve().parents[1]
+
+RECORDS = [
+    # (id, kind, lang, text, portable, labels)
+    (
+        "c1",
+        "commit-message",
+        "en",
+        "Fix parser\n\nAs discussed, all tests pass.",
+        False,
+        [
+            {"token": "As discussed", "category": "deictic"},
+            {"token": "all tests pass", "category": "unverifiable-claim"},
+        ],
+    ),
+    (
+        "c2",
+        "commit-message",
+        "en",
+        "Skip blank lines\n\nBlank lines ended the block early. Fixes #3.",
+        True,
+        [{"token": "#3", "category": "bare-issue-ref", "resolvable_on_host": True}],
+    ),
+    (
+        "c3",
+        "commit-message",
+        "ko",
+        "파서 수정\n\n이번 세션에서 정한 방식으로 바꿨다.",
+        False,
+        [{"token": "이번 세션", "category": "deictic"}],
+    ),
+    ("c4", "commit-message", "ko", "파서 수정\n\n빈 줄에서 블록이 끝나던 문제를 고쳤다.", True, []),
+    (
+        "p1",
+        "pr-body",
+        "en",
+        "Adds retries.\n\nThe design is in plans/retry.md.",
+        False,
+        [{"token": "plans/retry.md", "category": "ephemeral-ref"}],
+    ),
+]
+
+
+def write_corpus(path: Path, sha: str | None) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        for rid, kind, lang, text, portable, labels in RECORDS:
+            row = {
+                "id": rid,
+                "repo": "acme/widgets",
+                "sha": sha if kind != "pr-body" else None,
+                "kind": kind,
+                "lang": lang,
+                "text": text,
+                "portable_for_reviewer": portable,
+                "labels": labels,
+            }
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "quality.py"), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+
+
+def test_text_only_scores_and_line_format(tmp_path: Path) -> None:
+    corpus = tmp_path / "tiny.jsonl"
+    write_corpus(corpus, "0" * 40)
+    done = bench(str(corpus))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("mode: text-only")
+    # p1's untracked path needs a tree, so text-only misses it: 2 of 3 non-portable found, no false positive.
+    assert lines[-1] == "quality: precision=1.000 recall=0.667 fp_rate=0.000 records=5"
+    assert "quality[ko]: precision=1.000 recall=1.000 fp_rate=0.000 records=2" in lines
+    assert "quality[pr-body]: precision=1.000 recall=0.000 fp_rate=0.000 records=1" in lines
+    assert lines.index("quality[commit-message]: precision=1.000 recall=1.000 fp_rate=0.000 records=4") < len(lines) - 1
+
+
+def test_repos_root_gives_commit_records_their_tree(tmp_path: Path, repo: Path) -> None:
+    sha = commit(repo, "Add plans", {"plans/other.md": "x\n"})
+    root = tmp_path / "repos"
+    (root / "acme+widgets").mkdir(parents=True)
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(root / "acme+widgets" / "repo"))
+    corpus = tmp_path / "tiny.jsonl"
+    write_corpus(corpus, sha)
+    done = bench(str(corpus), "--repos-root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith(f"mode: repos-root {root}; contexts: host=1, tree=4")
+
+
+def test_missing_corpus_is_exit_2(tmp_path: Path) -> None:
+    done = bench(str(tmp_path / "absent.jsonl"))
+    assert done.returncode == 2 and "no such corpus file" in done.stderr
