@@ -1,0 +1,93 @@
+"""`git distill verify --range A..B --format sarif|json` as a CI job runs it, on real repositories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hookutil import CHECKOUT, CLEAN, distill, new_repo, ok, write
+
+SCHEMA = CHECKOUT / "tests" / "data" / "sarif-schema-2.1.0.json"
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> tuple[Path, str]:
+    """base, then a certified commit and one committed past the hook; returns (repo, base)."""
+    work = new_repo(tmp_path / "work")
+    write(work, "README.md", "widget\n")
+    ok(work, "git", "commit", "-q", "-m", "Start the widget repository")
+    base = ok(work, "git", "rev-parse", "HEAD").strip()
+    assert distill(work, "install-hooks", "-q").returncode == 0
+    write(work, "src/upload.py", "MAX_ATTEMPTS = 5\n")
+    ok(work, "git", "commit", "-q", "-m", CLEAN)
+    write(work, "src/upload.py", "MAX_ATTEMPTS = 6\n")
+    ok(work, "git", "commit", "-q", "--no-verify", "-m", "Raise the attempt limit to six")
+    return work, base
+
+
+def test_sarif_names_each_failing_commit_and_validates(history: tuple[Path, str]) -> None:
+    work, base = history
+    done = distill(work, "verify", "--range", f"{base}..HEAD", "--format", "sarif")
+    assert done.returncode == 1, done.stderr
+    log = json.loads(done.stdout)
+    assert log["version"] == "2.1.0"
+    (run,) = log["runs"]
+    assert run["tool"]["driver"]["name"] == "git-distill"
+    results = run["results"]
+    head = ok(work, "git", "rev-parse", "HEAD").strip()
+    assert [r["ruleId"] for r in results] == ["distill/missing-certificate"]
+    (result,) = results
+    assert result["level"] == "error"
+    assert result["properties"]["revision"] == head
+    location = result["locations"][0]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == f"commit-message/{head}"
+    assert location["logicalLocations"][0]["name"] == head
+    rule_ids = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+    assert rule_ids[result["ruleIndex"]] == result["ruleId"]
+    assert run["properties"] == {"records": 2, "verified": 1}
+    _validate(log)
+
+
+def test_sarif_of_a_passing_range_has_no_results(history: tuple[Path, str]) -> None:
+    work, base = history
+    done = distill(work, "verify", "--range", f"{base}..HEAD~1", "--format", "sarif")
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = json.loads(done.stdout)
+    assert log["runs"][0]["results"] == []
+    _validate(log)
+
+
+def test_json_lists_every_record(history: tuple[Path, str]) -> None:
+    work, base = history
+    done = distill(work, "verify", "--range", f"{base}..HEAD", "--format", "json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["ok"] is False
+    head = ok(work, "git", "rev-parse", "HEAD").strip()
+    by_revision = {r["revision"]: r for r in report["records"]}
+    assert len(by_revision) == 2
+    assert by_revision.pop(head)["failures"][0].startswith("missing")
+    assert [r["ok"] for r in by_revision.values()] == [True]
+
+
+def test_sarif_of_a_file_record_points_at_its_path(history: tuple[Path, str]) -> None:
+    work, _ = history
+    done = distill(work, "verify", "file:src/upload.py", "--format", "sarif")
+    assert done.returncode == 1
+    log = json.loads(done.stdout)
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {"uri": "src/upload.py", "uriBaseId": "%SRCROOT%"}
+    _validate(log)
+
+
+def _validate(log: dict) -> None:
+    """Validate against the OASIS SARIF 2.1.0 schema (tests/data; see its .SOURCE note)."""
+    import jsonschema
+
+    if not SCHEMA.is_file():
+        pytest.skip(f"the SARIF 2.1.0 schema is not at {SCHEMA.relative_to(CHECKOUT)}")
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.FormatChecker())
+    errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
