@@ -91,3 +91,39 @@ def _validate(log: dict) -> None:
     validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.FormatChecker())
     errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
     assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+
+
+def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    work = new_repo(tmp_path / "work")
+    stream = "".join(
+        f"commit refs/heads/main\ncommitter Test <t@example.com> {1700000000 + n} +0000\n"
+        f"data {len(f'Change number {n}')}\nChange number {n}\n\n" for n in range(210))
+    ok(work, "git", "fast-import", "--quiet", input=stream)
+    base = ok(work, "git", "rev-list", "--max-parents=0", "main").strip()
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "diylisis", "verify", "--range",
+                               f"{base}..main", "--format", "json"], cwd=work, stdout=subprocess.PIPE,
+                              stderr=follower, env={**os.environ, "TERM": "xterm"}, check=False)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 1
+    assert len(json.loads(done.stdout)["records"]) == 209  # stdout stays the report
+    assert b"\x1b[" in shown  # rich drew (and cleared) its bar on the terminal
+    piped = distill(work, "verify", "--range", f"{base}..main", "--format", "json")
+    assert piped.stderr == ""
