@@ -24,12 +24,11 @@ import tarfile
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from io import BytesIO
 from pathlib import Path
 
 from diylisis import gitio
 from diylisis.config import RefuterSettings
-from diylisis.errors import EXIT_FAILED, ConfigError, DistillError
+from diylisis.errors import EXIT_FAILED, ConfigError, DistillError, GitError
 from diylisis.model import Realization, ZeroMemoryVerdict
 from diylisis.refuter import RefuterInput
 from diylisis.refuter.prompt import build
@@ -185,14 +184,32 @@ def export(root: Path, revision: str | None) -> Iterator[Path]:
     tree.mkdir()
     try:
         if revision:
-            archive = gitio.run_git(["archive", "--format=tar", revision], root)
-            with tarfile.open(fileobj=BytesIO(archive)) as bundle:
-                bundle.extractall(tree, filter=_inside)
+            _extract(root, revision, tree)
         _set_writable(tree, False)
         yield tree
     finally:
         _set_writable(holder, True)
         shutil.rmtree(holder, ignore_errors=True)
+
+
+def _extract(root: Path, revision: str, tree: Path) -> None:
+    """Stream `git archive` of the revision into tree (no whole-archive copy in memory)."""
+    archive = subprocess.Popen(["git", "archive", "--format=tar", revision], cwd=root,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert archive.stdout is not None and archive.stderr is not None
+    try:
+        with tarfile.open(fileobj=archive.stdout, mode="r|") as bundle:
+            bundle.extractall(tree, filter=_inside)
+    except tarfile.ReadError:
+        pass  # an empty or failed archive: the exit status below says which
+    finally:
+        archive.stdout.close()
+        error = archive.stderr.read().decode("utf-8", "replace").strip()
+        archive.stderr.close()
+        archive.wait()
+    if archive.returncode != 0:
+        raise GitError(f"git archive {revision} failed: {error.splitlines()[0] if error else ''}"
+                       .rstrip(": "))
 
 
 def _inside(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:

@@ -13,7 +13,7 @@ import pytest
 from conftest import commit, git
 from refuter_helpers import refuter_input, settings
 
-from diylisis.errors import ConfigError
+from diylisis.errors import ConfigError, GitError
 from diylisis.model import Realization
 from diylisis.refuter import command, realization_for, refute
 from diylisis.refuter.command import NoVerdict, dispatch
@@ -173,3 +173,18 @@ def test_unsandboxed_change_to_the_repository_stops_the_run(repo: Path, logged: 
         dispatch(refuter_input(MESSAGE, head), settings("malicious"), repo, sandbox=False)
     assert "the refuter process changed the repository" in caught.value.message
     assert len(_log(logged)) == 1  # not re-dispatched
+
+
+def test_export_skips_links_that_leave_it_and_names_a_bad_revision(repo: Path) -> None:
+    (repo / "inside.txt").write_text("kept\n")
+    os.symlink("/etc/hostname", repo / "outside")
+    os.symlink("inside.txt", repo / "alias")
+    git(repo, "add", "inside.txt", "outside", "alias")
+    git(repo, "commit", "-q", "-m", "Add links")
+    with command.export(repo, "HEAD") as tree:
+        assert (tree / "inside.txt").read_text() == "kept\n"
+        assert (tree / "alias").is_symlink()
+        assert not (tree / "outside").exists() and not (tree / "outside").is_symlink()
+    with pytest.raises(GitError, match="git archive no-such-rev failed"):
+        with command.export(repo, "no-such-rev"):
+            pass
