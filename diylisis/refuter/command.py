@@ -83,9 +83,7 @@ def realization(settings: RefuterSettings,
 def dispatch(request: RefuterInput, settings: RefuterSettings, root: Path, *,
              sandbox: bool | None = None) -> ZeroMemoryVerdict:
     """F5 dispatch with re-dispatch: a verdict, or NoVerdict naming every rejection."""
-    program = settings.command[0]
-    if "/" not in program and shutil.which(program) is None:
-        raise ConfigError(f"[refuter] command {program!r} cannot be run: not found on PATH")
+    settings = _resolved(settings, root)
     expected = Realization(settings.realization)
     prompt = build(request, expected).encode("utf-8")
     use_sandbox = sandbox_available() if sandbox is None else sandbox
@@ -109,6 +107,21 @@ def dispatch(request: RefuterInput, settings: RefuterSettings, root: Path, *,
                 continue
         reasons.append(f"attempt {attempt}: {problem}")
     raise NoVerdict(tuple(reasons), attempts)
+
+
+def _resolved(settings: RefuterSettings, root: Path) -> RefuterSettings:
+    """argv[0] as a program on PATH, or a path taken from the repository root (not the export)."""
+    from dataclasses import replace
+
+    program = settings.command[0]
+    if "/" not in program:
+        if shutil.which(program) is None:
+            raise ConfigError(f"[refuter] command {program!r} cannot be run: not found on PATH")
+        return settings
+    path = Path(program) if Path(program).is_absolute() else Path(root) / program
+    if not path.is_file():
+        raise ConfigError(f"[refuter] command {program!r} cannot be run: no such file {path}")
+    return replace(settings, command=(str(path), *settings.command[1:]))
 
 
 def _run_once(settings: RefuterSettings, request: RefuterInput, root: Path, prompt: bytes,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -188,3 +189,19 @@ def test_export_skips_links_that_leave_it_and_names_a_bad_revision(repo: Path) -
     with pytest.raises(GitError, match="git archive no-such-rev failed"):
         with command.export(repo, "no-such-rev"):
             pass
+
+
+def test_a_relative_command_path_is_taken_from_the_repository_root(repo: Path,
+                                                                  logged: Path) -> None:
+    script = repo / "tools" / "refuter.sh"
+    script.parent.mkdir()
+    passing = Path(__file__).resolve().parents[2] / "fixtures" / "refuters" / "passing.py"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{passing}"\n')
+    script.chmod(0o755)
+    head = commit(repo, MESSAGE)  # the script is not in the certified revision
+    verdict = dispatch(refuter_input(MESSAGE, head), settings("passing", command=(
+        "tools/refuter.sh",)), repo)
+    assert verdict.passed and len(_log(logged)) == 1
+    with pytest.raises(ConfigError, match="no such file"):
+        dispatch(refuter_input(MESSAGE, head), settings("passing", command=("tools/none.sh",)),
+                 repo)
