@@ -1,0 +1,636 @@
+"""Speed side by side with the peers: the commit-msg hook, history scans and verify.
+
+Usage: python bench/perf.py [--commits N] [--runs N] [--seed S] [--cache DIR] [--no-peers]
+
+Everything is built here and kept under the cache folder (bench/.cache by default): a
+synthetic history made with `git fast-import` (varied English and Korean messages,
+reproducible from --seed), a typical message file, a history in which every commit carries a
+certificate, and the peers installed from their registries (gitlint from PyPI into a venv;
+commitlint with @commitlint/config-conventional from npm, skipped with a note where npm is
+missing). Each figure is a ratio against its peer measured in the same run, because absolute
+seconds on a shared machine mean little. The last line is
+
+    perf: hook_vs_gitlint=R hook_vs_python=R scan_vs_commitlint=R scan_vs_gitlint=R
+          scan_vs_floor=R verify_vs_scan=R hook_rss_mb=M
+
+(on one line): time ratios are ours over theirs, scan ratios are our commits per second over
+theirs. A figure whose command does not exist (yet) or whose peer is missing reads `n/a`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CACHE = ROOT / "bench" / ".cache"
+GENERATOR_VERSION = 1  # bump when the messages or the repository layout change: the cache key holds it
+EPOCH = 1_600_000_000
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "Bench Author",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "Bench Author",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+}
+OK_CODES = (0, 1)  # 1 is "findings" / "not portable" / "violations": the run itself worked
+GITLINT_OK = tuple(range(251))  # gitlint exits with its violation count; 251 and up are its errors
+GITLINT_COMMITS = 1000  # gitlint spawns git processes per commit: minutes on the whole history
+
+# --- messages ------------------------------------------------------------------------------
+# Vocabulary written for this benchmark. Clean messages say what changed and why in the
+# repository's own words; residue messages carry the session-bound tokens the detectors exist
+# for (deixis to a conversation, task numbers, scratch paths, narration of test runs).
+
+EN_PARTS = (
+    "config loader", "tokenizer", "upload queue", "cache layer", "date parser", "report writer",
+    "command-line flags", "log rotation", "index builder", "search ranking", "retry policy",
+    "export format", "error messages", "progress bar", "locale fallback", "checksum step",
+    "archive reader", "plugin registry", "rate limiter", "thumbnail renderer",
+)
+EN_VERBS = (
+    "Add", "Fix", "Remove", "Rename", "Simplify", "Document", "Guard", "Validate", "Cache",
+    "Split", "Handle", "Report", "Speed up", "Test", "Harden",
+)
+EN_DETAILS = (
+    "empty input", "trailing whitespace", "very long lines", "missing keys", "duplicate entries",
+    "timeouts on slow disks", "unicode file names", "zero-length files", "negative offsets",
+    "nested sections", "windows line endings", "partial writes", "expired tokens",
+)
+EN_BEHAVIORS = (
+    "returns an empty result instead of raising", "reports the offending line number",
+    "keeps the previous value", "stops after three attempts", "writes the file atomically",
+    "skips the entry with a warning", "sorts the output by name", "rejects the input with exit code 2",
+    "reuses the compiled patterns", "reads the data in one pass",
+)
+EN_CONSEQUENCES = (
+    "users saw a stack trace", "the nightly export stopped halfway", "two runs wrote different output",
+    "the cache grew without bound", "tests failed on machines with a different locale",
+    "the error named the wrong file", "large inputs took minutes",
+)
+EN_TYPES = ("feat", "fix", "docs", "refactor", "perf", "test", "chore", "build")
+EN_RESIDUE = (
+    "as discussed earlier", "see above", "per our chat", "Task #{n}", "/tmp/build-{n}.log",
+    "I ran the tests and they pass", "the v{n} shim from yesterday", "the approach we agreed on",
+    "the fix from the previous session",
+)
+KO_PARTS = (
+    "설정 로더", "토크나이저", "업로드 대기열", "캐시 계층", "날짜 파서", "보고서 작성기",
+    "명령줄 옵션", "로그 순환", "색인 생성기", "검색 순위", "재시도 정책", "내보내기 형식",
+)
+KO_SUBJECT_VERBS = ("추가", "수정", "제거", "정리", "문서화", "검증 강화", "속도 개선", "테스트 추가")
+KO_DETAILS = (
+    "빈 입력", "줄 끝 공백", "아주 긴 줄", "누락된 키", "중복 항목", "느린 디스크의 시간 초과",
+    "유니코드 파일 이름", "크기가 0인 파일", "중첩된 섹션",
+)
+KO_BEHAVIORS = (
+    "예외 대신 빈 결과를 돌려줍니다", "문제가 된 줄 번호를 알려줍니다", "이전 값을 유지합니다",
+    "세 번 시도한 뒤 멈춥니다", "파일을 원자적으로 씁니다", "경고와 함께 항목을 건너뜁니다",
+    "출력을 이름순으로 정렬합니다", "종료 코드 2로 입력을 거부합니다",
+)
+KO_CONSEQUENCES = (
+    "사용자가 스택 추적을 보았습니다", "야간 내보내기가 중간에 멈췄습니다",
+    "두 번의 실행이 서로 다른 결과를 냈습니다", "캐시가 끝없이 커졌습니다",
+    "다른 로캘의 기기에서 테스트가 실패했습니다",
+)
+KO_RESIDUE = ("아까 논의한 대로", "위에서 말한 방식으로", "지난 세션에서 정한 대로", "작업 #{n}", "/tmp/run{n}.log")
+TRAILERS = (
+    "Signed-off-by: Bench Author <bench@example.com>",
+    "Reviewed-by: Second Reviewer <reviewer@example.com>",
+    "Co-authored-by: Pair Partner <pair@example.com>",
+)
+
+
+def _wrap(text: str) -> str:
+    return "\n".join(textwrap.wrap(text, width=72, break_long_words=False, break_on_hyphens=False))
+
+
+def _residue(rng: random.Random, pool: Sequence[str]) -> str:
+    return rng.choice(pool).format(n=rng.randint(2, 99))
+
+
+def english_message(rng: random.Random, residue: bool) -> str:
+    """One English commit message: subject, zero to three body paragraphs, maybe trailers."""
+    part, detail = rng.choice(EN_PARTS), rng.choice(EN_DETAILS)
+    verb = rng.choice(EN_VERBS)
+    if rng.random() < 0.35:
+        subject = f"{rng.choice(EN_TYPES)}: {verb.lower()} {detail} in the {part}"
+    else:
+        subject = f"{verb} {detail} in the {part}"
+    paragraphs = []
+    for _ in range(rng.choice((0, 1, 1, 2, 2, 3))):
+        shape = rng.randrange(3)
+        if shape == 0:
+            text = (f"The {part} now {rng.choice(EN_BEHAVIORS)} when it meets {detail}. "
+                    f"Before this change {rng.choice(EN_CONSEQUENCES)}.")
+        elif shape == 1:
+            text = (f"With {rng.choice(EN_DETAILS)} the {rng.choice(EN_PARTS)} {rng.choice(EN_BEHAVIORS)}, "
+                    f"where before {rng.choice(EN_CONSEQUENCES)}.")
+        else:
+            text = "\n".join(f"- {rng.choice(EN_PARTS)}: {rng.choice(EN_BEHAVIORS)}"
+                             for _ in range(rng.randint(2, 4)))
+            paragraphs.append(text)
+            continue
+        paragraphs.append(_wrap(text))
+    if residue:
+        token = _residue(rng, EN_RESIDUE)
+        sentence = f"This follows {token}." if rng.random() < 0.5 else f"Done {token}, see the log."
+        if paragraphs and rng.random() < 0.5:
+            paragraphs[-1] += "\n" + _wrap(sentence)
+        else:
+            paragraphs.append(_wrap(sentence))
+    return _assemble(rng, subject, paragraphs)
+
+
+def korean_message(rng: random.Random, residue: bool) -> str:
+    """One Korean commit message (a few technical words stay in English, as people write them)."""
+    part, detail = rng.choice(KO_PARTS), rng.choice(KO_DETAILS)
+    subject = f"{part}의 {detail} 처리 {rng.choice(KO_SUBJECT_VERBS)}"
+    paragraphs = []
+    for _ in range(rng.choice((0, 1, 1, 2))):
+        if rng.random() < 0.5:
+            text = f"{detail}을 만나면 {part}가 이제 {rng.choice(KO_BEHAVIORS)}. 이전에는 {rng.choice(KO_CONSEQUENCES)}"
+        else:
+            text = f"{rng.choice(KO_PARTS)}는 {rng.choice(KO_DETAILS)}에서도 {rng.choice(KO_BEHAVIORS)}."
+        paragraphs.append(_wrap(text))
+    if residue:
+        token = _residue(rng, KO_RESIDUE)
+        paragraphs.append(_wrap(f"{token} 변경했습니다."))
+    return _assemble(rng, subject, paragraphs)
+
+
+def _assemble(rng: random.Random, subject: str, paragraphs: list[str]) -> str:
+    trailers = []
+    if rng.random() < 0.25:
+        trailers = rng.sample(TRAILERS, rng.randint(1, 2))
+    blocks = [subject, *paragraphs] + (["\n".join(trailers)] if trailers else [])
+    return "\n\n".join(blocks) + "\n"
+
+
+def make_messages(count: int, seed: int, *, residue_share: float = 0.3, korean_share: float = 0.25) -> list[str]:
+    """count messages reproducible from seed; residue_share of them carry residue tokens."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        residue = rng.random() < residue_share
+        korean = rng.random() < korean_share
+        out.append(korean_message(rng, residue) if korean else english_message(rng, residue))
+    return out
+
+
+def typical_message(seed: int) -> str:
+    """The hook's input: a clean English message with a subject and a two-paragraph body."""
+    rng = random.Random(seed)
+    while True:
+        message = english_message(rng, residue=False)
+        if message.count("\n\n") >= 2 and "-by:" not in message:
+            return message
+
+
+# --- repositories --------------------------------------------------------------------------
+
+FILES = tuple(f"src/{name.replace(' ', '_').replace('-', '_')}.py" for name in EN_PARTS) + ("README.md",)
+
+
+def git_env(home: Path) -> dict[str, str]:
+    """An environment isolated from this machine's git configuration, with a fixed identity."""
+    env = dict(os.environ)
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(name, None)
+    env.update(IDENTITY)
+    env.update({"HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+                "NO_COLOR": "1", "LC_ALL": "C.UTF-8"})
+    bindir = str(Path(sys.executable).parent)
+    env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def _data(payload: bytes) -> bytes:
+    return b"data %d\n" % len(payload) + payload + b"\n"
+
+
+def fast_import_stream(messages: Sequence[str], ref: str = "refs/heads/main") -> bytes:
+    """A linear history, one commit per message, each touching one small file of a fixed set."""
+    chunks = []
+    who = f"{IDENTITY['GIT_AUTHOR_NAME']} <{IDENTITY['GIT_AUTHOR_EMAIL']}>"
+    for number, message in enumerate(messages, start=1):
+        when = f"{EPOCH + number * 60} +0000"
+        path = FILES[number % len(FILES)]
+        body = f"# revision {number} of {path}\nVALUE = {number}\n".encode()
+        chunks.append(f"commit {ref}\nmark :{number}\nauthor {who} {when}\ncommitter {who} {when}\n".encode())
+        chunks.append(_data(message.encode("utf-8")))
+        if number > 1:
+            chunks.append(f"from :{number - 1}\n".encode())
+        chunks.append(f"M 100644 inline {path}\n".encode() + _data(body))
+    chunks.append(b"done\n")
+    return b"".join(chunks)
+
+
+def git(path: Path, env: dict[str, str], *args: str, input: bytes | None = None) -> bytes:
+    """Run git in path; a failure stops the benchmark with git's own words."""
+    done = subprocess.run(["git", *args], cwd=path, env=env, input=input, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"perf: git {' '.join(args)} failed: {done.stderr.decode(errors='replace').strip()}")
+    return done.stdout
+
+
+def build_history(path: Path, messages: Sequence[str], env: dict[str, str]) -> None:
+    """A fresh repository at path holding one commit per message (git fast-import, then checkout)."""
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+    git(path, env, "init", "-q", "-b", "main")
+    git(path, env, "config", "commit.cleanup", "verbatim")
+    git(path, env, "config", "core.quotePath", "false")
+    git(path, env, "fast-import", "--quiet", "--done", input=fast_import_stream(messages))
+    git(path, env, "checkout", "-q", "-f", "main")
+
+
+def cached_history(cache: Path, name: str, messages: Sequence[str], env: dict[str, str], key: str) -> Path:
+    """The repository for key, built once and reused while its stamp matches."""
+    path = cache / name
+    stamp = path / ".git" / "perf-stamp"
+    if stamp.exists() and stamp.read_text() == key:
+        return path
+    started = time.perf_counter()
+    build_history(path, messages, env)
+    stamp.write_text(key)
+    print(f"built {name}: {len(messages)} commits in {time.perf_counter() - started:.1f}s", flush=True)
+    return path
+
+
+# --- the certified history -----------------------------------------------------------------
+
+
+def certify_history(path: Path) -> tuple[list[tuple[bytes, dict]], int]:
+    """Certify every commit message of path in this process with the real engine.
+
+    The engine runs with the edges `git distill certify` uses (detectors, refuter, gate answers
+    a hook gives), except that the record is read from the walk and the certificate is captured
+    instead of written one `git notes` transaction at a time; `write_certificates` stores them
+    all at once. Returns ((message bytes, certificate dict) per certified commit, count refused).
+    """
+    from dataclasses import replace
+
+    from diylisis import certification, codec, engine, hooks
+    from diylisis.gitio import history, open_repo
+    from diylisis.model import RecordKind, Snapshot, Target
+
+    workspace = certification.Workspace.open(path)
+    role = workspace.config.hooks.role
+    gate = hooks.hook_gate(role)
+    request = hooks.hook_request(workspace, role)
+    certified: list[tuple[bytes, dict]] = []
+    refused = 0
+    for commit_id, data in history.walk_messages(open_repo(path), "HEAD"):
+        target = Target(kind=RecordKind.COMMIT, locator=commit_id)
+        snapshot = Snapshot(target=target, data=data, boundary=f"message bytes after the header of commit {commit_id}",
+                            revision=commit_id, tree_revision=commit_id)
+        captured: list[dict] = []
+        edges = replace(certification.edges(workspace, target, gate, check_only=True),
+                        read=lambda snapshot=snapshot: snapshot, save=lambda state: None,
+                        store=lambda cert, snap, captured=captured: captured.append(codec.certificate_to_dict(cert)))
+        state = certification.start(workspace, target, request, (), check_dirty=False)
+        result = engine.run(state, edges)
+        if result.state.status == "certified" and captured:
+            certified.append((data, captured[0]))
+        else:
+            refused += 1
+    return certified, refused
+
+
+def write_certificates(path: Path, entries: Sequence[tuple[bytes, dict]], env: dict[str, str]) -> None:
+    """Store certificates as `diylisis.store.put` lays them out, in one git fast-import.
+
+    One note per snapshot blob under the notes ref (the line `store.serialize` makes, keyed by
+    `store.blob_id`), and every snapshot blob kept reachable from refs/distill/snapshots.
+    """
+    from diylisis import store
+
+    config = store.settings(path)
+    who = f"{IDENTITY['GIT_COMMITTER_NAME']} <{IDENTITY['GIT_COMMITTER_EMAIL']}> {EPOCH} +0000"
+    blobs = []
+    chunks = []
+    for number, (data, _certificate) in enumerate(entries, start=1):
+        chunks.append(b"blob\nmark :%d\n" % number + _data(data))
+        blobs.append(store.blob_id(data, config.object_format))
+    notes = [f"commit {config.notes_ref}\ncommitter {who}\n".encode(), _data(b"distill: certificates\n")]
+    tree = [f"commit {store.SNAPSHOTS_REF}\ncommitter {who}\n".encode(), _data(b"distill: keep snapshots\n")]
+    for blob, (_, certificate) in zip(blobs, entries, strict=True):
+        line = store.serialize(certificate) + "\n"
+        # fast-import's N command annotates commits only; a note is a tree entry named by the
+        # annotated object's id, here with the one-level fan-out git uses at this many notes
+        notes.append(f"M 100644 inline {blob[:2]}/{blob[2:]}\n".encode() + _data(line.encode("utf-8")))
+        tree.append(f"M 100644 {blob} {blob[:2]}/{blob[2:]}\n".encode())
+    stream = b"".join(chunks) + b"".join(notes) + b"\n" + b"".join(tree) + b"\ndone\n"
+    git(path, env, "fast-import", "--quiet", "--done", input=stream)
+
+
+def certified_history(cache: Path, messages: Sequence[str], env: dict[str, str], key: str) -> tuple[Path, str]:
+    """A history whose commits all carry certificates; (path, how many certified of how many)."""
+    path = cache / "certified"
+    stamp = path / ".git" / "perf-certified"
+    if not (stamp.exists() and stamp.read_text().startswith(key + "\n")):
+        build_history(path, messages, env)
+        started = time.perf_counter()
+        entries, refused = certify_history(path)
+        write_certificates(path, entries, env)
+        summary = f"{len(entries)} of {len(entries) + refused} commits certified"
+        stamp.write_text(f"{key}\n{summary}")
+        print(f"certified history: {summary} in {time.perf_counter() - started:.1f}s", flush=True)
+    return path, stamp.read_text().split("\n", 1)[1]
+
+
+def clean_messages(count: int, seed: int) -> list[str]:
+    """Messages without residue tokens that the detectors find nothing in."""
+    from diylisis.detectors import DetectSettings, detect_text, is_blocking
+
+    settings = DetectSettings.from_mapping({})
+    rng_seed = seed
+    out: list[str] = []
+    while len(out) < count:
+        for message in make_messages(count, rng_seed, residue_share=0.0):
+            findings, _ = detect_text(message, None, settings)
+            if not any(is_blocking(f) for f in findings):
+                out.append(message)
+                if len(out) == count:
+                    break
+        rng_seed += 1_000_003
+    return out
+
+
+# --- peers ---------------------------------------------------------------------------------
+
+
+def install_gitlint(cache: Path) -> Path | None:
+    """gitlint from PyPI in a venv of its own under the cache; None (with a note) when it fails."""
+    venv = cache / "peers" / "gitlint"
+    exe = venv / "bin" / "gitlint"
+    if exe.exists():
+        return exe
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "gitlint"], check=True, capture_output=True)
+    except subprocess.CalledProcessError as error:
+        print(f"note: gitlint could not be installed ({error.stderr.decode(errors='replace').strip()[-200:]})")
+        return None
+    return exe if exe.exists() else None
+
+
+def install_commitlint(cache: Path) -> tuple[Path, Path] | None:
+    """(commitlint, config file) from the npm registry under the cache; None where npm is missing."""
+    npm = shutil.which("npm")
+    folder = cache / "peers" / "commitlint"
+    exe = folder / "node_modules" / ".bin" / "commitlint"
+    config = folder / "commitlint.config.js"
+    if not exe.exists():
+        if npm is None or shutil.which("node") is None:
+            print("note: npm is missing here; commitlint is skipped (scan_vs_commitlint=n/a)")
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent",
+                               "@commitlint/cli", "@commitlint/config-conventional"],
+                              cwd=folder, capture_output=True, check=False)
+        if done.returncode != 0 or not exe.exists():
+            print(f"note: commitlint could not be installed ({done.stderr.decode(errors='replace').strip()[-200:]})")
+            return None
+    config.write_text("module.exports = { extends: ['@commitlint/config-conventional'] };\n")
+    return exe, config
+
+
+# --- measuring -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Timing:
+    """A command's median wall time over its runs and the largest peak RSS of any run."""
+
+    median: float
+    rss_mb: float
+    runs: int
+    code: int
+
+
+def run_once(argv: Sequence[str], cwd: Path, env: dict[str, str], ok: Sequence[int]) -> tuple[float, int]:
+    """(wall seconds, exit code) of one run, its output discarded; a failure prints its last line."""
+    started = time.perf_counter()
+    done = subprocess.run(list(argv), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          check=False)
+    elapsed = time.perf_counter() - started
+    if done.returncode not in ok:
+        tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
+        print(f"  {' '.join(map(str, argv))[:100]}: exit {done.returncode}: {tail[0][:200]}")
+    return elapsed, done.returncode
+
+
+def peak_rss_mb(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> float:
+    """Peak RSS in MiB of one more run, the process and the children it waited for.
+
+    Measured under /usr/bin/time: a child forked from this (large) benchmark process would
+    carry its high-water mark into wait4's ru_maxrss and into RUSAGE_CHILDREN. Where
+    /usr/bin/time is missing, RUSAGE_CHILDREN is read in a small python launcher instead.
+    """
+    if os.access(TIME, os.X_OK):
+        with tempfile.NamedTemporaryFile(prefix="perf-rss-", suffix=".txt") as out:
+            subprocess.run([TIME, "-f", "%M", "-o", out.name, *argv], cwd=cwd, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            text = Path(out.name).read_text().strip().splitlines()
+        return int(text[-1]) / 1024 if text and text[-1].isdigit() else float("nan")
+    done = subprocess.run([sys.executable, "-S", "-c", RSS_LAUNCHER, *argv], cwd=cwd, env=env,
+                          capture_output=True, check=False)
+    lines = done.stdout.decode().split()
+    return int(lines[-1]) / 1024 if lines and lines[-1].isdigit() else float("nan")
+
+
+TIME = "/usr/bin/time"
+RSS_LAUNCHER = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def measure(argv: Sequence[str], cwd: Path, env: dict[str, str], runs: int, warmup: int,
+            ok: Sequence[int] = OK_CODES) -> Timing:
+    """Median wall time after warmup runs, then the peak RSS of one more; runs=0 when it fails."""
+    failed = Timing(median=float("nan"), rss_mb=float("nan"), runs=0, code=-1)
+    for _ in range(warmup):
+        _, code = run_once(argv, cwd, env, ok)
+        if code not in ok:
+            return failed
+    times = []
+    code = 0
+    for _ in range(runs):
+        elapsed, code = run_once(argv, cwd, env, ok)
+        if code not in ok:
+            return failed
+        times.append(elapsed)
+    return Timing(median=statistics.median(times), rss_mb=peak_rss_mb(argv, cwd, env), runs=runs, code=code)
+
+
+def has_command(name: str, cwd: Path, env: dict[str, str]) -> bool:
+    """Whether `git distill NAME --help` works here (a command still being built reads n/a)."""
+    done = subprocess.run(["git", "distill", name, "--help"], cwd=cwd, env=env, capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def ratio(ours: float | None, theirs: float | None) -> str:
+    """ours/theirs to two decimals, n/a when either is missing."""
+    if ours is None or theirs is None or ours != ours or theirs != theirs or theirs == 0:
+        return "n/a"
+    return f"{ours / theirs:.2f}"
+
+
+def show(label: str, timing: Timing | None, commits: int | None = None) -> None:
+    """One human line per measured command."""
+    if timing is None or timing.runs == 0:
+        print(f"  {label:<44} n/a")
+        return
+    rate = f"  {commits / timing.median:>10,.0f} commits/s" if commits else ""
+    print(f"  {label:<44} {timing.median * 1000:9.1f} ms  {timing.rss_mb:7.1f} MiB  (n={timing.runs}){rate}",
+          flush=True)
+
+
+FLOOR_PYGIT2 = """
+import sys, pygit2
+repo = pygit2.Repository(sys.argv[1])
+count = 0
+for commit in repo.walk(repo.head.target, pygit2.enums.SortMode.TOPOLOGICAL):
+    count += len(commit.raw_message) > 0
+print(count)
+"""
+FLOOR_GIT_LOG = """
+import subprocess, sys
+out = subprocess.run(["git", "log", "-z", "--format=%H%n%B", "HEAD"], cwd=sys.argv[1],
+                     capture_output=True, check=True).stdout
+messages = [entry.split(b"\\n", 1)[1] for entry in out.split(b"\\0") if entry]
+print(len(messages))
+"""
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commits", type=int, default=20_000, help="commits in each generated history")
+    parser.add_argument("--runs", type=int, default=20, help="timed runs per one-message command")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed runs before the timed ones")
+    parser.add_argument("--scan-runs", type=int, default=3, help="timed runs per history command")
+    parser.add_argument("--gitlint-commits", type=int, default=GITLINT_COMMITS,
+                        help="commits gitlint --commits reads (it spawns git per commit)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the message generator")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="folder for peers and repositories")
+    parser.add_argument("--no-peers", action="store_true", help="do not install or run gitlint and commitlint")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Build the inputs, measure every pair in one run, print the summary line."""
+    args = parse_args(argv)
+    cache = args.cache.resolve()
+    (cache / "home").mkdir(parents=True, exist_ok=True)
+    env = git_env(cache / "home")
+    messages = make_messages(args.commits, args.seed)
+    digest = hashlib.sha256("\0".join(messages).encode()).hexdigest()[:16]
+    key = f"v{GENERATOR_VERSION} commits={args.commits} seed={args.seed} messages={digest}"
+    history = cached_history(cache, "history", messages, env, key)
+    hook_repo = cached_history(cache, "hookrepo", messages[:50], env, key)
+    message_file = cache / "message.txt"
+    message_file.write_text(typical_message(args.seed), encoding="utf-8")
+    certified, certified_summary = certified_history(cache, clean_messages(args.commits, args.seed), env, key)
+
+    gitlint = commitlint = None
+    if not args.no_peers:
+        gitlint = install_gitlint(cache)
+        commitlint = install_commitlint(cache)
+
+    have_hook = has_command("hook", hook_repo, env)
+    have_scan = has_command("scan", history, env)
+    have_verify = has_command("verify", certified, env)
+    python = sys.executable
+    print(f"perf: python {sys.version.split()[0]}, {os.cpu_count()} cpus, commits={args.commits}, "
+          f"runs={args.runs}, seed={args.seed}; {certified_summary}", flush=True)
+
+    print("one message (median wall time, peak RSS):")
+    bare = measure([python, "-c", "pass"], hook_repo, env, args.runs, args.warmup)
+    show("python -c pass", bare)
+    hook = None
+    if have_hook:
+        # the hook may repair the message in place: every run gets the same bytes
+        hook_argv = ["git", "distill", "hook", "commit-msg", str(message_file)]
+        hook = measure(hook_argv, hook_repo, env, args.runs, args.warmup)
+        if message_file.read_text(encoding="utf-8") != typical_message(args.seed):
+            print("  note: the hook rewrote the typical message; it is not a clean message any more")
+    show("git distill hook commit-msg FILE", hook)
+    lint_one = measure([str(gitlint), "--msg-filename", str(message_file)], hook_repo, env, args.runs,
+                       args.warmup, GITLINT_OK) if gitlint else None
+    show("gitlint --msg-filename FILE", lint_one)
+
+    total = int(git(history, env, "rev-list", "--count", "HEAD").strip())
+    print(f"history of {total} commits (median wall time over {args.scan_runs} runs):")
+    scan = None
+    if have_scan:
+        scan = measure(["git", "distill", "scan", "--range", "HEAD"], history, env, args.scan_runs, 1)
+    show("git distill scan --range HEAD", scan, total)
+    floors = {
+        "floor: pygit2 walk": measure([python, "-c", FLOOR_PYGIT2, str(history)], history, env, args.scan_runs, 1),
+        "floor: git log -z split": measure([python, "-c", FLOOR_GIT_LOG, str(history)], history, env,
+                                           args.scan_runs, 1),
+    }
+    for label, timing in floors.items():
+        show(label, timing, total)
+    floor = min((t.median for t in floors.values() if t.runs), default=None)
+    commitlint_rate = None
+    if commitlint:
+        exe, config = commitlint
+        root = git(history, env, "rev-list", "--max-parents=0", "HEAD").split()[0].decode()
+        span = int(git(history, env, "rev-list", "--count", f"{root}..HEAD").strip())
+        timing = measure([str(exe), "--config", str(config), "--from", root, "--to", "HEAD"], history, env, 1, 0)
+        show("commitlint --from ROOT --to HEAD", timing, span)
+        commitlint_rate = span / timing.median if timing.runs else None
+    gitlint_rate = None
+    if gitlint:
+        count = min(args.gitlint_commits, total - 1)
+        timing = measure([str(gitlint), "--commits", f"HEAD~{count}..HEAD"], history, env, 1, 0, GITLINT_OK)
+        show(f"gitlint --commits HEAD~{count}..HEAD", timing, count)
+        gitlint_rate = count / timing.median if timing.runs else None
+    scan_rate = total / scan.median if scan and scan.runs else None
+
+    verify = scan_certified = None
+    certified_total = int(git(certified, env, "rev-list", "--count", "HEAD").strip())
+    print(f"certified history of {certified_total} commits:")
+    if have_verify:
+        verify = measure(["git", "distill", "verify", "--range", "HEAD"], certified, env, args.scan_runs, 1)
+    show("git distill verify --range HEAD", verify, certified_total)
+    if have_scan:
+        scan_certified = measure(["git", "distill", "scan", "--range", "HEAD"], certified, env, args.scan_runs, 1)
+    show("git distill scan --range HEAD", scan_certified, certified_total)
+
+    figures = {
+        "hook_vs_gitlint": ratio(hook.median if hook else None, lint_one.median if lint_one else None),
+        "hook_vs_python": ratio(hook.median if hook else None, bare.median),
+        "scan_vs_commitlint": ratio(scan_rate, commitlint_rate),
+        "scan_vs_gitlint": ratio(scan_rate, gitlint_rate),
+        "scan_vs_floor": ratio(floor, scan.median if scan and scan.runs else None),
+        "verify_vs_scan": ratio(verify.median if verify else None,
+                                scan_certified.median if scan_certified else None),
+        "hook_rss_mb": f"{hook.rss_mb:.1f}" if hook and hook.runs else "n/a",
+    }
+    print("perf: " + " ".join(f"{name}={value}" for name, value in figures.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

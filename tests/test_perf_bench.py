@@ -1,0 +1,95 @@
+"""Smoke tests of bench/perf.py's input builders (the benchmark itself never runs in the suite)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "perf.py"
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@pytest.fixture(scope="module")
+def perf():
+    """bench/perf.py as a module (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("perf_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop(spec.name, None)
+
+
+def test_messages_are_reproducible_from_the_seed_and_varied(perf):
+    first = perf.make_messages(400, seed=11)
+    assert first == perf.make_messages(400, seed=11)
+    assert first != perf.make_messages(400, seed=12)
+    korean = [m for m in first if HANGUL.search(m)]
+    assert 0.1 < len(korean) / len(first) < 0.4
+    assert any("\n\n" in m for m in first) and any("\n\n" not in m for m in first)
+    assert any("-by: " in m for m in first)
+    assert any(re.match(r"^[a-z]+: ", m) for m in first)
+    assert len(set(first)) > 300
+    assert all(m.endswith("\n") and not m.startswith("\n") for m in first)
+
+
+def test_residue_share_controls_residue_tokens(perf):
+    residue = re.compile(r"#\d|/tmp/|as discussed|see above|per our chat|I ran the tests|yesterday|agreed on"
+                         r"|previous session|아까|위에서|지난 세션")
+    clean = perf.make_messages(300, seed=3, residue_share=0.0)
+    dirty = perf.make_messages(300, seed=3, residue_share=1.0)
+    assert not any(residue.search(m) for m in clean)
+    assert all(residue.search(m) for m in dirty)
+
+
+def test_typical_message_is_clean_and_has_a_body(perf):
+    message = perf.typical_message(7)
+    assert message == perf.typical_message(7)
+    assert message.count("\n\n") >= 2
+    from diylisis.detectors import DetectSettings, detect_text
+
+    findings, _ = detect_text(message, None, DetectSettings.from_mapping({}))
+    assert findings == ()
+
+
+def test_fast_import_history_holds_each_message_exactly(perf, tmp_path):
+    messages = perf.make_messages(25, seed=5)
+    env = perf.git_env(tmp_path / "home")
+    repo = tmp_path / "history"
+    perf.build_history(repo, messages, env)
+    assert git(repo, "rev-list", "--count", "HEAD").strip() == "25"
+    raw = subprocess.run(["git", "log", "-z", "--reverse", "--format=%B"], cwd=repo, capture_output=True,
+                         check=True).stdout.decode("utf-8")
+    # %B adds one newline after each message
+    assert [m[:-1] if m.endswith("\n\n") else m for m in raw.split("\0") if m] == messages
+    assert not git(repo, "status", "--porcelain").strip()
+
+
+def test_certified_history_verifies_every_commit(perf, tmp_path):
+    env = perf.git_env(tmp_path / "home")
+    repo = tmp_path / "certified"
+    perf.build_history(repo, perf.clean_messages(6, seed=9), env)
+    entries, refused = perf.certify_history(repo)
+    assert (len(entries), refused) == (6, 0)
+    perf.write_certificates(repo, entries, env)
+
+    from diylisis import store
+
+    data, certificate = entries[0]
+    assert store.get(repo, data) == [certificate]
+    done = subprocess.run(["git", "distill", "verify", "--range", "HEAD"], cwd=repo, env=env,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # an uncertified commit on top fails verify: the notes are keyed by content, not copied labels
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "Add an uncertified change"], cwd=repo, env=env,
+                   check=True)
+    again = subprocess.run(["git", "distill", "verify", "--range", "HEAD"], cwd=repo, env=env,
+                           capture_output=True, text=True, check=False)
+    assert again.returncode == 1
