@@ -133,3 +133,36 @@ def test_hook_path_imports_neither_pygit2_nor_rich(work: Path, text: str) -> Non
                 if line.startswith("import time:")}
     assert "diylisis.hooks" in imported
     assert not {name for name in imported if name.split(".")[0] in ("pygit2", "rich")}
+
+
+def _stderr_on_terminal(repo: Path, path: Path, **variables: str) -> bytes:
+    import os
+    import pty
+    import subprocess
+
+    environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    leader, follower = pty.openpty()
+    try:
+        subprocess.run([sys.executable, "-m", "diylisis", "hook", "commit-msg", str(path)],
+                       cwd=repo, stderr=follower, stdout=subprocess.DEVNULL,
+                       env={**environ, **variables}, check=False)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+        return shown
+    finally:
+        os.close(leader)
+
+
+def test_color_only_on_a_terminal_and_never_with_no_color(work: Path) -> None:
+    path = _message(work, RESIDUE + "\n")
+    assert b"\x1b[1;31m" in _stderr_on_terminal(work, path)
+    plain = _stderr_on_terminal(work, path, NO_COLOR="1")
+    assert b"as discussed above" in plain and b"\x1b[" not in plain
