@@ -19,7 +19,10 @@ FINDINGS_HEADER = ("Quoted token", "Location", "Category", "Why unresolvable", "
                    "Repair note")
 SWEEP_HEADER = ("Category", "Status", "What was checked")
 
-_LABEL = re.compile(r"^\s*(Verdict|Realization)\s*:\s*(.*?)\s*$", re.I)
+# markdown emphasis or a heading mark around a label is tolerated: "**Verdict:** Pass"
+_LABEL = re.compile(r"^\s*(?:#+\s*)?[*_]*\s*(Verdict|Realization)\s*[*_]*\s*:\s*(.*?)\s*$", re.I)
+_STATUS_ALIASES = {"n/a": "not-applicable", "na": "not-applicable",
+                   "not applicable": "not-applicable"}
 _CATEGORY = re.compile(r"^\s*(\d+)(?!\d)")
 _SEPARATOR = re.compile(r"^:?-{3,}:?$")
 _QUOTES = (('"', '"'), ("`", "`"), ("“", "”"), ("'", "'"))
@@ -50,7 +53,7 @@ def parse(text: str, expected: Realization) -> ZeroMemoryVerdict:
         current = None
         match = _LABEL.match(line)
         if match:
-            labels[match.group(1).lower()].append(match.group(2).strip("*_ "))
+            labels[match.group(1).lower()].append(match.group(2).strip("*_` "))
 
     passed = _verdict_line(labels["verdict"], reasons)
     _realization_line(labels["realization"], expected, reasons)
@@ -213,7 +216,8 @@ def _sweep(rows: list[tuple[int, list[str]]], reasons: list[str]) -> tuple[Sweep
             reasons.append(f"{where}: {len(cells)} cells, not {len(SWEEP_HEADER)}")
             continue
         category = _category(cells[0], where, reasons)
-        status = cells[1].strip("*_ ").lower()
+        status = cells[1].strip("*_` ").lower()
+        status = _STATUS_ALIASES.get(status, status)
         checked = cells[2]
         if category is None:
             continue

@@ -127,3 +127,12 @@ def test_every_defect_is_reported_at_once() -> None:
     assert any("Realization" in r for r in reasons)
     assert any("category 2 says nothing" in r for r in reasons)
     assert any("lacks a valid row" in r for r in reasons)
+
+
+def test_markdown_emphasis_around_labels_and_status_aliases_are_read() -> None:
+    text = render(failing()).replace("Verdict: Fail", "**Verdict:** Fail").replace(
+        "Realization: generic-subagent", "## Realization: `generic-subagent`").replace(
+        "| 9 operative procedure | clear |", "| 9 operative procedure | N/A |")
+    parsed = parse("```\n" + text + "```\n", GENERIC)
+    assert not parsed.passed
+    assert next(r for r in parsed.sweep if r.category == 9).status == "not-applicable"
