@@ -1,0 +1,109 @@
+"""The commit-msg hook's import budget: what `python -X importtime -m diylisis hook commit-msg` loads.
+
+The hook runs on every commit, and importing pygit2 alone costs more than gitlint's whole run
+on one message. This test runs the real hook on a clean message in a real temporary repository
+and reads the interpreter's own import log: no heavy third-party or stdlib module from DENIED
+may load, and every diylisis module that loads must be one the fast path needs (ALLOWED).
+Timing itself is left to bench/perf.py; this test only fails on what was imported.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import commit
+
+CLEAN_MESSAGE = """\
+Reject negative offsets in the archive reader
+
+The archive reader now stops with exit code 2 when an entry header gives a
+negative offset, and names the entry. It used to seek backwards and read
+the previous entry's bytes as this one's content.
+"""
+
+# Heavy modules the fast path has no use for: pygit2 (and cffi under it), rich (and the
+# markdown and highlighting stacks it pulls in), schema validation, and stdlib families a
+# message check never needs (networking, email, XML, async, process pools, logging).
+DENIED = frozenset({
+    "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl",
+    "jsonschema", "referencing", "rpds", "tomli_w", "yaml", "_yaml",
+    "importlib.metadata", "email", "http", "urllib.request", "xml", "ssl", "socket",
+    "asyncio", "concurrent", "multiprocessing", "sqlite3", "unittest", "logging",
+    "decimal", "pickle", "tarfile", "zipfile", "argparse", "difflib",
+})
+
+# The diylisis modules the commit-msg path needs: the click layer and the hook command, the
+# certification engine and its phases, the built-in lint refuter, the detectors and the
+# `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), the
+# note store and run files. Scans, verification, rendering, SARIF, pygit2 contexts and
+# history walks, the external refuter command and the other commands are not on it.
+ALLOWED = frozenset({
+    "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
+    "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.state",
+    "diylisis.certification", "diylisis.codec", "diylisis.config", "diylisis.runs",
+    "diylisis.store", "diylisis.engine", "diylisis.gate", "diylisis.gitio", "diylisis.gitio.context",
+    "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",
+    "diylisis.records.commit", "diylisis.records.file", "diylisis.records.prbody",
+    "diylisis.phases", "diylisis.phases.f0_contract", "diylisis.phases.f1_deixis",
+    "diylisis.phases.f2_grounding", "diylisis.phases.f3_disposition", "diylisis.phases.f4_judgments",
+    "diylisis.phases.f6_settle", "diylisis.phases.f7_certify", "diylisis.phases.repair",
+    "diylisis.refuter", "diylisis.refuter.lint",
+    "diylisis.detectors", "diylisis.detectors._match", "diylisis.detectors.claims",
+    "diylisis.detectors.deixis", "diylisis.detectors.lexicon", "diylisis.detectors.narration",
+    "diylisis.detectors.places", "diylisis.detectors.references", "diylisis.detectors.rendering",
+    "diylisis.detectors.rule", "diylisis.detectors.session", "diylisis.detectors.settings",
+    "diylisis.detectors.terms", "diylisis.detectors.text",
+})
+
+_LINE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|(?P<indent> *)(?P<name>\S+)\s*$")
+
+
+def imported_modules(stderr: str) -> set[str]:
+    """Module names from `python -X importtime` output (stderr)."""
+    names = set()
+    for line in stderr.splitlines():
+        match = _LINE.match(line)
+        if match:
+            names.add(match.group("name"))
+    return names
+
+
+def denied(modules: set[str]) -> set[str]:
+    """The loaded modules that are, or live under, a DENIED name."""
+    return {m for m in modules if any(m == d or m.startswith(d + ".") for d in DENIED)}
+
+
+def run_hook(repo: Path, message: str) -> subprocess.CompletedProcess[str]:
+    """The documented hook command under -X importtime, in repo, on a message file."""
+    path = repo / ".git" / "COMMIT_EDITMSG"
+    path.write_text(message, encoding="utf-8")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PYTHONPROFILEIMPORTTIME", None)
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "diylisis", "hook", "commit-msg", str(path)],
+        cwd=repo, env=env, capture_output=True, text=True, check=False,
+    )
+
+
+def test_hook_on_a_clean_message_loads_only_its_fast_path(repo: Path) -> None:
+    commit(repo, "Add the archive reader\n", {"src/archive.py": "def read(path):\n    return b''\n"})
+    done = run_hook(repo, CLEAN_MESSAGE)
+    modules = imported_modules(done.stderr)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert {"diylisis.cli", "diylisis.hooks"} <= modules  # the log was read, and it is the hook's
+    assert denied(modules) == set(), f"the commit-msg hook loaded heavy modules: {sorted(denied(modules))}"
+    extra = {m for m in modules if m.startswith("diylisis.")} - ALLOWED
+    assert extra == set(), f"the commit-msg hook loaded modules off its fast path: {sorted(extra)}"
+
+
+def test_the_budget_check_sees_a_denied_import(repo: Path) -> None:
+    """The parser and the deny list catch pygit2 when something does load it."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import pygit2, diylisis.hooks"],
+                          cwd=repo, capture_output=True, text=True, check=True)
+    modules = imported_modules(done.stderr)
+    assert "pygit2" in denied(modules)
+    assert "diylisis.hooks" in modules
