@@ -70,6 +70,29 @@ def test_failing_refuter_finding_reaches_the_gate_and_the_next_pass_redispatches
                for premise in certificate["reception"]["premises"])
 
 
+def test_failing_refuter_finding_is_repaired_in_place_and_the_next_dispatch_reads_the_repair(
+        repo: Path, logged: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    commit(repo, "Add the upload task\n",
+           {"TASK.md": "# Upload task\n\nMake uploads retry as discussed, at most three times.\n"})
+    configure(repo, "failing_once")
+    monkeypatch.setenv("REFUTER_TOKEN", "as discussed")
+    answers = tmp_path / "answers.toml"
+    answers.write_text('as-discussed = { resolve = "because mobile uploads fail transiently" }\n'
+                       'qp-consumer = { value = "an agent with repository access" }\n'
+                       'qp-authority = { value = "branch main" }\n')
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers))
+    assert done.returncode == 0, done.stdout + done.stderr
+    seen = [call["token_line"] for call in calls(logged)]
+    assert seen[0] == 3 and seen[-1] is None and len(seen) >= 2, seen
+    assert (repo / "TASK.md").read_text() == (
+        "# Upload task\n\nMake uploads retry because mobile uploads fail transiently, "
+        "at most three times.\n")
+    shown = json.loads(distill(repo, "show", "TASK.md", "--format", "json").stdout)
+    certificate = shown["certificates"][0]
+    assert certificate["outcome"] == "repaired"
+    assert certificate["realization"] == "generic-subagent"
+
+
 def test_malformed_verdict_is_redispatched_then_certify_exits_1_without_a_certificate(
         repo: Path, logged: Path) -> None:
     commit(repo, RECORD)
