@@ -61,3 +61,26 @@ def test_an_uncertified_commit_stops_the_push_and_nothing_moves(work: Path) -> N
 def test_malformed_ref_lines_are_bad_input(work: Path) -> None:
     done = distill(work, "hook", "pre-push", "origin", "url", input="refs/heads/main abc\n")
     assert done.returncode == 2 and "pre-push input line 1" in done.stderr
+
+
+def test_certificates_from_two_clones_are_merged_on_push(work: Path, tmp_path: Path) -> None:
+    ok(work, "git", "push", "-q", "origin", "main")
+    other = tmp_path / "other"
+    ok(tmp_path, "git", "clone", "-q", str(tmp_path / "remote.git"), str(other))
+    assert distill(other, "install-hooks", "-q").returncode == 0
+    write(other, "docs/usage.md", "Run the uploader with --retries 5.\n")
+    ok(other, "git", "commit", "-q", "-m", "Document the retries option of the uploader")
+    ok(other, "git", "push", "-q", "origin", "main")
+
+    write(work, "src/upload.py", "MAX_ATTEMPTS = 5\n")
+    ok(work, "git", "commit", "-q", "-m", CLEAN)
+    ok(work, "git", "pull", "-q", "--rebase", "origin", "main")
+    pushed = run(work, "git", "push", "origin", "main")
+    assert pushed.returncode == 0, pushed.stderr
+
+    fresh = tmp_path / "fresh"
+    ok(tmp_path, "git", "clone", "-q", str(tmp_path / "remote.git"), str(fresh))
+    ok(fresh, "git", "fetch", "-q", "origin", "refs/notes/distill:refs/notes/distill")
+    root = ok(fresh, "git", "rev-list", "--max-parents=0", "HEAD").strip()
+    verified = distill(fresh, "verify", "--range", f"{root}..HEAD")
+    assert verified.returncode == 0, verified.stdout  # both clones' certificates arrived
