@@ -189,13 +189,20 @@ def put(repo_root: str | Path, keys: Sequence[bytes], certificate: Mapping[str, 
     """Attach the certificate to every key's blob, replacing that role's earlier line there."""
     if not keys:
         raise BadInput("a certificate needs at least one snapshot to be keyed under")
-    line = serialize(certificate)
-    role = certificate["role"]
+    put_many(repo_root, [(key, certificate) for key in keys])
+
+
+def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, Any]]]) -> None:
+    """Attach each certificate to its key's blob in one compare-and-swap (one role line per blob)."""
+    if not entries:
+        raise BadInput("a certificate needs at least one snapshot to be keyed under")
     config = settings(repo_root)
     env = dict(config.identity_env)
-    blobs = list(dict.fromkeys(_write_blob(repo_root, key, config) for key in keys))
+    serialized = [(key, certificate["role"] if "role" in certificate else "", serialize(certificate))
+                  for key, certificate in entries]  # serialize refuses a bad certificate before any write
+    lines = {_write_blob(repo_root, key, config): (role, line) for key, role, line in serialized}
     for attempt in range(MAX_ATTEMPTS):
-        if _try_put(repo_root, config, env, blobs, role, line):
+        if _try_put(repo_root, config, env, lines):
             return
         time.sleep(random.uniform(0.005, 0.02) * min(attempt + 1, 10))
     raise StoreConflict(
@@ -215,9 +222,7 @@ def _try_put(
     repo_root: str | Path,
     config: Settings,
     env: dict[str, str],
-    blobs: list[str],
-    role: str,
-    line: str,
+    lines: Mapping[str, tuple[str, str]],
 ) -> bool:
     """One compare-and-swap attempt; False when another writer moved a ref first."""
     old = ref_tips(repo_root, (config.notes_ref, SNAPSHOTS_REF))
@@ -226,8 +231,9 @@ def _try_put(
     try:
         if old_notes:
             run_git(["update-ref", temporary, old_notes], repo_root)
+        blobs = list(lines)
         existing = _read_notes(repo_root, temporary, set(blobs)) if old_notes else {}
-        for blob in blobs:
+        for blob, (role, line) in lines.items():
             text = existing.get(blob, "")
             kept = [
                 kept_line
