@@ -106,6 +106,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
     detect = detector(workspace)
     context = context_for(workspace)
     channel = None if check_only else records.write_channel(target, workspace.root)
+    reason = "--check never writes" if check_only else records.no_channel_reason(target, workspace.root)
 
     def write(new_bytes: bytes, state: RunState) -> str | None:
         records.apply(target, workspace.root, new_bytes)
@@ -171,6 +172,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         store=store_certificate,
         now=lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         self_ledger=self_ledger,
+        no_channel_reason=reason,
     )
 
 

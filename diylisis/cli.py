@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hook": ("diylisis.commands.hook", "Entry points for git hooks: commit-msg, pre-push, staged files."),
     "install-hooks": ("diylisis.commands.install_hooks", "Install the commit-msg and pre-push hooks."),
     "doctor": ("diylisis.commands.doctor", "Check hooks, certificate refs, configuration and refuter setup."),
-    "refuter-prompt": ("diylisis.commands.refuter_prompt", "Print the prompt a refuter command would receive for a record."),
+    "refuter-prompt": ("diylisis.commands.refuter_prompt", "Print the prompt a refuter command would receive."),
     "scan": ("diylisis.commands.scan", "Find session residue in records or a commit range (detection only)."),
     "rules": ("diylisis.commands.rules", "List the detector rules, or explain one."),
     "demo": ("diylisis.commands.demo", "A guided tour in a throw-away repository."),

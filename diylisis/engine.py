@@ -63,6 +63,7 @@ class Edges:
     store: Callable[[Certificate, Snapshot], None]
     now: Callable[[], str]
     self_ledger: Callable[[Snapshot], str | None]  # the record that is itself a decision ledger
+    no_channel_reason: str = "this record has no write channel"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -281,7 +282,7 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
         if item.id in disposed and (has_channel or not item.resolution or _answer(state.answers, item.id)):
             continue
         if not has_channel:
-            reason = (f"{item.why or item.kind}; this record has no write channel (published), "
+            reason = (f"{item.why or item.kind}; no write channel ({edges.no_channel_reason}), "
                       "so it can only be accepted as a premise: defer with a condition")
             options: tuple[str, ...] = ("defer",)
         else:

@@ -43,6 +43,15 @@ def write_channel(target: Target, repo: str | Path | Any) -> WriteChannel | None
     return ADAPTERS[target.kind].write_channel(target, root_of(repo))
 
 
+def no_channel_reason(target: Target, repo_root: str | Path) -> str:
+    """Why the target has no write channel ('' when it has one)."""
+    if target.kind is RecordKind.COMMIT:
+        return commit.no_channel_reason(target, Path(repo_root))
+    if write_channel(target, repo_root) is None:
+        return f"{describe(target)} cannot be written"
+    return ""
+
+
 def apply(target: Target, repo: str | Path | Any, new_bytes: bytes) -> None:
     """Write repaired bytes through the target's write channel."""
     ADAPTERS[target.kind].apply(target, root_of(repo), new_bytes)
@@ -58,6 +67,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "WriteChannel",
     "apply",
+    "no_channel_reason",
     "describe",
     "parse_target",
     "read_snapshot",

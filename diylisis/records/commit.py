@@ -37,12 +37,20 @@ def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
     return _amendable(target, repo_root)[0]
 
 
+def no_channel_reason(target: Target, repo_root: Path) -> str:
+    """Why the commit's message cannot be amended ('' when it can)."""
+    return _amendable(target, repo_root)[1]
+
+
 def _amendable(target: Target, repo_root: Path) -> tuple[WriteChannel | None, str]:
     repo = gitio.open_repo(repo_root)
     commit_id = gitio.resolve_commit(repo, target.locator)
     head_id = gitio.resolve_commit(repo, "HEAD")
     if commit_id != head_id or not _names_head(repo, target.locator, head_id):
         return None, f"{target.locator} is not HEAD, and only HEAD's message can be amended"
+    if gitio.head_is_detached(repo):
+        # an amended detached HEAD is reachable from no branch: the repair would be lost
+        return None, "HEAD is detached; check out a branch to let the message be amended"
     if gitio.on_remote_tracking_ref(repo, commit_id):
         return None, f"commit {commit_id[:12]} is already on a remote-tracking branch"
     return WriteChannel(

@@ -126,7 +126,7 @@ def test_published_commit_with_residue_is_a_certification_leg_residual(repo: Pat
     assert done.returncode == 3
     items = json.loads(done.stdout)["items"]
     assert items and all(item["options"] == ["defer"] for item in items)
-    assert all("no write channel" in item["reason"] for item in items)
+    assert all("no write channel (commit" in item["reason"] and "remote-tracking" in item["reason"] for item in items)
     assert git(repo, "rev-parse", "HEAD") == before  # no silent edit
     run = json.loads(done.stdout)["run"]
     for item in items:
