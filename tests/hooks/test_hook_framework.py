@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hookutil import CHECKOUT, CLEAN, RESIDUE, bare, checkout_head, exercise, new_repo, ok, run, write
+from hookutil import CHECKOUT, RESIDUE, bare, checkout_head, exercise, new_repo, ok, run, write
 
 pytestmark = pytest.mark.slow
 
@@ -36,26 +36,21 @@ def framework(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return work
 
 
-def test_try_repo_refuses_a_residue_message_and_passes_a_clean_one(tmp_path: Path) -> None:
+def test_try_repo_refuses_a_residue_message(tmp_path: Path) -> None:
+    # one try-repo run: each builds its environment afresh in a temporary store; the
+    # passing side is covered by the installed framework below
     work = new_repo(tmp_path / "work")
     write(work, "README.md", "widget\n")
     ok(work, "git", "commit", "-q", "--no-verify", "-m", "Start the widget repository")
     message = tmp_path / "MSG"
     message.write_text(RESIDUE + "\n", encoding="utf-8")
-    args = (PRE_COMMIT, "try-repo", str(CHECKOUT), "distill-commit-msg",
-            "--hook-stage", "commit-msg", "--commit-msg-filename", str(message))
-    refused = run(work, *args)
+    refused = run(work, PRE_COMMIT, "try-repo", str(CHECKOUT), "distill-commit-msg",
+                  "--hook-stage", "commit-msg", "--commit-msg-filename", str(message))
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert "as discussed above" in refused.stdout and "DX102" in refused.stdout
     assert f"git commit -e -F {message}" in refused.stdout
     assert message.read_text(encoding="utf-8") == RESIDUE + "\n"
-
-    message.write_text(CLEAN, encoding="utf-8")
-    passed = run(work, *args)
-    assert passed.returncode == 0, passed.stdout + passed.stderr
-    notes = ok(work, "git", "notes", "--ref", "distill", "list")
-    blob = ok(work, "git", "hash-object", "--stdin", input=CLEAN).strip()
-    assert blob in notes  # keyed by the message as git will store it
+    assert run(work, "git", "notes", "--ref", "distill", "list").stdout == ""
 
 
 def test_full_flow_under_the_framework(framework: Path, tmp_path: Path) -> None:
