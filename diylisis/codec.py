@@ -68,61 +68,113 @@ def _extra_namespace() -> dict[str, Any]:
 
 
 def _decode(tp: Any, data: Any, where: str) -> Any:
-    origin = typing.get_origin(tp)
-    if tp is Any:
-        return data
-    if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(tp)
+    return _decode_as(tp, _kind_of(tp), data, where)
+
+
+def _decode_as(tp: Any, kind: tuple, data: Any, where: str) -> Any:
+    """data as a value of tp, read the way kind (tp's `_classify` plan) says."""
+    name = kind[0]
+    if name == "value":
+        if tp is float and isinstance(data, int | float) and not isinstance(data, bool):
+            return float(data)
+        if isinstance(tp, type) and isinstance(data, tp) and not (tp is int and isinstance(data, bool)):
+            return data
+        raise DecodeError(f"{where}: expected {getattr(tp, '__name__', tp)}, got {type(data).__name__}")
+    if name == "dataclass":
+        if not isinstance(data, dict):
+            raise DecodeError(f"{where}: expected an object for {tp.__name__}")
+        kwargs = {}
+        for field_name, hint, hint_kind, required in _fields_plan(tp):
+            if field_name in data:
+                kwargs[field_name] = _decode_as(hint, hint_kind, data[field_name], f"{where}.{field_name}")
+            elif required:
+                raise DecodeError(f"{where}: missing field {field_name!r}")
+        try:
+            return tp(**kwargs)
+        except (TypeError, ValueError) as error:
+            raise DecodeError(f"{where}: {error}") from None
+    if name == "union":
+        options = kind[1]
         if data is None and type(None) in options:
             return None
         if isinstance(data, dict) and "type" in data:
             cls = TAGGED.get(data["type"])
             if cls in options:
                 return _decode(cls, data, where)
-        for option in options:
+        for option, option_kind in zip(options, kind[2], strict=True):
             if option is type(None):
                 continue
             try:
-                return _decode(option, data, where)
+                return _decode_as(option, option_kind, data, where)
             except DecodeError:
                 continue
         raise DecodeError(f"{where}: {data!r} matches none of {tp}")
-    if origin is tuple:
-        args = typing.get_args(tp)
+    if name == "tuple":
         if not isinstance(data, list):
             raise DecodeError(f"{where}: expected an array")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], item, f"{where}[]") for item in data)
-        return tuple(_decode(arg, item, f"{where}[]") for arg, item in zip(args, data, strict=True))
-    if origin is dict:
-        key_type, value_type = typing.get_args(tp)
+        args, arg_kinds, variadic = kind[1], kind[2], kind[3]
+        if variadic:
+            return tuple(_decode_as(args[0], arg_kinds[0], item, f"{where}[]") for item in data)
+        return tuple(_decode_as(arg, arg_kind, item, f"{where}[]")
+                     for arg, arg_kind, item in zip(args, arg_kinds, data, strict=True))
+    if name == "dict":
+        value_type, value_kind = kind[1], kind[2]
         if not isinstance(data, dict):
             raise DecodeError(f"{where}: expected an object")
-        return {key: _decode(value_type, item, where) for key, item in data.items()}
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return {key: _decode_as(value_type, value_kind, item, where) for key, item in data.items()}
+    if name == "enum":
         try:
             return tp(data)
         except ValueError:
             raise DecodeError(f"{where}: {data!r} is not a {tp.__name__}") from None
+    return data  # "any"
+
+
+def _kind_of(tp: Any) -> tuple:
+    """How _decode reads values of tp, worked out once per type (verify decodes thousands of notes)."""
+    try:
+        return _kind_cached(tp)
+    except TypeError:  # an unhashable annotation: classify it each time
+        return _classify(tp)
+
+
+@cache
+def _kind_cached(tp: Any) -> tuple:
+    return _classify(tp)
+
+
+def _classify(tp: Any) -> tuple:
+    """tp's decoding plan, with the plans of the types inside it (union options, items, fields)."""
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return ("any",)
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(tp)
+        return ("union", options, tuple(_kind_of(option) for option in options))
+    if origin is tuple:
+        args = typing.get_args(tp)
+        variadic = len(args) == 2 and args[1] is Ellipsis
+        kinds = (_kind_of(args[0]),) if variadic else tuple(_kind_of(arg) for arg in args)
+        return ("tuple", args, kinds, variadic)
+    if origin is dict:
+        _, value_type = typing.get_args(tp)
+        return ("dict", value_type, _kind_of(value_type))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return ("enum",)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if not isinstance(data, dict):
-            raise DecodeError(f"{where}: expected an object for {tp.__name__}")
-        hints = _hints(tp)
-        kwargs = {}
-        for f in dataclasses.fields(tp):
-            if f.name in data:
-                kwargs[f.name] = _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise DecodeError(f"{where}: missing field {f.name!r}")
-        try:
-            return tp(**kwargs)
-        except (TypeError, ValueError) as error:
-            raise DecodeError(f"{where}: {error}") from None
-    if tp is float and isinstance(data, int | float) and not isinstance(data, bool):
-        return float(data)
-    if isinstance(tp, type) and isinstance(data, tp) and not (tp is int and isinstance(data, bool)):
-        return data
-    raise DecodeError(f"{where}: expected {getattr(tp, '__name__', tp)}, got {type(data).__name__}")
+        return ("dataclass",)  # its fields' plans come from _fields_plan, on first use
+    return ("value",)
+
+
+@cache
+def _fields_plan(tp: type) -> tuple[tuple[str, Any, tuple, bool], ...]:
+    """(name, type, plan, required) per field of a dataclass. Built apart from _classify so a
+    dataclass whose fields refer back to it never recurses while its plan is made."""
+    hints = _hints(tp)
+    return tuple(
+        (f.name, hints[f.name], _kind_of(hints[f.name]),
+         f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+        for f in dataclasses.fields(tp))
 
 
 def certificate_to_dict(certificate: model.Certificate) -> dict[str, Any]:

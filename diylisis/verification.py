@@ -7,7 +7,7 @@ resolved again in the verifying repository, and the refuter realization is ranke
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from diylisis import codec, store
@@ -36,8 +36,16 @@ class Check:
 def check(snapshot: Snapshot, notes: list[dict], role: str | None, context: RepoContext | None,
           min_realization: Realization | None = None) -> Check:
     """Verify one snapshot against the certificates stored under its content."""
+    return _check(snapshot, notes, role, lambda: context, min_realization)
+
+
+def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
+           context: Callable[[], RepoContext | None], min_realization: Realization | None) -> Check:
+    """check(), asking for the repository context only when a Reference must be resolved:
+    opening a context per commit costs more than the rest of verifying a commit message."""
     failures: list[str] = []
     certificates: list[Certificate] = []
+    digest = snapshot.digest  # a sha256 over the snapshot: computed once
     for data in notes:
         try:
             certificates.append(codec.certificate_from_dict(data))
@@ -48,22 +56,22 @@ def check(snapshot: Snapshot, notes: list[dict], role: str | None, context: Repo
         label = f" for role {role}" if role else ""
         have = sorted({c.role for c in certificates})
         extra = f" (certified for {', '.join(have)})" if have else ""
-        failures.append(f"missing: no certificate{label} for this content {snapshot.digest[:19]}…{extra}")
-        return Check(target=snapshot.target, revision=snapshot.revision, digest=snapshot.digest,
+        failures.append(f"missing: no certificate{label} for this content {digest[:19]}…{extra}")
+        return Check(target=snapshot.target, revision=snapshot.revision, digest=digest,
                      role=role, failures=tuple(failures))
     certificate = wanted[0]
-    if certificate.identity.digest != snapshot.digest:
+    if certificate.identity.digest != digest:
         failures.append(f"stale: the certificate names {certificate.identity.digest[:19]}…, "
-                        f"the record is {snapshot.digest[:19]}…")
+                        f"the record is {digest[:19]}…")
     for judgment in certificate.judgments:
         if isinstance(judgment.verdict, Reference):
-            holds, detail = resolves_at(judgment.verdict.ref.locator, context)
+            holds, detail = resolves_at(judgment.verdict.ref.locator, context())
             if not holds:
                 failures.append(f"unresolved reference: {judgment.verdict.ref.locator} ({detail})")
     if min_realization is not None and certificate.realization.rank < min_realization.rank:
         failures.append(f"below: refuter {certificate.realization.value} is below the required "
                         f"{min_realization.value}")
-    return Check(target=snapshot.target, revision=snapshot.revision, digest=snapshot.digest,
+    return Check(target=snapshot.target, revision=snapshot.revision, digest=digest,
                  role=role, failures=tuple(failures), certificate=certificate)
 
 
@@ -75,4 +83,16 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     config = store.settings(root)
     for snapshot in snapshots:
         found = notes.get(store.blob_id(snapshot.data, config.object_format), [])
-        yield check(snapshot, found, role, context_for(snapshot), min_realization)
+        yield _check(snapshot, found, role, _once(context_for, snapshot), min_realization)
+
+
+def _once(context_for, snapshot: Snapshot) -> Callable[[], RepoContext | None]:
+    """context_for(snapshot), called on first use and remembered."""
+    made: list[RepoContext | None] = []
+
+    def context() -> RepoContext | None:
+        if not made:
+            made.append(context_for(snapshot))
+        return made[0]
+
+    return context
