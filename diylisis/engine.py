@@ -161,8 +161,10 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         return f2_grounding.resolves_at(locator, context)[0]
 
     answers_before = len(state.answers)
+    premises_before = len(state.premises)
     state = _dispose(state)
-    questions = _residual_questions(state, context, edges)
+    # a refuter that gives no valid verdict raises (exit 1, each reason on stderr); the run file
+    # keeps the last saved state, so `resume` can continue once the refuter is fixed
     verdict = edges.refute(_refuter_input(state, snapshot, edges, holds))
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
@@ -170,11 +172,12 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         return replace(state, verdict=verdict, status="stopped",
                        stop_reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
                                    f"re-declare the contract and run a fresh certification"), False
-    questions += _synthesized(verdict, state)
+    state = _dispose(_bind_findings(verdict, state, snapshot.text))
+    questions = _residual_questions(state, context, edges)
     if questions:
         state = _record_answers(state, edges.gate.ask(questions, state))
         state = _dispose(state)
-        questions = _residual_questions(state, context, edges) + _synthesized(verdict, state)
+        questions = _residual_questions(state, context, edges)
         if questions:
             ledger = state.ledger + tuple(
                 LedgerEntry(item_id=q.id, reason="unresolved", detail=q.reason, surfaced=True)
@@ -238,6 +241,10 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
             + ", ".join(sorted({locator for _, locator in exposure}))
             + "; the run cannot certify non-exposure")), False
     settled = f6_settle.fixed_point(measure.total, verdict, len(deltas), gate_changed)
+    if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
+        return replace(state, status="stopped", stop_reason=(
+            "the refuter keeps failing on findings that were already answered: "
+            + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), False
     if not settled and measure.total and not deltas and not gate_changed and verdict.passed:
         return replace(state, status="stopped", stop_reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}")), False
@@ -281,10 +288,13 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             continue
         if item.id in disposed and (has_channel or not item.resolution or _answer(state.answers, item.id)):
             continue
-        if not has_channel:
+        if item.origin is ItemOrigin.REFUTER and item.line == 0:
+            reason = f"{item.why} — not a passage of the record: accept it as a premise with a condition"
+            options: tuple[str, ...] = ("defer",)
+        elif not has_channel:
             reason = (f"{item.why or item.kind}; no write channel ({edges.no_channel_reason}), "
                       "so it can only be accepted as a premise: defer with a condition")
-            options: tuple[str, ...] = ("defer",)
+            options = ("defer",)
         else:
             reason = f"{item.why or item.kind}" + (f" — {item.fix}" if item.fix else "")
             options = RESIDUAL_OPTIONS
@@ -331,26 +341,54 @@ def _answer_problem(answer: Answer | None, context: RepoContext | None,
     return None if holds else f"{answer.option} answer {answer.value!r} does not resolve ({detail})"
 
 
-def _synthesized(verdict: ZeroMemoryVerdict, state: RunState) -> tuple[Question, ...]:
-    """F5 rows no item matched become items of their own, never dropped (EvidencedFinding)."""
-    known = {item.token for item in state.items} | {item.id for item in state.items}
-    known |= {d.claim for d in state.decisions} | {m.field for m in state.contract_provenance}
-    questions = []
+def _bind_findings(verdict: ZeroMemoryVerdict, state: RunState, text: str) -> RunState:
+    """F5 rows -> EvidencedFindings (Rule 31): bound to an open item, a recurrence, a claim
+    repair relayed to the premises, or an item of its own — never dropped."""
+    by_token = {item.token: item for item in state.items}
+    disposed = {d.item_id for d in state.dispositions}
+    repaired = {token for token, _ in state.repaired_targets}
+    items, premises, ledger = list(state.items), list(state.premises), list(state.ledger)
+    known = {item.id for item in items} | {p.id for p in premises}
     for finding in verdict.findings:
-        if finding.token in known:
+        bound = by_token.get(finding.token)
+        if bound is not None and bound.id not in disposed:
+            continue  # joins the open item it names
+        recurrence = bound is not None or finding.token in repaired
+        if finding.advisory == "Defer" and not recurrence:
+            premise_id = "claim-" + f1_deixis.slug(finding.token)
+            if premise_id not in known:
+                premises.append(DecisionRecord(id=premise_id, line=_line_of(finding.location),
+                                               claim=f"{finding.token!r} ({finding.location}): {finding.why}"))
+                known.add(premise_id)
             continue
-        item_id = synthesized_id(finding.token)
-        if _answer(state.answers, item_id):
+        item_id = ("recurrence-" if recurrence else "refuter-") + f1_deixis.slug(finding.token)
+        if item_id in known:
             continue
-        questions.append(Question(id=item_id, gate=GateKind.RESIDUAL, token=finding.token,
-                                  reason=f"refuter (category {finding.category}, {finding.location}): "
-                                         f"{finding.why}; {finding.repair}",
-                                  options=("defer",), line=0))
-    return tuple(dict((q.id, q) for q in questions).values())
+        line, column = _position_of(text, _line_of(finding.location), finding.token)
+        items.append(Item(id=item_id, token=finding.token, line=line, column=column,
+                          kind="comprehension-gap", origin=ItemOrigin.REFUTER, checklist=finding.category,
+                          why=f"refuter, category {finding.category} at {finding.location}: {finding.why}",
+                          fix=f"{finding.advisory}: {finding.repair}"))
+        ledger.append(LedgerEntry(item_id=item_id, reason="recurrence" if recurrence else "comprehension-gap",
+                                  detail=finding.why, surfaced=True))
+        known.add(item_id)
+    return replace(state, items=tuple(items), premises=tuple(premises), ledger=tuple(ledger))
 
 
-def synthesized_id(token: str) -> str:
-    return "refuter-" + f1_deixis.slug(token)
+def _line_of(location: str) -> int:
+    match = re.search(r"line (\d+)", location)
+    return int(match.group(1)) if match else 0
+
+
+def _position_of(text: str, line: int, token: str) -> tuple[int, int]:
+    """(line, column) of token, on its stated line or the first line that holds it; (0, 1) if absent."""
+    lines = text.split("\n")
+    order = ([line - 1] if 0 < line <= len(lines) else []) + list(range(len(lines)))
+    for index in order:
+        at = lines[index].find(token)
+        if at >= 0:
+            return index + 1, at + 1
+    return 0, 1
 
 
 def _record_answers(state: RunState, answers: tuple[Answer, ...]) -> RunState:
@@ -374,7 +412,7 @@ def _bind_decisions(decisions: tuple[DecisionRecord, ...], answers: tuple[Answer
 
 def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
     """Reception premises: accepted gaps (Defer) travel to the receiver with their condition."""
-    premises = list(p for p in state.premises if not p.id.startswith("defer-"))
+    premises = [p for p in state.premises if not p.id.startswith("defer-")]
     by_id = {item.id: item for item in state.items}
     for answer in _answers_by_item(state):
         if answer.option != "defer":
@@ -392,9 +430,6 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
             claim = decision.claim if decision else answer.item_id
             premises.append(DecisionRecord(id=f"defer-{answer.item_id}", line=0, deferral=answer.value,
                                            claim=f"decision without a durable record: {claim}"))
-        elif answer.item_id.startswith("refuter-"):
-            premises.append(DecisionRecord(id=f"defer-{answer.item_id}", line=0, deferral=answer.value,
-                                           claim=f"accepted refuter finding: {answer.item_id}"))
     unique = {p.id: p for p in premises}
     return tuple(unique.values())
 
@@ -427,11 +462,14 @@ def _kept_spans(text: str, state: RunState) -> tuple[tuple[int, int], ...]:
 
 
 def _settled(state: RunState, scanned: tuple[Item, ...]) -> tuple[Item, ...]:
-    """Items a repair already settled keep their dispositions though their text changed (LOOP)."""
+    """Items that outlive a rescan: those a repair settled (they keep their dispositions though
+    their text changed, LOOP) and refuter items, which no detector finds again."""
     done = {delta.item_id for delta in state.repair_deltas}
+    answered = {answer.item_id for answer in state.answers}
     present = {item.id for item in scanned}
     return tuple(item for item in state.items
-                 if item.id in done and item.id not in present and item.kind not in ("pointer", "content"))
+                 if item.id not in present and item.kind not in ("pointer", "content")
+                 and (item.id in done or (item.origin is ItemOrigin.REFUTER and item.id in answered)))
 
 
 def _mark_authored(items: tuple[Item, ...], state: RunState) -> tuple[Item, ...]:

@@ -98,7 +98,7 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
                                        advisory="Route", repair="certify that record too, or inline what is needed"))
     rows.append(_row(11, list(request.uncertified_siblings),
                      "routed record files (task, design and plan files) for their own certificate"))
-    premised = {p.id.removeprefix("defer-refuter-") for p in request.premises}
+    premised = {p.id.removeprefix("defer-refuter-").removeprefix("claim-") for p in request.premises}
     findings = [f for f in findings if _slug(f.token) not in premised]  # not re-Failed (Rule 31)
     rows.sort(key=lambda row: row.category)
     return ZeroMemoryVerdict(passed=not findings, realization=Realization.LINT_FALLBACK,

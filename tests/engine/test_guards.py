@@ -102,3 +102,51 @@ def test_contract_misfit_finding_trips_the_provenance_backstop(repo: Path) -> No
     result = _backstop_run(repo, 10)
     assert result.state.status == "stopped" and result.certificate is None
     assert "contract-provenance backstop" in (result.state.stop_reason or "")
+
+
+def _scripted_refuter(finding: RefuterFinding):
+    """A refuter that fails on `finding` until the run carries it as a premise, then passes."""
+
+    def refute(request):
+        premised = any(finding.token in premise.claim for premise in request.premises)
+        failed = not premised and not any(item.id.endswith("upload-is-2x-faster") for item in request.open_items)
+        sweep = tuple(SweepRow(category=n, status="finding" if failed and n == finding.category else "clear",
+                               checked="read the record") for n in CHECKLIST)
+        return ZeroMemoryVerdict(passed=not failed, realization=Realization.GENERIC_SUBAGENT, sweep=sweep,
+                                 findings=(finding,) if failed else ())
+
+    return refute
+
+
+def _run_with(repo: Path, refute, answers=()) -> engine.Result:
+    from diylisis.gate import AnswersGate
+
+    workspace = certification.Workspace.open(repo)
+    target = Target(kind=RecordKind.FILE, locator="TASK.md")
+    state = certification.start(workspace, target, ContractRequest(role="implementer"), ())
+    edges = replace(certification.edges(workspace, target, AnswersGate(tuple(answers))), refute=refute)
+    return engine.run(state, edges)
+
+
+def test_claim_repair_finding_relays_to_the_premises(repo: Path) -> None:
+    commit(repo, "Add task\n", {**FILES, "TASK.md": "Upload is 2x faster with the new pool.\n"})
+    claim = RefuterFinding(token="Upload is 2x faster", location="line 1", category=7,
+                           why="a measured claim with no evidence", advisory="Defer", repair="cite a benchmark")
+    from diylisis.state import Answer
+
+    qp = (Answer(item_id="qp-consumer", option="value", value="a reviewer"),
+          Answer(item_id="qp-authority", option="value", value="main"))
+    result = _run_with(repo, _scripted_refuter(claim), qp)
+    assert result.certificate is not None, result.state.stop_reason
+    assert any("Upload is 2x faster" in p and "no evidence" in p for p in result.certificate.reception.premises)
+    assert (repo / "TASK.md").read_text() == "Upload is 2x faster with the new pool.\n"  # no claim edited
+
+
+def test_unmatched_finding_becomes_an_item_of_its_own(repo: Path) -> None:
+    commit(repo, "Add task\n", {**FILES, "TASK.md": "Upload is 2x faster with the new pool.\n"})
+    gap = RefuterFinding(token="the new pool", location="line 1", category=1,
+                         why="which pool is meant is never said", advisory="Resolve", repair="name it")
+    result = _run_with(repo, _scripted_refuter(gap))
+    assert result.state.status == "paused"
+    question = next(q for q in result.state.open_questions if q.id == "refuter-the-new-pool")
+    assert question.options == ("resolve", "route", "drop", "defer") and question.line == 1
