@@ -164,6 +164,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
                                 check_dirty=False)
     result = _run(workspace, state, hook_gate(settings.role))
+    forget_run(workspace, result.state)
     if result.state.status == "certified":
         for delta in result.state.repair_deltas:
             out.note(f"git distill: line {delta.line}: wrote {delta.after!r} for {delta.before!r}")
@@ -187,6 +188,17 @@ def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = Fals
     if read is not None:
         edges = dataclasses.replace(edges, read=read)
     return engine.run(state, edges)
+
+
+def forget_run(workspace, state: RunState) -> None:
+    """Drop the run file a hook run left: the message or staged file is what a retry starts
+    from, and a hook runs on every commit, so its run files would only pile up."""
+    from diylisis import runs
+
+    try:
+        (runs.runs_dir(workspace.git_dir) / f"{state.run_id}.json").unlink()
+    except FileNotFoundError:
+        pass
 
 
 def fast_context(workspace):
@@ -292,6 +304,7 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
     state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False)
     # check_only: no write channel, so the hook never modifies a tracked file
     result = _run(workspace, state, hook_gate(role), read=lambda: snapshot, check_only=True)
+    forget_run(workspace, result.state)
     if result.state.status == "certified":
         out.note(f"git distill: {path} certified for {role}")
         return True
@@ -507,7 +520,11 @@ fi
 if command -v git-distill >/dev/null 2>&1; then
     exec git-distill hook commit-msg "$@"
 fi
-exec python3 -m diylisis hook commit-msg "$@"
+if python3 -c 'import diylisis' 2>/dev/null; then
+    exec python3 -m diylisis hook commit-msg "$@"
+fi
+echo "{missing}" >&2
+exit 1
 """
 
 _PRE_PUSH_BODY = """# git gives the pushed refs on stdin; keep them for both hooks
@@ -519,7 +536,12 @@ if command -v git-distill >/dev/null 2>&1; then
     printf '%s\\n' "$refs" | git-distill hook pre-push "$@"
     exit $?
 fi
-printf '%s\\n' "$refs" | python3 -m diylisis hook pre-push "$@"
+if python3 -c 'import diylisis' 2>/dev/null; then
+    printf '%s\\n' "$refs" | python3 -m diylisis hook pre-push "$@"
+    exit $?
+fi
+echo "{missing}" >&2
+exit 1
 """
 
 _PURPOSE = {
@@ -533,8 +555,11 @@ def hook_script(name: str) -> str:
     if name not in HOOK_NAMES:
         raise BadInput(f"no diylisis hook named {name!r}; known: {', '.join(HOOK_NAMES)}")
     body = _COMMIT_MSG_BODY if name == "commit-msg" else _PRE_PUSH_BODY
+    missing = (f"{name}: git distill is not installed (no git-distill on PATH, and python3 "
+               "cannot import diylisis); install it, or skip this hook once with --no-verify")
     return _SCRIPT.format(hook_id=HOOK_ID, name=name, purpose=_PURPOSE[name],
-                          suffix=CHAINED_SUFFIX, body=body.format(suffix=CHAINED_SUFFIX))
+                          suffix=CHAINED_SUFFIX,
+                          body=body.format(suffix=CHAINED_SUFFIX, missing=missing))
 
 
 def is_ours(text: str) -> bool:

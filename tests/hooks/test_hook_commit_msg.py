@@ -32,6 +32,11 @@ def _certified(repo: Path, data: str) -> list[dict]:
     return [json.loads(line) for line in shown.stdout.splitlines()] if shown.returncode == 0 else []
 
 
+def _run_files(repo: Path) -> list[str]:
+    runs = repo / ".git" / "distill" / "runs"
+    return sorted(p.name for p in runs.iterdir()) if runs.is_dir() else []
+
+
 def test_clean_message_is_silent_and_certified_as_git_will_store_it(work: Path) -> None:
     path = _message(work, CLEAN + "\n# Please enter the commit message for your changes.\n")
     done = distill(work, "hook", "commit-msg", str(path))
@@ -39,6 +44,7 @@ def test_clean_message_is_silent_and_certified_as_git_will_store_it(work: Path) 
     assert done.stdout == "" and done.stderr == ""
     certificates = _certified(work, CLEAN)
     assert [c["role"] for c in certificates] == ["reviewer"]
+    assert _run_files(work) == []  # a hook run leaves no run state behind
 
 
 def test_a_commit_through_the_editor_verifies(work: Path) -> None:
@@ -64,6 +70,7 @@ def test_residue_is_refused_with_each_finding_and_the_reuse_command(work: Path) 
     assert "\033[" not in done.stderr  # not a terminal: no color
     assert path.read_text(encoding="utf-8") == RESIDUE + "\n"
     assert _certified(work, RESIDUE + "\n") == []
+    assert _run_files(work) == []
 
 
 def test_a_bare_issue_number_becomes_a_url_of_the_origin_host(work: Path) -> None:

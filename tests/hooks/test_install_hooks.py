@@ -89,3 +89,26 @@ def test_chained_hook_failure_stops_the_commit(tmp_path: Path) -> None:
     done = run(work, "git", "commit", "-q", "-m", "Start the widget repository with a README")
     assert done.returncode != 0 and "local policy refuses" in done.stderr
     assert run(work, "git", "rev-parse", "-q", "--verify", "HEAD").returncode != 0
+
+
+def test_the_scripts_fall_back_to_python3_and_say_when_neither_is_there(tmp_path: Path) -> None:
+    import shutil
+    import sys
+
+    work = new_repo(tmp_path / "work")
+    assert distill(work, "install-hooks", "-q").returncode == 0
+    system = os.pathsep.join(str(Path(shutil.which(tool, path="/usr/bin:/bin")).parent)
+                             for tool in ("git", "sh"))
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    (shim / "python3").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    (shim / "python3").chmod(0o755)
+    write(work, "README.md", "widget\n")
+    fallback = run(work, "git", "commit", "-q", "-m", "Fix the bug as discussed above",
+                   extra={"PATH": f"{shim}{os.pathsep}{system}"})
+    assert fallback.returncode != 0 and "as discussed above" in fallback.stderr  # our hook ran
+
+    missing = run(work, "git", "commit", "-q", "-m", "Start the widget repository",
+                  extra={"PATH": system, "PYTHONPATH": ""})
+    assert missing.returncode != 0
+    assert "git distill is not installed" in missing.stderr and "--no-verify" in missing.stderr
