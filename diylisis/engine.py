@@ -173,17 +173,16 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
                        stop_reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
                                    f"re-declare the contract and run a fresh certification"), False
     state = _dispose(_bind_findings(verdict, state, snapshot.text))
-    questions = _residual_questions(state, context, edges)
+    questions = asked = _residual_questions(state, context, edges)
     if questions:
         state = _record_answers(state, edges.gate.ask(questions, state))
         state = _dispose(state)
         questions = _residual_questions(state, context, edges)
         if questions:
-            ledger = state.ledger + tuple(
-                LedgerEntry(item_id=q.id, reason="unresolved", detail=q.reason, surfaced=True)
-                for q in questions if all(e.item_id != q.id for e in state.ledger))
+            ledger = _surface(state.ledger, questions)
             return replace(state, status="paused", open_questions=questions, ledger=ledger,
                            verdict=verdict), False
+    state = replace(state, ledger=_surface(state.ledger, asked))
     gate_changed = len(state.answers) != answers_before
     stop = _answer(state.answers, "contract-stop")
     if stop is not None and stop.option == "resolve" and not state.contract.stop:
@@ -223,10 +222,11 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
                                           "brief": f7_certify.brief_text(draft)})
     exposure = f6_settle.exposure_scan(dropped, {
         locator: edges.read_source(locator, snapshot) for locator in _exposure_sources(state)})
-    ledger = state.ledger + tuple(
-        LedgerEntry(item_id=f"exposure-{locator}", reason="exposure",
-                    detail="a dropped token is readable through this source", surfaced=True)
-        for _, locator in exposure)
+    known = {entry.item_id for entry in state.ledger}
+    ledger = state.ledger + tuple(dict.fromkeys(
+        LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason="exposure", surfaced=False,
+                    detail=f"dropped content is still readable through {locator}, which this run cannot edit")
+        for _, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
     unresolved = f6_settle.unresolved_references(state.judgments, holds)
     measure = f6_settle.measure(
         items=state.items, dispositions=state_dispositions(state), gated=(), ledger=ledger,
@@ -235,11 +235,6 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         activity=state.contract.activity,
         stop=state.contract.stop or (stop.value if stop is not None else None))
     state = replace(state, measure=measure, verdict=verdict, ledger=ledger)
-    if exposure and not deltas:
-        return replace(state, status="stopped", stop_reason=(
-            "exposure: dropped content is still readable through "
-            + ", ".join(sorted({locator for _, locator in exposure}))
-            + "; the run cannot certify non-exposure")), False
     settled = f6_settle.fixed_point(measure.total, verdict, len(deltas), gate_changed)
     if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
         return replace(state, status="stopped", stop_reason=(
@@ -316,6 +311,11 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             options=options,
             reason=(f"{problem}; " if problem else "") + "a decision with no durable record of its "
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
+    for entry in state.ledger:
+        if entry.reason == "exposure" and not _answer(state.answers, entry.item_id):
+            questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
+                                      options=("defer",),
+                                      reason="exposure scan (detection only): accept it with a condition"))
     if state.contract.activity and not state.contract.stop and not _answer(state.answers, "contract-stop"):
         questions.append(Question(
             id="contract-stop", gate=GateKind.CONTRACT, token=state.contract.activity, line=0,
@@ -339,6 +339,15 @@ def _answer_problem(answer: Answer | None, context: RepoContext | None,
         return None
     holds, detail = f2_grounding.resolves_at(answer.value, context)
     return None if holds else f"{answer.option} answer {answer.value!r} does not resolve ({detail})"
+
+
+def _surface(ledger: tuple[LedgerEntry, ...], questions: tuple[Question, ...]) -> tuple[LedgerEntry, ...]:
+    """Every question put to the author surfaces its ledger entry (a new one when it had none)."""
+    asked = {q.id: q for q in questions}
+    entries = tuple(replace(e, surfaced=True) if e.item_id in asked else e for e in ledger)
+    have = {e.item_id for e in entries}
+    return entries + tuple(LedgerEntry(item_id=q.id, reason="unresolved", detail=q.reason, surfaced=True)
+                           for q in questions if q.id not in have)
 
 
 def _bind_findings(verdict: ZeroMemoryVerdict, state: RunState, text: str) -> RunState:
@@ -425,6 +434,10 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
         elif answer.item_id == "contract-stop":
             premises.append(DecisionRecord(id="defer-contract-stop", line=0, deferral=answer.value,
                                            claim="the contract names no stop condition"))
+        elif answer.item_id.startswith("exposure-"):
+            entry = next((e for e in state.ledger if e.item_id == answer.item_id), None)
+            premises.append(DecisionRecord(id=f"defer-{answer.item_id}", line=0, deferral=answer.value,
+                                           claim=entry.detail if entry else answer.item_id))
         elif answer.item_id.startswith("decision-"):
             decision = next((d for d in state.decisions if d.id == answer.item_id), None)
             claim = decision.claim if decision else answer.item_id

@@ -152,3 +152,23 @@ def test_unpublished_head_is_amended(repo: Path, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "docs/retries.md" in git(repo, "log", "-1", "--format=%B")
     assert distill(repo, "verify", "HEAD", "--role", "reviewer").returncode == 0
+
+
+def test_exposure_of_a_dropped_token_surfaces_at_the_gate(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Ship the retry (see /tmp/run3.log).\n",
+                                "docs/plan.md": "The retry failed, see /tmp/run3.log for the trace.\n"})
+    answers = tmp_path / "a.toml"
+    answers.write_text('tmp-run3-log = "drop"\n' + _qp(tmp_path).read_text())
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/plan.md",
+                     "--answers", str(answers), "--format", "json")
+    assert paused.returncode == 3, paused.stdout
+    (item,) = json.loads(paused.stdout)["items"]
+    assert item["id"] == "exposure-docs-plan-md" and item["options"] == ["defer"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, item["id"], "defer", "docs/plan.md is rewritten").returncode == 0
+    done = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
+    assert done.returncode == 0, done.stdout
+    premises = json.loads(done.stdout)["certificate"]["reception"]["premises"]
+    assert any("docs/plan.md" in p and "rewritten" in p for p in premises)
+    assert "/tmp/run3.log" not in done.stdout
+    assert "/tmp/run3.log" not in (repo / "TASK.md").read_text()
