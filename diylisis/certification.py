@@ -6,6 +6,7 @@ the gate, the write channel, the run files and the note store.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -101,7 +102,8 @@ def refuse_dirty(workspace: Workspace, target: Target) -> None:
                        "so repair commits hold only the repair")
 
 
-def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool = False) -> Edges:
+def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool = False,
+          certificate_target: str | None = None) -> Edges:
     """The engine's side effects for this target."""
     detect = detector(workspace)
     context = context_for(workspace)
@@ -150,6 +152,10 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
                                boundary=certificate.identity.boundary + " (another cleanup mode)")
             entries.append((alternate, codec.certificate_to_dict(replace(certificate, identity=identity))))
         store.put_many(workspace.root, entries)
+        if certificate_target and certificate_target not in ("notes", "session"):
+            # an externally named landing place, besides the note (F7: contract.certificate_target)
+            landing = workspace.root / certificate_target.removeprefix("file:")
+            landing.write_text(json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
     def self_ledger(snapshot: Snapshot) -> str | None:
         # a commit message is itself the durable record of the decisions it states
@@ -185,7 +191,8 @@ def refuter_for(workspace: Workspace):
 
 def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bool = False) -> Result:
     """Run (or continue) a certification to a certificate, a pause or a stop."""
-    return run(state, edges(workspace, state.target, gate, check_only=check_only))
+    return run(state, edges(workspace, state.target, gate, check_only=check_only,
+                            certificate_target=state.contract.certificate_target))
 
 
 def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:

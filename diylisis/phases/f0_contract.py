@@ -134,6 +134,9 @@ def check_certificate_target(contract: Contract, target: Target, root: Path) -> 
     named = contract.certificate_target
     if not named or named in ("notes", "session"):
         return
+    parent = (root / named.split(":", 1)[-1]).parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise ContractMisfit(f"certificate_target {named!r} cannot be written: {parent} is not a writable folder")
     if target.kind not in (RecordKind.FILE, RecordKind.MSGFILE, RecordKind.PRBODY):
         return
     if target.locator == "-":

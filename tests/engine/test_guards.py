@@ -150,3 +150,18 @@ def test_unmatched_finding_becomes_an_item_of_its_own(repo: Path) -> None:
     assert result.state.status == "paused"
     question = next(q for q in result.state.open_questions if q.id == "refuter-the-new-pool")
     assert question.options == ("resolve", "route", "drop", "defer") and question.line == 1
+
+
+def test_certificate_lands_at_a_named_target_too(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", FILES)
+    answers = tmp_path / "qp.toml"
+    answers.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "main" }\n')
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--certificate-target",
+                   "build/TASK.certificate.json", "--answers", str(answers))
+    assert done.returncode == 2 and "cannot be written" in done.stderr
+    (repo / "build").mkdir()
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--certificate-target",
+                   "build/TASK.certificate.json", "--answers", str(answers))
+    assert done.returncode == 0, done.stdout + done.stderr
+    landed = json.loads((repo / "build" / "TASK.certificate.json").read_text())
+    assert landed["role"] == "implementer" and landed["authority_copy"] == "main"
