@@ -86,11 +86,13 @@ class InteractiveGate:
         render.gate_evidence(console, state)
         answers = []
         for question in questions:
-            console.print(f"\n[bold]{question.id}[/bold] ({question.gate.value}) "
-                          f"line {question.line}: {question.token!r}\n  {question.reason}")
-            option = Prompt.ask("  answer", choices=list(question.options), console=console)
-            value = None
-            if option in VALUE_OPTIONS:
-                value = Prompt.ask(f"  {option} with", console=console)
+            where = f" line {question.line}" if question.line else ""
+            console.print(f"\n[bold]{question.id}[/bold] ({question.gate.value}){where}: "
+                          f"{question.token!r}\n  {question.reason}")
+            if question.options == ("value",):
+                option, value = "value", Prompt.ask("  answer", console=console)
+            else:
+                option = Prompt.ask("  answer", choices=list(question.options), console=console)
+                value = Prompt.ask(f"  {option} with", console=console) if option in VALUE_OPTIONS else None
             answers.append(parse_answer(question.id, option, value))
         return tuple(answers)
