@@ -204,13 +204,19 @@ FILES = tuple(f"src/{name.replace(' ', '_').replace('-', '_')}.py" for name in E
 
 
 def git_env(home: Path) -> dict[str, str]:
-    """An environment isolated from this machine's git configuration, with a fixed identity."""
+    """An environment isolated from this machine's git configuration, with a fixed identity.
+
+    Bytecode is cached under home/../pycache for every Python program measured (ours and
+    gitlint alike): an installed package has its .pyc files, and a PYTHONDONTWRITEBYTECODE
+    left in the environment would otherwise make each run compile every module again
+    (about 0.2 s for the hook on the machine this was written on).
+    """
     env = dict(os.environ)
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)
     env.update(IDENTITY)
     env.update({"HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-                "NO_COLOR": "1", "LC_ALL": "C.UTF-8"})
+                "NO_COLOR": "1", "LC_ALL": "C.UTF-8", "PYTHONPYCACHEPREFIX": str(home.parent / "pycache")})
     bindir = str(Path(sys.executable).parent)
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     return env
