@@ -28,14 +28,24 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, outp
     no record has blocking residue, 1 when some does, 2 on bad input. Warnings and issue
     numbers the origin host resolves are reported but do not fail.
     """
+    from pathlib import Path
+
     from diylisis import config, records, scan
+    from diylisis.detectors import DetectSettings
+    from diylisis.errors import GitError
     from diylisis.gitio import open_repo, toplevel
 
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
-    root = toplevel(".")
-    settings = config.load(root).detect_settings()
-    repo = open_repo(root)
+    try:
+        root = toplevel(".")
+    except GitError:
+        repo = open_repo(".")  # a bare repository has no work tree (nor .distill.toml), but it has history
+        root = Path(repo.path)
+        settings = DetectSettings()
+    else:
+        settings = config.load(root).detect_settings()
+        repo = open_repo(root)
     if range_spec:
         results = list(scan.scan_range(repo, range_spec, settings, include_merges=merges))
     else:

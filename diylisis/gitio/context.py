@@ -103,7 +103,7 @@ class PygitContext:
         self._pygit2 = pygit2
         self.repo = repo
         # the record being certified is tracked too, but it cannot define its own terms
-        self._exclude = exclude_path
+        self._exclude = normalize_path(exclude_path) if exclude_path else None
         try:
             self.commit = repo.revparse_single(revision).peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError):
@@ -117,13 +117,20 @@ class PygitContext:
             trees.append(self.commit.parents[0].tree)
         return trees
 
-    @functools.cached_property
-    def _paths(self) -> PathIndex:
-        return _path_index(self.repo, tuple(str(t.id) for t in self._trees()))
-
     def tracked(self, path: str) -> bool:
         """The path is tracked in the tree of the revision or its first parent (line anchors accepted)."""
-        return self._paths.has(path)
+        path = normalize_path(path)
+        if not path:
+            return False
+        index = _index(self.repo)
+        if any(ch in path for ch in "*?["):
+            return any(
+                fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path)
+                for tree in self._trees()
+                for p in index.paths(tree.id)
+            )
+        parts = tuple(path.split("/"))
+        return any(index.has_suffix(tree.id, parts) for tree in self._trees())
 
     def commit_id(self, prefix: str) -> str | None:
         """Full id of a commit whose id starts with prefix, present and reachable from a ref."""
@@ -154,71 +161,117 @@ class PygitContext:
         if not key:
             return False
         if key not in self._mentions:
-            text = _text_index(self.repo, tuple(str(t.id) for t in self._trees()), self._exclude)
-            self._mentions[key] = word_pattern(key).search(text) is not None
+            index = _index(self.repo)
+            exclude = tuple(self._exclude.split("/")) if self._exclude else ()
+            self._mentions[key] = any(index.mentions(tree.id, key, exclude) for tree in self._trees())
         return self._mentions[key]
 
 
-_PATHS: OrderedDict[tuple[str, tuple[str, ...]], PathIndex] = OrderedDict()
-_TEXTS: OrderedDict[tuple[str, tuple[str, ...], str | None], str] = OrderedDict()
-_REACHABLE: dict[str, frozenset[str]] = {}
+class _TreeIndex:
+    """Per-repository answers memoized by object id, so a walk over history reuses unchanged subtrees.
 
+    Consecutive commits share almost every subtree and blob; keying "does this subtree hold
+    that path / mention that term" by object id makes each commit cost only what changed.
+    """
 
-def _path_index(repo: pygit2.Repository, tree_ids: tuple[str, ...]) -> PathIndex:
-    key = (repo.path, tree_ids)
-    if key not in _PATHS:
-        paths: list[str] = []
-        for tree_id in tree_ids:
-            _walk_tree(repo, repo[tree_id], "", lambda path, _entry: paths.append(path))
-        _PATHS[key] = PathIndex(paths)
-        while len(_PATHS) > 8:
-            _PATHS.popitem(last=False)
-    return _PATHS[key]
+    def __init__(self, repo: pygit2.Repository) -> None:
+        import pygit2
 
+        self._pygit2 = pygit2
+        self.repo = repo
+        self._children: dict[Any, tuple[tuple[str, Any, str], ...]] = {}
+        self._suffix: dict[tuple[Any, tuple[str, ...]], bool] = {}
+        self._terms: dict[str, dict[Any, bool]] = {}
+        self._texts: OrderedDict[Any, str] = OrderedDict()
+        self._text_bytes = 0
 
-def _text_index(repo: pygit2.Repository, tree_ids: tuple[str, ...], exclude: str | None = None) -> str:
-    """Lower-cased text of every tracked text blob but `exclude` (deduplicated by blob id), joined by NULs."""
-    key = (repo.path, tree_ids, exclude)
-    if key not in _TEXTS:
-        blobs: dict[str, None] = {}
-
-        def visit(path: str, entry: Any) -> None:
-            if path != exclude:
-                _add_blob(blobs, entry)
-
-        for tree_id in tree_ids:
-            _walk_tree(repo, repo[tree_id], "", visit)
-        chunks = []
-        for blob_id in blobs:
+    def children(self, tree_id: Any) -> tuple[tuple[str, Any, str], ...]:
+        """(name, id, kind) of a tree's entries; kind is tree, blob or commit (a submodule)."""
+        if tree_id not in self._children:
             try:
-                blob = repo[blob_id]
+                tree = self.repo[tree_id]
             except KeyError:
-                continue  # a partial copy may list a large blob it does not hold
-            if blob.size > _TEXT_LIMIT or blob.is_binary:
-                continue
-            chunks.append(blob.data.decode("utf-8", errors="replace").lower())
-        _TEXTS[key] = "\0".join(chunks)
-        while len(_TEXTS) > 2:
-            _TEXTS.popitem(last=False)
-    return _TEXTS[key]
+                tree = ()
+            self._children[tree_id] = tuple((e.name, e.id, e.type_str) for e in tree)
+        return self._children[tree_id]
+
+    def paths(self, tree_id: Any, prefix: str = "") -> list[str]:
+        """Every path (files and directories) under a tree."""
+        out = []
+        for name, oid, kind in self.children(tree_id):
+            out.append(prefix + name)
+            if kind == "tree":
+                out.extend(self.paths(oid, f"{prefix}{name}/"))
+        return out
+
+    def _has_path(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
+        entries = {name: (oid, kind) for name, oid, kind in self.children(tree_id)}
+        head = entries.get(parts[0])
+        if head is None:
+            return False
+        if len(parts) == 1:
+            return True
+        return head[1] == "tree" and self._has_path(head[0], parts[1:])
+
+    def has_suffix(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
+        """parts names a path under this tree or under any of its subdirectories."""
+        key = (tree_id, parts)
+        if key not in self._suffix:
+            found = self._has_path(tree_id, parts) or any(
+                kind == "tree" and self.has_suffix(oid, parts) for _, oid, kind in self.children(tree_id)
+            )
+            self._suffix[key] = found
+        return self._suffix[key]
+
+    def mentions(self, tree_id: Any, term: str, exclude: tuple[str, ...] = ()) -> bool:
+        """Some text blob under the tree (but the excluded path) holds the term as a whole word."""
+        memo = self._terms.setdefault(term, {})
+        if not exclude and tree_id in memo:
+            return memo[tree_id]
+        found = False
+        for name, oid, kind in self.children(tree_id):
+            inner = exclude[1:] if exclude and exclude[0] == name else ()
+            if exclude and exclude[0] == name and len(exclude) == 1:
+                continue  # the record's own file
+            if kind == "tree":
+                found = self.mentions(oid, term, inner) if inner else self.mentions(oid, term)
+            elif kind == "blob":
+                if oid not in memo:
+                    text = self._text(oid)
+                    memo[oid] = term in text and word_pattern(term).search(text) is not None
+                found = memo[oid]
+            if found:
+                break
+        if not exclude:
+            memo[tree_id] = found
+        return found
+
+    def _text(self, blob_id: Any) -> str:
+        if blob_id in self._texts:
+            self._texts.move_to_end(blob_id)
+            return self._texts[blob_id]
+        try:
+            blob = self.repo[blob_id]
+            text = "" if blob.size > _TEXT_LIMIT or blob.is_binary else blob.data.decode("utf-8", "replace").lower()
+        except KeyError:
+            text = ""  # a partial copy may list a large blob it does not hold
+        self._texts[blob_id] = text
+        self._text_bytes += len(text)
+        while self._text_bytes > _TEXT_CACHE and len(self._texts) > 1:
+            _, dropped = self._texts.popitem(last=False)
+            self._text_bytes -= len(dropped)
+        return text
 
 
-def _add_blob(blobs: dict[str, None], entry: Any) -> None:
-    if entry.type_str == "blob":
-        blobs.setdefault(str(entry.id), None)
+_INDEXES: dict[str, _TreeIndex] = {}
+_REACHABLE: dict[str, frozenset[str]] = {}
+_TEXT_CACHE = 256 * 1024 * 1024
 
 
-def _walk_tree(repo: pygit2.Repository, tree: Any, prefix: str, visit: Any) -> None:
-    import pygit2
-
-    for entry in tree:
-        path = f"{prefix}{entry.name}"
-        if entry.type_str == "tree":
-            _walk_tree(repo, repo[entry.id], path + "/", visit)
-        elif entry.type_str == "blob":
-            visit(path, entry)
-        elif isinstance(entry, pygit2.Object) and entry.type_str == "commit":
-            visit(path, entry)  # a submodule path is tracked
+def _index(repo: pygit2.Repository) -> _TreeIndex:
+    if repo.path not in _INDEXES or _INDEXES[repo.path].repo is not repo:
+        _INDEXES[repo.path] = _TreeIndex(repo)
+    return _INDEXES[repo.path]
 
 
 def _reachable(repo: pygit2.Repository) -> frozenset[str]:
