@@ -202,31 +202,29 @@ def forget_run(workspace, state: RunState) -> None:
 
 
 def fast_context(workspace):
-    """A RepoContext over `git` subprocesses (no pygit2), cached per tree revision."""
+    """A RepoContext over `git` subprocesses (no pygit2) on the index: the tree the commit
+    being written will have, so a path staged in this very commit resolves."""
     from diylisis.gitio import context as contexts
 
     cache: dict[str | None, object] = {}
-    make = getattr(contexts, "GitCommandContext", None)
 
     def context(snapshot: Snapshot):
-        key = snapshot.tree_revision
-        if key not in cache:
-            cache[key] = (make(workspace.root, key) if make is not None
-                          else contexts.for_repository(workspace.root, key))
-        return cache[key]
+        if snapshot.path not in cache:
+            cache[snapshot.path] = contexts.GitCommandContext(workspace.root, None,
+                                                              exclude_path=snapshot.path)
+        return cache[snapshot.path]
 
     return context
 
 
 def fast_read_source(workspace):
-    """certification's read_source edge over `git cat-file` (its own opens pygit2)."""
+    """certification's read_source edge over `git cat-file` on the index (its own opens pygit2)."""
 
     def read_source(locator: str, snapshot: Snapshot) -> str | None:
         if locator.startswith(("http://", "https://")):
             return None if "://localhost" in locator else ""  # beyond tool reach: judged by class
-        revision = snapshot.tree_revision or "HEAD"
         path = locator.split(":", 1)[0]
-        code, out, _ = try_git(["cat-file", "blob", f"{revision}:{path}"], workspace.root)
+        code, out, _ = try_git(["cat-file", "blob", f":{path}"], workspace.root)
         return out.decode("utf-8", "replace") if code == 0 else None
 
     return read_source
@@ -298,9 +296,11 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
 
     check_record(data, f"the staged content of {path}", workspace.config.max_record_bytes)
     target = Target(kind=RecordKind.FILE, locator=path)
-    head = _head(workspace.root)
-    snapshot = Snapshot(target=target, data=data, boundary=f"the staged content of {path} (index blob)",
-                        revision=None, tree_revision=head, path=path)
+    # no revision and no tree revision: the staged content belongs to no commit yet, and its
+    # paths resolve against the index (fast_context)
+    snapshot = Snapshot(target=target, data=data,
+                        boundary=f"the staged content of {path} (index blob)",
+                        revision=None, tree_revision=None, path=path)
     state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False)
     # check_only: no write channel, so the hook never modifies a tracked file
     result = _run(workspace, state, hook_gate(role), read=lambda: snapshot, check_only=True)
@@ -311,11 +311,6 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
     report_refusal(out, result.state, what=path, fix=REPAIR_FILES.format(path=path),
                    fix_words="this hook never edits files; repair it with")
     return False
-
-
-def _head(root: Path) -> str | None:
-    code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], root)
-    return out.decode().strip() if code == 0 and out.strip() else None
 
 
 # --- pre-push ------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ def exercise(work: Path, remote: Path, scratch: Path) -> None:
     refused = run(work, "git", "commit", "-m", RESIDUE)
     assert refused.returncode != 0
     said = refused.stdout + refused.stderr
-    assert "as discussed above" in said and "line 1" in said
+    assert "discussed above" in said and "line 1" in said
     assert "git commit -e -F" in said and ".git/COMMIT_EDITMSG" in said
     kept = (work / ".git" / "COMMIT_EDITMSG").read_text(encoding="utf-8")
     assert kept.strip() == RESIDUE

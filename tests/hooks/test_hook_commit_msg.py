@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -62,10 +63,10 @@ def test_residue_is_refused_with_each_finding_and_the_reuse_command(work: Path) 
     done = distill(work, "hook", "commit-msg", str(path))
     assert done.returncode == 1
     lines = done.stderr.splitlines()
-    finding = next(line for line in lines if "as discussed above" in line)
-    assert "line 1" in finding and "[DX102]" in finding
+    finding = next(line for line in lines if "discussed above" in line)
+    assert "line 1" in finding and re.search(r"\[[A-Z]{1,3}\d{3}\]", finding)  # the rule id
     assert any(line.strip().startswith("fix: ") for line in lines)
-    assert any("item as-discussed-above" in line for line in lines)
+    assert any(re.fullmatch(r"\s+item [\w-]+", line) for line in lines)
     assert f"git commit -e -F {path}" in done.stderr
     assert "\033[" not in done.stderr  # not a terminal: no color
     assert path.read_text(encoding="utf-8") == RESIDUE + "\n"
@@ -172,4 +173,18 @@ def test_color_only_on_a_terminal_and_never_with_no_color(work: Path) -> None:
     path = _message(work, RESIDUE + "\n")
     assert b"\x1b[1;31m" in _stderr_on_terminal(work, path)
     plain = _stderr_on_terminal(work, path, NO_COLOR="1")
-    assert b"as discussed above" in plain and b"\x1b[" not in plain
+    assert b"discussed above" in plain and b"\x1b[" not in plain
+
+
+def test_a_path_staged_in_this_commit_resolves(work: Path) -> None:
+    assert distill(work, "install-hooks", "-q").returncode == 0
+    write(work, "src/retry.py", "MAX_ATTEMPTS = 5\n")
+    done = run(work, "git", "commit", "-q", "-m",
+               "Add src/retry.py with the upload attempt limit\n\n"
+               "src/retry.py holds MAX_ATTEMPTS, read by the uploader.\n")
+    assert done.returncode == 0, done.stderr
+    assert distill(work, "verify", "HEAD").returncode == 0
+    ok(work, "git", "rm", "-q", "--cached", "src/retry.py")
+    refused = run(work, "git", "commit", "-q", "--allow-empty", "-m",
+                  "Stop shipping src/retry.py\n\nThe limit in src/retry.py moves to the config.\n")
+    assert refused.returncode != 0 and "src/retry.py" in refused.stderr  # untracked in the index

@@ -8,7 +8,7 @@ import pytest
 from hookutil import distill, new_repo, ok, run, write
 
 GOOD = "# Cache design\n\nEntries expire after ten minutes; the limit is in README.md.\n"
-BAD = "# Cache design\n\nAs discussed above, entries expire.\n"
+BAD = "# Cache design\n\nEntries expire after ten minutes.\nThe timings are in /tmp/run3.log.\n"
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def test_a_refusal_points_at_certify_and_touches_nothing(work: Path) -> None:
     status = ok(work, "git", "status", "--porcelain")
     done = distill(work, "hook", "files", "docs/design/cache.md")
     assert done.returncode == 1
-    assert "as discussed above" in done.stderr.lower()
+    assert "/tmp/run3.log" in done.stderr
     assert "git distill certify docs/design/cache.md" in done.stderr
     assert ok(work, "git", "status", "--porcelain") == status
     assert (work / "docs/design/cache.md").read_text(encoding="utf-8") == BAD

@@ -106,7 +106,7 @@ def test_the_scripts_fall_back_to_python3_and_say_when_neither_is_there(tmp_path
     write(work, "README.md", "widget\n")
     fallback = run(work, "git", "commit", "-q", "-m", "Fix the bug as discussed above",
                    extra={"PATH": f"{shim}{os.pathsep}{system}"})
-    assert fallback.returncode != 0 and "as discussed above" in fallback.stderr  # our hook ran
+    assert fallback.returncode != 0 and "discussed above" in fallback.stderr  # our hook ran
 
     missing = run(work, "git", "commit", "-q", "-m", "Start the widget repository",
                   extra={"PATH": system, "PYTHONPATH": ""})
