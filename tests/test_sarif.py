@@ -27,7 +27,7 @@ def log(repo: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]
     commit(
         repo,
         "Add notes",
-        {"notes.md": "# Notes\n\nThe user decided to keep it.\nRound 2 done. <!-- distill: ignore SI201 -->\n"},
+        {"notes.md": "# Notes\n\nThe user decided to keep it.\nReview round 2 done. <!-- distill: ignore SI201 -->\n"},
     )
     code, data = sarif_of(capsys, f"commit:{cid}", "notes.md")
     return code, data, cid

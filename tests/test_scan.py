@@ -65,7 +65,7 @@ def test_file_target_config_and_inline_ignore(repo: Path, capsys) -> None:
         repo,
         "Add notes",
         {
-            "notes.md": "# Notes\n\nAll tests pass. <!-- distill: ignore UC701 -->\nRound 3 fixed the parser.\n",
+            "notes.md": "# Notes\n\nAll tests pass. <!-- distill: ignore UC701 -->\nReview round 3 fixed the parser.\n",
             ".distill.toml": '[detect]\nper_path = [{ glob = "notes.md", severity = { SI201 = "warning" } }]\n',
         },
     )

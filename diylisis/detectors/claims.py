@@ -46,6 +46,15 @@ def _opening(words: tuple[str, ...]) -> re.Pattern[str]:
     )
 
 
+def _continues_sentence(doc: Doc, start: int) -> bool:
+    """The claim word starts a wrapped line inside a sentence, not a sentence or list item."""
+    line_start = doc.text.rfind("\n", 0, start) + 1
+    if doc.text[line_start:start].strip():
+        return False  # after punctuation or a list marker on the same line
+    previous = doc.text[: max(line_start - 1, 0)].rsplit("\n", 1)[-1].rstrip()
+    return bool(previous) and not previous.endswith((".", "!", "?", ":", ";")) and not previous.startswith("#")
+
+
 def claim_openings(doc: Doc) -> Iterator[Finding]:
     """UC702: a sentence opening with "Verified …", "Tested …", "Measured …" and no evidence."""
     words = doc.lexicon.words("claim_opening")
@@ -55,6 +64,8 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
         start, end = match.span("claim")
         if end - start < len(match.group("claim").split()[0]) + 3 or _evidenced(doc, start):
             continue
+        if _continues_sentence(doc, start):
+            continue  # "...and I\ntested that": a wrapped line, not a sentence start
         yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 
 

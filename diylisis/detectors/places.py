@@ -28,9 +28,14 @@ _CODE_BEHAVIOUR = re.compile(
     r"mounts?|extracts? to|under)\b[^.\n]*$"
 )
 REL_PATH = re.compile(r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?")
-_PATH_NOT_A_FILE = re.compile(r"^(?:refs|origin|upstream|heads|remotes|tags)/|^[\d/.*-]+$|^\.+/?$")
+# ref namespaces, diff prefixes (a/x.c b/x.c), numbers
+_PATH_NOT_A_FILE = re.compile(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b)/|^[\d/.*-]+$|^\.+/?$")
+_BUILD_OUTPUT = re.compile(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
 _FILE_LIKE = re.compile(r"^[^.].*\.[A-Za-z]{1,6}$")
-_PATH_NEAR = re.compile(r"\S+/\S+|\S+\.[A-Za-z]{1,5}\b")
+# The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
+_PATH_BEFORE = re.compile(
+    r"(?:\S+/\S*|\S+\.[A-Za-z]{1,5}`?)\s*(?:\(|(?:is|are|was|were|remains?|stays?|still|left|currently)\s+)*$"
+)
 
 
 def session_urls(doc: Doc) -> Iterator[Finding]:
@@ -82,7 +87,7 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
         "prose",
         "points at a file the author never committed; the reader does not have it",
         "commit the file and cite its path, or put its content in the record",
-        keep=lambda m: _PATH_NEAR.search(doc.text[max(0, m.start() - 40) : m.start()].split("\n")[-1]) is not None,
+        keep=lambda m: _PATH_BEFORE.search(doc.text[max(0, m.start() - 60) : m.start()].split("\n")[-1]) is not None,
     )
 
 
@@ -108,8 +113,8 @@ def machine_paths(doc: Doc) -> Iterator[Finding]:
         owner = match.group("owner")
         if owner is not None and _PLACEHOLDER_OWNER.match(owner):
             continue
-        if _inside_url(doc, match.start()):
-            continue
+        if _inside_url(doc, match.start()) or doc.position(match.start())[0] in doc.indented_lines:
+            continue  # an indented transcript is quoted output: evidence, not a pointer
         yield doc.finding(
             "EP506",
             Category.EPHEMERAL_REF,
@@ -128,7 +133,7 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
         bare = re.sub(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$", "", token)
         if "/" not in bare.strip("/") and not bare.endswith("/"):
             continue
-        if _PATH_NOT_A_FILE.search(bare) or not re.search(r"[A-Za-z]", bare):
+        if _PATH_NOT_A_FILE.search(bare) or not re.search(r"[A-Za-z]", bare) or _BUILD_OUTPUT.search(bare):
             continue
         if not re.search(r"\.[A-Za-z]\w{0,6}$", bare):
             continue  # "read/write/scan" and "a/b/" are lists far more often than places
@@ -216,9 +221,10 @@ Repair: put the relevant lines in the record or commit the artifact.
 
 _DOC_MACHINE = """\
 What it flags: absolute paths that name a machine or a person: /Users/name/…, /home/name/…,
-C:\\Users\\name\\…, /mnt/…, /Volumes/…, ~/projects/…, in prose and in code. Standard per-user
-tool locations under a dot directory (~/.config/…) and placeholder owners (<user>, $USER)
-are not flagged.
+C:\\Users\\name\\…, /mnt/…, /Volumes/…, ~/projects/…, in prose, code spans and fenced blocks
+(an instruction to cd there is still a pointer). Indented transcripts (quoted output),
+standard per-user tool locations under a dot directory (~/.config/…) and placeholder owners
+(<user>, $USER) are not flagged.
 
 Why a fresh reader fails: the reader's machine has no such place.
 

@@ -12,7 +12,7 @@ from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding
 
 UPPER_KEY = re.compile(r"(?<![\w/#.-])([A-Z][A-Z0-9]{1,9})-(\d{1,6})(?![\w/-]|\.\d)")
-LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,4})-([a-z0-9]{1,8})(?![\w/@-]|\.\w)")
+LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,3})-([a-z0-9]{1,8})(?![\w/@-]|\.\w)")
 CODE = re.compile(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = re.compile(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _VOWEL = re.compile(r"[aeiou]")
@@ -28,7 +28,8 @@ _ENGLISH_PREFIX = frozenset(
 
 def _review_context(doc: Doc) -> bool:
     """The record talks about review rounds or private reviews, so short codes are likely finding labels."""
-    return any(next(lexicon_matches(doc, key, "prose"), None) is not None for key in ("round_label", "private_review"))
+    keys = ("round_label", "private_review", "review_word")
+    return any(next(lexicon_matches(doc, key, "prose"), None) is not None for key in keys)
 
 
 def _defined(doc: Doc, term: str) -> bool:
@@ -42,6 +43,7 @@ def round_labels(doc: Doc) -> Iterator[Finding]:
     fix = "state what that round found or changed, without its number"
     yield from lexicon_findings(doc, "SI201", Category.SESSION_ID, "round_label", "prose", why, fix)
     if _review_context(doc):
+        yield from lexicon_findings(doc, "SI201", Category.SESSION_ID, "bare_round_label", "prose", why, fix)
         for match in R_ROUND.finditer(doc.prose):
             if not _defined(doc, match.group()):
                 yield doc.finding("SI201", Category.SESSION_ID, match.start(), match.end(), why, fix)
@@ -136,19 +138,19 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
             continue
         yield from _key_finding(doc, match)
     qualified: set[str] = set()
-    suffixes: dict[str, set[str]] = {}
     candidates = []
     for match in LOWER_KEY.finditer(doc.prose):
         prefix, suffix = match.groups()
         if prefix in _ENGLISH_PREFIX or prefix.upper() in public:
             continue
         candidates.append(match)
-        suffixes.setdefault(prefix, set()).add(suffix)
         # Without a tree only shapes English never has count: a digit, or one prefix used as a
         # numbering scheme for several ids. With a tree, vowel-less ids qualify and mentions() decides.
-        if re.search(r"\d", suffix) or (doc.has_tree and not _VOWEL.search(suffix)):
+        # All-digit ids ("ab-12") need a two-letter prefix: "gcc-11" and "node-18" are versions.
+        if (re.search(r"[a-z]\d|\d[a-z]", suffix) or (suffix.isdigit() and len(prefix) == 2)) or (
+            doc.has_tree and not _VOWEL.search(suffix) and not suffix.isdigit()
+        ):
             qualified.add(prefix)
-    qualified |= {prefix for prefix, seen in suffixes.items() if len(seen) >= 3}
     for match in candidates:
         if match.group(1) in qualified:
             yield from _key_finding(doc, match)
@@ -262,7 +264,7 @@ RULES = (
         summary="Review-loop round or cycle numbers ('round 6', '라운드 6', '5회차').",
         doc=_DOC_ROUND,
         detect=round_labels,
-        lexicon_keys=("round_label",),
+        lexicon_keys=("round_label", "bare_round_label", "review_word"),
     ),
     Rule(
         id="SI202",

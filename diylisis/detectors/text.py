@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 QUOTE = re.compile(r"^ {0,3}>")
+INDENTED = re.compile(r"^(?: {4,}|\t)\S")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
 LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
@@ -42,6 +44,7 @@ class Doc:
     context: RepoContext | None = None
     path: str | None = None
     line_starts: tuple[int, ...] = field(default=())
+    indented_lines: frozenset[int] = frozenset()  # 1-based lines of indented (transcript) blocks
 
     @property
     def has_tree(self) -> bool:
@@ -104,6 +107,8 @@ def prepare(
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     fence: str | None = None
+    indented = False
+    indented_lines: set[int] = set()
     trailer_from = _trailer_block(lines)
     for number, line in enumerate(lines):
         start = starts[number]
@@ -120,6 +125,17 @@ def prepare(
             for view in (prose, claims, locators):
                 _blank(view, start, start + len(line))
             continue
+        # An indented block after a blank line is code or quoted output (Markdown, and git's own
+        # habit of indenting transcripts in commit messages); list items stay prose.
+        if INDENTED.match(line) and not LIST_ITEM.match(line):
+            if indented or number == 0 or not lines[number - 1].strip():
+                indented = True
+                indented_lines.add(number + 1)
+                _blank(prose, start, start + len(line))
+                _blank(claims, start, start + len(line))
+                continue
+        elif line.strip():
+            indented = False
         if number >= trailer_from:
             _blank(prose, start, start + len(line))
             _blank(claims, start, start + len(line))
@@ -141,6 +157,7 @@ def prepare(
         context=context,
         path=path,
         line_starts=tuple(starts),
+        indented_lines=frozenset(indented_lines),
     )
 
 

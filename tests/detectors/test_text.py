@@ -59,3 +59,27 @@ def test_ignore_for_another_rule_does_not_suppress() -> None:
 def test_ignored_lines_parsing() -> None:
     lines = ignored_lines("a <!-- distill: ignore DX101, SI201 -->\n<!-- distill: ignore -->\nb\n")
     assert lines == {1: frozenset({"DX101", "SI201"}), 3: frozenset()}
+
+
+def test_indented_transcripts_are_quoted_output() -> None:
+    text = (
+        "Speed up the pack walk\n\nBefore and after, on my laptop:\n\n"
+        "    $ git -C /home/someone/src/linux.git rev-list --count HEAD\n"
+        "    Failed: 0, all tests pass\n\n"
+        "The walk now skips trees it has already seen.\n"
+    )
+    assert detect_text(text, None, DetectSettings())[0] == ()
+
+
+def test_a_wrapped_line_starting_with_a_claim_word_is_not_a_sentence_start() -> None:
+    wrapped = "Handle empty input\n\nThe helper was rewritten so that it can be\ntested without a network.\n"
+    assert detect_text(wrapped, None, DetectSettings())[0] == ()
+    opening = "Handle empty input\n\nThe helper was rewritten.\nTested without a network.\n"
+    assert [f.rule_id for f in detect_text(opening, None, DetectSettings())[0]] == ["UC702"]
+
+
+def test_a_bare_round_number_needs_review_talk() -> None:
+    plain = "Translate the strings\n\nThis is round 2 of the translation update.\n"
+    assert detect_text(plain, None, DetectSettings())[0] == ()
+    review = "Tighten the parser\n\nRound 2 of the feedback asked for stricter dates.\n"
+    assert [f.rule_id for f in detect_text(review, None, DetectSettings())[0]] == ["SI201"]
