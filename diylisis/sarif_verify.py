@@ -117,7 +117,6 @@ def sarif_for_checks(checks: Iterable[Any]) -> dict[str, Any]:
         "runs": [{
             "tool": {"driver": {"name": "git-distill", "version": __version__,
                                 "rules": rules}},
-            "automationDetails": {"id": "git-distill/verify/"},
             "results": results,
             "properties": {"records": len(checks),
                            "verified": sum(1 for check in checks if check.ok)},
