@@ -11,13 +11,16 @@ from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding
 
 TEMP_PATH = re.compile(
-    r"(?<![\w.~/-])(?:/tmp|/var/tmp|/private/tmp|/dev/shm|%TEMP%|%TMP%|\$TMPDIR|[Cc]:\\(?:Windows\\)?Temp)"
+    r"(?<![\w.~/-])(?:/tmp|/var/tmp|/private/tmp|/private/var/folders|/var/folders|/dev/shm|%TEMP%|%TMP%|\$TMPDIR"
+    r"|[Cc]:\\(?:Windows\\)?Temp)"
     r"(?:[/\\][^\s`'\"),;\]]*)?"
 )
 MACHINE_PATH = re.compile(
     r"(?<![\w.~/-])(?:/Users/|/home/|[A-Za-z]:\\Users\\|/mnt/|/Volumes/|/media/)"
     r"(?P<owner>[^\s/\\`'\"),;]+)(?:[/\\][^\s`'\"),;\]]*)?"
     r"|(?<![\w.~/-])~/(?!\.)[^\s`'\"),;\]]+"
+    r"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[^\s`'\"),;\]]*"
+    r"|(?<![\w\\])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]]+"
 )
 _PLACEHOLDER_OWNER = re.compile(
     r"(?i)^(?:<[^>]*>?|\$\{?\w+\}?|\{[^}]*\}|you|your-?name|username|me|example|\*|\.\.\.|x+)$"
