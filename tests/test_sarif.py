@@ -10,9 +10,7 @@ import pytest
 
 from diylisis.cli import main
 from diylisis.detectors import RULES
-from tests.conftest import commit
-
-SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
+from tests.conftest import commit, sarif_schema
 
 
 def sarif_of(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
@@ -35,7 +33,7 @@ def log(repo: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]
 
 def test_validates_against_the_sarif_2_1_0_schema(log: tuple[int, dict, str]) -> None:
     _, data, _ = log
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    schema = sarif_schema()
     jsonschema.Draft4Validator.check_schema(schema)
     jsonschema.Draft4Validator(schema).validate(data)
     assert data["version"] == "2.1.0" and len(data["runs"]) == 1
@@ -43,7 +41,7 @@ def test_validates_against_the_sarif_2_1_0_schema(log: tuple[int, dict, str]) ->
 
 def test_a_broken_log_fails_the_schema(log: tuple[int, dict, str]) -> None:
     _, data, _ = log
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    schema = sarif_schema()
     data["runs"][0]["results"][0]["level"] = "fatal"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft4Validator(schema).validate(data)
