@@ -54,19 +54,18 @@ def detector(workspace: Workspace):
 
 
 def context_for(workspace: Workspace):
-    """RepoContext per certified revision: pygit2 for stored records, git calls for hook messages."""
+    """RepoContext per record: pygit2 at the certified revision, or `git` calls on the index for a
+    message or staged file being committed (the tree the new commit will have; no pygit2 import)."""
     from diylisis.gitio import context as contexts
 
-    cache: dict[tuple[str, str | None, str | None], object] = {}
+    cache: dict[tuple[str | None, str | None], object] = {}
 
     def context(snapshot: Snapshot):
-        on_hook_path = snapshot.target.kind is RecordKind.MSGFILE
-        key = ("git" if on_hook_path else "pygit2", snapshot.tree_revision, snapshot.path)
+        on_index = snapshot.target.kind is RecordKind.MSGFILE or snapshot.tree_revision is None
+        key = (None if on_index else snapshot.tree_revision, snapshot.path)
         if key not in cache:
-            if on_hook_path:
-                cache[key] = contexts.GitCommandContext(workspace.root, None)
-            elif snapshot.tree_revision is None:
-                cache[key] = None
+            if on_index:
+                cache[key] = contexts.GitCommandContext(workspace.root, None, exclude_path=snapshot.path)
             else:
                 cache[key] = contexts.PygitContext(gitio.open_repo(workspace.root), snapshot.tree_revision,
                                                    exclude_path=snapshot.path)
@@ -132,12 +131,10 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
     def read_source(locator: str, snapshot: Snapshot) -> str | None:
         if locator.startswith(("http://", "https://")):
             return None if "://localhost" in locator else ""  # beyond tool reach: judged by class
-        try:
-            repo = gitio.open_repo(workspace.root)
-            rev = snapshot.tree_revision or "HEAD"
-            return gitio.blob_at(repo, rev, locator.split(":", 1)[0]).decode("utf-8", "replace")
-        except Exception:  # noqa: BLE001 - an unreadable source is an exposure residual
-            return None
+        path = locator.split(":", 1)[0]
+        where = f"{snapshot.tree_revision}:{path}" if snapshot.tree_revision else f":{path}"
+        code, out, _ = gitio.try_git(["cat-file", "blob", where], workspace.root)
+        return out.decode("utf-8", "replace") if code == 0 else None
 
     def store_certificate(certificate: Certificate, snapshot: Snapshot) -> None:
         entries = [(snapshot.data, codec.certificate_to_dict(certificate))]

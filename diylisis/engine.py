@@ -221,7 +221,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
                                           "certificate": codec.dumps(codec.certificate_to_dict(draft)),
                                           "brief": f7_certify.brief_text(draft)})
     exposure = f6_settle.exposure_scan(dropped, {
-        locator: edges.read_source(locator, snapshot) for locator in _exposure_sources(state)})
+        locator: edges.read_source(locator, snapshot) for locator in _exposure_sources(state)} if dropped else {})
     known = {entry.item_id for entry in state.ledger}
     ledger = state.ledger + tuple(dict.fromkeys(
         LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason="exposure", surfaced=False,

@@ -177,14 +177,10 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
 
 
 def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False):
-    """The engine with the certification edges; the hook's fast path keeps pygit2 out."""
+    """The engine with the certification edges (a `read` override for staged content)."""
     from diylisis import certification, engine
 
     edges = certification.edges(workspace, state.target, gate, check_only=check_only)
-    edges = dataclasses.replace(edges, context=fast_context(workspace),
-                                read_source=fast_read_source(workspace))
-    detect = certification.detector(workspace)
-    edges = dataclasses.replace(edges, detect=lambda snapshot: detect(snapshot, edges.context(snapshot)))
     if read is not None:
         edges = dataclasses.replace(edges, read=read)
     return engine.run(state, edges)
@@ -199,35 +195,6 @@ def forget_run(workspace, state: RunState) -> None:
         (runs.runs_dir(workspace.git_dir) / f"{state.run_id}.json").unlink()
     except FileNotFoundError:
         pass
-
-
-def fast_context(workspace):
-    """A RepoContext over `git` subprocesses (no pygit2) on the index: the tree the commit
-    being written will have, so a path staged in this very commit resolves."""
-    from diylisis.gitio import context as contexts
-
-    cache: dict[str | None, object] = {}
-
-    def context(snapshot: Snapshot):
-        if snapshot.path not in cache:
-            cache[snapshot.path] = contexts.GitCommandContext(workspace.root, None,
-                                                              exclude_path=snapshot.path)
-        return cache[snapshot.path]
-
-    return context
-
-
-def fast_read_source(workspace):
-    """certification's read_source edge over `git cat-file` on the index (its own opens pygit2)."""
-
-    def read_source(locator: str, snapshot: Snapshot) -> str | None:
-        if locator.startswith(("http://", "https://")):
-            return None if "://localhost" in locator else ""  # beyond tool reach: judged by class
-        path = locator.split(":", 1)[0]
-        code, out, _ = try_git(["cat-file", "blob", f":{path}"], workspace.root)
-        return out.decode("utf-8", "replace") if code == 0 else None
-
-    return read_source
 
 
 def report_refusal(out: Output, state: RunState, *, what: str, fix: str, fix_words: str) -> None:
@@ -297,7 +264,7 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
     check_record(data, f"the staged content of {path}", workspace.config.max_record_bytes)
     target = Target(kind=RecordKind.FILE, locator=path)
     # no revision and no tree revision: the staged content belongs to no commit yet, and its
-    # paths resolve against the index (fast_context)
+    # paths resolve against the index (certification.context_for)
     snapshot = Snapshot(target=target, data=data,
                         boundary=f"the staged content of {path} (index blob)",
                         revision=None, tree_revision=None, path=path)
