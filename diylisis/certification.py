@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diylisis import codec, config, gitio, records, runs, store
+from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.gate import Gate
@@ -74,7 +75,7 @@ def context_for(workspace: Workspace):
     return context
 
 
-def start(workspace: Workspace, target: Target, request: f0_contract.ContractRequest,
+def start(workspace: Workspace, target: Target, request: ContractFields,
           utterances: tuple[str, ...], check_dirty: bool = True) -> RunState:
     """F0: declare the contract, run its guards, and open a run."""
     contract, stated = f0_contract.declare(request, workspace.config.contract)

@@ -22,7 +22,10 @@ SECTIONS = ("contract", "detect", "hooks", "refuter", "limits")
 
 
 @dataclass(**MODEL)
-class ContractDefaults:
+class ContractFields:
+    """Contract fields as one source states them (the config file, or the command line); None or ()
+    means not stated there. F0 declares the contract from them (phases/f0_contract.declare)."""
+
     role: str | None = None
     activity: str | None = None
     allowed_sources: tuple[str, ...] = ()
@@ -50,7 +53,7 @@ class RefuterSettings:
 
 @dataclass(**MODEL)
 class Config:
-    contract: ContractDefaults = field(default_factory=ContractDefaults)
+    contract: ContractFields = field(default_factory=ContractFields)
     detect_table: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     hooks: HookSettings = field(default_factory=HookSettings)
     refuter: RefuterSettings = field(default_factory=RefuterSettings)
@@ -137,11 +140,11 @@ def _int(section: Mapping[str, Any], key: str, default: int, source: str | None)
     return value
 
 
-def _contract(section: Mapping[str, Any], source: str | None) -> ContractDefaults:
+def _contract(section: Mapping[str, Any], source: str | None) -> ContractFields:
     keys = ("role", "activity", "allowed_sources", "scope", "verification", "stop",
             "certificate_target", "activation_verb")
     _check_keys(section, keys, "contract", source)
-    return ContractDefaults(
+    return ContractFields(
         role=_str(section, "role", source),
         activity=_str(section, "activity", source),
         allowed_sources=_strs(section, "allowed_sources", source),

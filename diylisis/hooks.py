@@ -133,10 +133,10 @@ def hook_request(workspace, role: str):
     The repository's configuration file is a person's committed words, so its contract
     fields count as stated (no one is at the hook to Confirm/Correct them, Rule 29).
     """
-    from diylisis.phases.f0_contract import ContractRequest
+    from diylisis.config import ContractFields
 
     defaults = workspace.config.contract
-    return ContractRequest(
+    return ContractFields(
         role=role, activity=defaults.activity, allowed_sources=defaults.allowed_sources,
         scope=defaults.scope, verification=defaults.verification, stop=defaults.stop,
         certificate_target=defaults.certificate_target,

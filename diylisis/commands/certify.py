@@ -72,7 +72,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
     Exit 0 certified, 1 not portable or stopped, 2 bad input, 3 paused.
     """
     from diylisis import certification, records
-    from diylisis.phases.f0_contract import ContractRequest
+    from diylisis.config import ContractFields
 
     workspace = certification.Workspace.open()
     if refuter_choice is not None:
@@ -89,7 +89,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
             spoken += (utterance_file.read_text(encoding="utf-8"),)
         except UnicodeDecodeError:
             raise BadInput(f"{utterance_file} is not UTF-8 text") from None
-    request = ContractRequest(role=role, activity=activity, allowed_sources=tuple(sources),
+    request = ContractFields(role=role, activity=activity, allowed_sources=tuple(sources),
                               scope=scope, verification=tuple(verification), stop=stop,
                               certificate_target=certificate_target,
                               activation_verb=activation_verb)

@@ -48,13 +48,13 @@ def command(target: str, role, activity, sources, utterances, realization) -> in
     `git distill refuter-prompt HEAD --role reviewer | my-agent`.
     """
     from diylisis import certification, engine, records
+    from diylisis.config import ContractFields
     from diylisis.model import Realization
-    from diylisis.phases.f0_contract import ContractRequest
     from diylisis.refuter.prompt import build
 
     workspace = certification.Workspace.open()
     parsed = records.parse_target(target, workspace.root)
-    request = ContractRequest(role=role, activity=activity, allowed_sources=tuple(sources))
+    request = ContractFields(role=role, activity=activity, allowed_sources=tuple(sources))
     state = certification.start(workspace, parsed, request, tuple(utterances), check_dirty=False)
 
     def capture(refuter_input):

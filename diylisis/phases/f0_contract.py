@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-from diylisis.config import ContractDefaults
+from diylisis.config import ContractFields
 from diylisis.errors import DistillError
 from diylisis.model import DEFAULT_VERB, ActivationEdge, Contract, RecordKind, Target
 from diylisis.state import FieldMark
@@ -25,22 +24,9 @@ class ContractMisfit(DistillError):
     """An F0 guard stopped the run before F1: the contract must be re-declared (exit 2)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ContractRequest:
-    """What the command line stated; None means "not stated here, take the config default"."""
-
-    role: str | None = None
-    activity: str | None = None
-    allowed_sources: tuple[str, ...] = ()
-    scope: str | None = None
-    verification: tuple[str, ...] = ()
-    stop: str | None = None
-    certificate_target: str | None = None
-    activation_verb: str | None = None
-
-
-def declare(request: ContractRequest, defaults: ContractDefaults) -> tuple[Contract, tuple[str, ...]]:
-    """F0 declare: flags over config; returns the contract and the fields the flags stated."""
+def declare(request: ContractFields, defaults: ContractFields) -> tuple[Contract, tuple[str, ...]]:
+    """F0 declare: the fields stated on the command line over the config's; returns the contract and
+    the tracked fields the command line stated (None or () means "not stated here")."""
     role = request.role or defaults.role
     if not role:
         raise ContractMisfit("no recipient role: pass --role (for example reviewer or implementer)")

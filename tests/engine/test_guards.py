@@ -9,9 +9,9 @@ from pathlib import Path
 from conftest import commit, distill
 
 from diylisis import certification, engine
+from diylisis.config import ContractFields
 from diylisis.gate import PausedGate
 from diylisis.model import CHECKLIST, Realization, RecordKind, RefuterFinding, SweepRow, Target, ZeroMemoryVerdict
-from diylisis.phases.f0_contract import ContractRequest
 
 CLEAN_TASK = "Implement the retry policy in docs/retries.md.\n"
 FILES = {"docs/retries.md": "# Retries\n", "TASK.md": CLEAN_TASK}
@@ -78,7 +78,7 @@ def test_unmet_stop_is_asked_at_the_gate(repo: Path) -> None:
 def _backstop_run(repo: Path, category: int) -> engine.Result:
     workspace = certification.Workspace.open(repo)
     target = Target(kind=RecordKind.FILE, locator="TASK.md")
-    state = certification.start(workspace, target, ContractRequest(role="implementer"), ())
+    state = certification.start(workspace, target, ContractFields(role="implementer"), ())
     finding = RefuterFinding(token="implement", location="contract.activity", category=category,
                              why="the refuter found a contract defect", advisory="Resolve", repair="re-declare")
     sweep = tuple(SweepRow(category=n, status="finding" if n == category else "clear", checked="read it")
@@ -123,7 +123,7 @@ def _run_with(repo: Path, refute, answers=()) -> engine.Result:
 
     workspace = certification.Workspace.open(repo)
     target = Target(kind=RecordKind.FILE, locator="TASK.md")
-    state = certification.start(workspace, target, ContractRequest(role="implementer"), ())
+    state = certification.start(workspace, target, ContractFields(role="implementer"), ())
     edges = replace(certification.edges(workspace, target, AnswersGate(tuple(answers))), refute=refute)
     return engine.run(state, edges)
 
