@@ -81,6 +81,22 @@ def option_deixis(doc: Doc) -> Iterator[Finding]:
         )
 
 
+def earlier_referent(doc: Doc) -> Iterator[Finding]:
+    """DX105: "the earlier approach", "이전 안" when the record never described that approach."""
+    for match in lexicon_matches(doc, "earlier_referent", "prose"):
+        noun = re.findall(r"[A-Za-z]+", match.group())[-1:] or []
+        if noun and re.search(rf"(?i)\b{noun[0]}", doc.text[: match.start()]):
+            continue  # the record introduced the approach before pointing back at it
+        yield doc.finding(
+            "DX105",
+            Category.DEICTIC,
+            match.start(),
+            match.end(),
+            "points back at an approach or plan the record never describes",
+            "say in a clause what that approach was and why it was dropped",
+        )
+
+
 def _listed_elsewhere(doc: Doc, phrase: str, at: int) -> bool:
     """The phrase also appears followed by ':' or '—' or '=' somewhere: it is defined in the record."""
     escaped = re.escape(phrase)
@@ -145,6 +161,21 @@ rather than on disk (the disk cache went stale across branches)."
 Repair: state the chosen option in words, and the rejected ones if they matter.
 """
 
+_DOC_EARLIER = """\
+What it flags: "the earlier approach", "the previous plan", "the original proposal", "이전 안",
+"기존 안", "앞선 제안", when the record has not described that approach before pointing
+back at it.
+
+Why a fresh reader fails: the earlier approach was discussed or tried in the session; the
+reader cannot tell what it was or why it lost.
+
+Example: bad "Go back to the earlier approach for retries." good "Retry with a fixed
+delay again; the exponential backoff we tried first starved the other workers. The
+earlier approach is simpler and fast enough."
+
+Repair: describe the approach in a clause where it is first mentioned.
+"""
+
 RULES = (
     Rule(
         id="DX101",
@@ -185,5 +216,15 @@ RULES = (
         doc=_DOC_OPTION,
         detect=option_deixis,
         lexicon_keys=("option_label",),
+    ),
+    Rule(
+        id="DX105",
+        name="earlier-referent",
+        category=Category.DEICTIC,
+        languages=("en", "ko"),
+        summary="Points back at an approach the record never described ('the earlier approach', '이전 안').",
+        doc=_DOC_EARLIER,
+        detect=earlier_referent,
+        lexicon_keys=("earlier_referent",),
     ),
 )
