@@ -78,3 +78,12 @@ def test_tracker_key_resolves_through_configured_tracker() -> None:
     findings, _ = detect_text("Fixes QA-88.", None, settings)
     (finding,) = [f for f in findings if f.rule_id == "SI206"]
     assert finding.resolution == "https://tracker.example/browse/QA-88"
+
+
+def test_a_prompt_for_the_next_session_may_say_this_session() -> None:
+    prompt = "# Prompt for the next session\n\nIn this session, start with the parser tests.\n"
+    assert [f for f in detect_text(prompt, None, DetectSettings())[0] if f.rule_id == "DX101"] == []
+    handoff = "# Handoff\n\nThis session rewrote the parser.\n\n## Next session\n\nStart with the printer.\n"
+    assert [f.token for f in detect_text(handoff, None, DetectSettings())[0] if f.rule_id == "DX101"] == [
+        "This session"
+    ]
