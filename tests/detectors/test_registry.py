@@ -125,3 +125,16 @@ def test_importing_detectors_loads_no_heavy_modules() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_every_lexicon_entry_compiles_alone_and_merged() -> None:
+    import re
+
+    from diylisis.detectors.lexicon import Lexicon, _load
+
+    for language in LEXICON_LANGUAGES:
+        _, terms = _load(language)
+        for key, fragments in terms.items():
+            for fragment in fragments:
+                re.compile(fragment)  # a bad fragment fails here with its own text in the error
+            assert Lexicon((language,)).pattern(key) is not None, (language, key)
