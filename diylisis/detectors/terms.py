@@ -23,6 +23,7 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
     assert doc.context is not None
     common = _common(doc.lexicon.words("common_compound"))
     seen: set[str] = set()
+    candidates = []
     for pattern in (HYPHENATED, CAMEL):
         for match in pattern.finditer(doc.prose):
             term = match.group()
@@ -30,20 +31,25 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
             if low in seen or (pattern is HYPHENATED and _is_common(term, common)):
                 continue
             seen.add(low)
-            if pattern is HYPHENATED and term.count("-") == 1 and term.islower():
-                continue  # two-part lowercase compounds are ordinary English far more often than coinages
+            if pattern is HYPHENATED and term.count("-") == 1 and (term[0].lower() + term[1:]).islower():
+                continue  # two-part compounds ("Empty-string" opening a sentence too) are ordinary English
             if doc.settings.accepts(term) or _defined_in_record(doc, term, match.start()):
                 continue
-            if doc.context.mentions(term):
-                continue
-            yield doc.finding(
-                "CT801",
-                Category.COINED_TERM,
-                match.start(),
-                match.end(),
-                "a term that no file of the repository contains and the record does not define",
-                "define it in a clause where it first appears, or use the established name",
-            )
+            candidates.append(match)
+    prefetch = getattr(doc.context, "prefetch_mentions", None)
+    if prefetch is not None and candidates:
+        prefetch([m.group() for m in candidates])  # one git grep on the hook path, not one per term
+    for match in candidates:
+        if doc.context.mentions(match.group()):
+            continue
+        yield doc.finding(
+            "CT801",
+            Category.COINED_TERM,
+            match.start(),
+            match.end(),
+            "a term that no file of the repository contains and the record does not define",
+            "define it in a clause where it first appears, or use the established name",
+        )
 
 
 def rejected_terms(doc: Doc) -> Iterator[Finding]:

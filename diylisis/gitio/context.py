@@ -359,13 +359,27 @@ class GitCommandContext:
         """git grep -i -w -F finds the term in the tracked tree (or the index)."""
         key = term.lower().strip()
         if key not in self._mentions:
-            args = ["grep", "-q", "-I", "-i", "-w", "-F", "-e", key]
-            args += ["--cached"] if self.revision is None else [self.revision]
-            if self._exclude:
-                args += ["--", ".", f":(top,exclude){self._exclude}"]
-            code, _ = self._git(*args, ok=(0, 1))
-            self._mentions[key] = code == 0
+            self.prefetch_mentions([key])
         return self._mentions[key]
+
+    def prefetch_mentions(self, terms: list[str]) -> None:
+        """Answer mentions() for many terms with one git grep (the hook runs one process, not one per term)."""
+        todo = sorted({t.lower().strip() for t in terms if t.strip()} - set(self._mentions))
+        if not todo:
+            return
+        args = ["grep", "-I", "-i", "-w", "-F", "-o", "-h", "--no-color"]
+        for term in todo:
+            args += ["-e", term]
+        args += ["--cached"] if self.revision is None else [self.revision]
+        if self._exclude:
+            args += ["--", ".", f":(top,exclude){self._exclude}"]
+        code, out = self._git(*args, ok=(0, 1))
+        found = set()
+        if code == 0:
+            for line in out.decode("utf-8", errors="replace").splitlines():
+                found.add(line.lower())
+        for term in todo:
+            self._mentions[term] = term in found
 
 
 class HostContext:

@@ -112,3 +112,11 @@ def test_the_record_itself_does_not_define_its_terms(repo: Path) -> None:
         assert context.mentions("widgets")
     assert PygitContext(pygit2.Repository(str(repo)), "HEAD").mentions("zigzag-merge")
     assert GitCommandContext(repo, "HEAD").mentions("zigzag-merge")
+
+
+def test_git_command_context_batches_mentions(repo: Path) -> None:
+    commit(repo, "Add", {"doc.md": "The Fold-Flush mode and the WidgetCache.\n"})
+    context = GitCommandContext(repo, "HEAD")
+    context.prefetch_mentions(["fold-flush", "WidgetCache", "zigzag-merge"])
+    assert context._mentions == {"fold-flush": True, "widgetcache": True, "zigzag-merge": False}
+    assert context.mentions("FOLD-FLUSH") and not context.mentions("zigzag-merge")
