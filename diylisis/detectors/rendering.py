@@ -13,7 +13,8 @@ from diylisis.model import Category, Finding, Severity
 MOJIBAKE = re.compile(
     r"\ufffd+|(?:Ã[\u0080-\u00bf]|â€[\u0080-\u00bf™œžŸ“”˜šŠ]|[ìíëê][\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]{2}|ï¿½)+"
 )
-PLACEHOLDER = re.compile(r"\{\{-?\s*[\w.\[\]'\" |]+?\s*-?\}\}|\{%-?\s*\w+[^%\n]*%\}|<%=?\s*[^%\n]+%>")
+# "${{ expr }}" is GitHub Actions syntax being discussed, not a placeholder left unfilled.
+PLACEHOLDER = re.compile(r"(?<!\$)\{\{-?\s*[\w.][\w.\[\]'\" |]*?\s*-?\}\}|\{%-?\s*\w+[^%\n]*%\}|<%=?\s*[^%\n]+%>")
 BROKEN_LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/)[^)\s]*(?=\s|$)(?!\))")
 
 
