@@ -84,9 +84,13 @@ def _decode_as(tp: Any, kind: tuple, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
             raise DecodeError(f"{where}: expected an object for {tp.__name__}")
         kwargs = {}
-        for field_name, hint, hint_kind, required in _fields_plan(tp):
+        for field_name, hint, hint_kind, required, direct in _fields_plan(tp):
             if field_name in data:
-                kwargs[field_name] = _decode_as(hint, hint_kind, data[field_name], f"{where}.{field_name}")
+                value = data[field_name]
+                if type(value) in direct:  # what _decode_as would return unchanged
+                    kwargs[field_name] = value
+                else:
+                    kwargs[field_name] = _decode_as(hint, hint_kind, value, f"{where}.{field_name}")
             elif required:
                 raise DecodeError(f"{where}: missing field {field_name!r}")
         try:
@@ -167,14 +171,35 @@ def _classify(tp: Any) -> tuple:
 
 
 @cache
-def _fields_plan(tp: type) -> tuple[tuple[str, Any, tuple, bool], ...]:
-    """(name, type, plan, required) per field of a dataclass. Built apart from _classify so a
-    dataclass whose fields refer back to it never recurses while its plan is made."""
+def _fields_plan(tp: type) -> tuple[tuple[str, Any, tuple, bool, tuple[type, ...]], ...]:
+    """(name, type, plan, required, direct types) per field of a dataclass. Built apart from
+    _classify so a dataclass whose fields refer back to it never recurses while its plan is made."""
     hints = _hints(tp)
     return tuple(
         (f.name, hints[f.name], _kind_of(hints[f.name]),
-         f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+         f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+         _direct_types(hints[f.name]))
         for f in dataclasses.fields(tp))
+
+
+def _direct_types(tp: Any) -> tuple[type, ...]:
+    """Exact JSON value types that _decode_as(tp, ...) returns as they are: a plain scalar class
+    (str, int, bool, float), and for `T | None` also None, when T is the first option tried."""
+    def plain(option: Any) -> bool:
+        return (isinstance(option, type) and _kind_of(option) == ("value",)
+                and option in (str, int, bool, float))
+
+    kind = _kind_of(tp)
+    if kind == ("value",):
+        return (tp,) if plain(tp) else ()
+    if kind[0] == "union":
+        options = kind[1]
+        direct: list[type] = [type(None)] if type(None) in options else []
+        first = next((option for option in options if option is not type(None)), None)
+        if plain(first):
+            direct.append(first)
+        return tuple(direct)
+    return ()
 
 
 def certificate_to_dict(certificate: model.Certificate) -> dict[str, Any]:
