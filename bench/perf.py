@@ -562,6 +562,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         gitlint = install_gitlint(cache)
         commitlint = install_commitlint(cache)
 
+    for label, argv in (("gitlint", [str(gitlint), "--version"] if gitlint else None),
+                        ("commitlint", [str(commitlint[0]), "--version"] if commitlint else None)):
+        if argv:
+            done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+            print(f"peer: {label} {done.stdout.strip().splitlines()[-1] if done.stdout.strip() else '?'}")
     have_hook = has_command("hook", hook_repo, env)
     have_scan = has_command("scan", history, env)
     have_verify = has_command("verify", certified, env)
@@ -611,6 +616,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         count = min(args.gitlint_commits, total - 1)
         timing = measure([str(gitlint), "--commits", f"HEAD~{count}..HEAD"], history, env, 1, 0, GITLINT_OK)
         show(f"gitlint --commits HEAD~{count}..HEAD", timing, count)
+        print(f"  (gitlint runs git for every commit, so it reads {count} commits, not {total}: "
+              "scan_vs_gitlint compares commits per second)")
         gitlint_rate = count / timing.median if timing.runs else None
     scan_rate = total / scan.median if scan and scan.runs else None
 
