@@ -38,8 +38,14 @@ def session_deixis(doc: Doc) -> Iterator[Finding]:
         yield finding
 
 
+_PUBLIC_DISCUSSION = re.compile(
+    r"(?i)^[^.\n]{0,60}?(?:mailing list|the list|on-list|upstream|thread|\[\d+\]|https?://|issue|pull request|"
+    r"\bPR\b|#\d+|RFC|review of|with \w+ \w+ <|lore\.kernel|public-inbox|메일링)"
+)
+
+
 def discourse_deixis(doc: Doc) -> Iterator[Finding]:
-    """DX102: "as discussed", "논의한 대로": a conversation the record does not contain."""
+    """DX102: "as discussed", "논의한 대로": a conversation the record does not contain (a cited public one is fine)."""
     yield from lexicon_findings(
         doc,
         "DX102",
@@ -48,6 +54,7 @@ def discourse_deixis(doc: Doc) -> Iterator[Finding]:
         "prose",
         "refers to a discussion that is not in the record or the repository",
         "state the conclusion of that discussion and its reason in the record",
+        keep=lambda m: not _PUBLIC_DISCUSSION.search(doc.text[m.end() : m.end() + 80]),
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from diylisis.detectors._match import lexicon_findings
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
-from diylisis.model import Category, Finding
+from diylisis.model import Category, Finding, Severity
 
 TEMP_PATH = re.compile(
     r"(?<![\w.~/-])(?:/tmp|/var/tmp|/private/tmp|/private/var/folders|/var/folders|/dev/shm|%TEMP%|%TMP%|\$TMPDIR"
@@ -22,8 +22,13 @@ MACHINE_PATH = re.compile(
     r"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[^\s`'\"),;\]]*"
     r"|(?<![\w\\])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]]+"
 )
+# Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
+TRACE_LINE = re.compile(
+    r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
+)
 _PLACEHOLDER_OWNER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$\{?\w+\}?|\{[^}]*\}|you|your-?name|username|me|example|\*|\.\.\.|x+)$"
+    r"(?i)^(?:<[^>]*>?|\$\{?\w+\}?|\{[^}]*\}|you|your-?name|username|me|example|foo|bar|baz|qux|someone|somebody"
+    r"|\*|\.\.\.|x+)$"
 )
 _CODE_BEHAVIOUR = re.compile(
     r"(?i)\b(?:writes?|wrote|written|writing|uses?|used|hard-?coded|removes?|removed|deletes?|deleted|"
@@ -118,6 +123,8 @@ def machine_paths(doc: Doc) -> Iterator[Finding]:
             continue
         if _inside_url(doc, match.start()) or doc.position(match.start())[0] in doc.indented_lines:
             continue  # an indented transcript is quoted output: evidence, not a pointer
+        if TRACE_LINE.search(doc.line_of(match.start())):
+            continue  # a stack-trace or compiler line quotes output that happens to name the machine
         yield doc.finding(
             "EP506",
             Category.EPHEMERAL_REF,
@@ -142,15 +149,23 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             continue  # "read/write/scan" and "a/b/" are lists far more often than places
         if any(_FILE_LIKE.search(part) for part in bare.split("/")[:-1]):
             continue  # "a.md/b.md" lists files; it is not one path
-        if bare.startswith(("/", "~")) or doc.context.tracked(bare):
+        if bare.startswith(("/", "~", "...")) or TRACE_LINE.search(doc.line_of(match.start())):
             continue
+        if doc.context.tracked(bare):
+            continue
+        # A missing file in a folder the reader has is often generated (po/git.pot), renamed or a
+        # placeholder; a folder that does not exist at all (plans/…) is a place only the author had.
+        parent = bare.rsplit("/", 1)[0]
+        known_folder = bool(parent) and doc.context.tracked(parent)
         yield doc.finding(
             "EP507",
             Category.EPHEMERAL_REF,
             match.start(),
             match.start() + len(token),
-            "a path that is not tracked at this revision: the reader's checkout does not have it",
+            "a path that is not tracked at this revision: the reader's checkout does not have it"
+            + (" (its folder is tracked: a generated or renamed file?)" if known_folder else ""),
             "commit the file, correct the path, or put the content in the record",
+            severity=Severity.WARNING if known_folder else Severity.ERROR,
         )
 
 
@@ -242,7 +257,9 @@ accepted) that are not tracked at the certified
 revision or its parent. A path may be given relative to any directory. Runs only with a
 repository.
 
-Why a fresh reader fails: the reader's checkout does not have the file.
+Why a fresh reader fails: the reader's checkout does not have the file. When the file's
+folder is tracked the finding is a warning (generated files such as po/git.pot, renames and
+placeholders are common there); when the folder is missing too it is an error.
 
 Example: bad "Design notes are in plans/cache-design.md." (never committed) good "Design
 notes are in docs/cache.md." (tracked)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 QUOTE = re.compile(r"^ {0,3}>")
-INDENTED = re.compile(r"^(?: {4,}|\t)\S")
+INDENTED = re.compile(r"^(?: {4,}|\t)\s*\S")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")

@@ -87,3 +87,20 @@ def test_a_prompt_for_the_next_session_may_say_this_session() -> None:
     assert [f.token for f in detect_text(handoff, None, DetectSettings())[0] if f.rule_id == "DX101"] == [
         "This session"
     ]
+
+
+def test_untracked_file_in_a_tracked_folder_is_only_a_warning(tmp_path: Path) -> None:
+    fixture = {"repo": {"files": {"po/de.po": 'msgid ""\n'}}}
+    for context in contexts(fixture, tmp_path):
+        findings, _ = detect_text("Regenerate po/git.pot and plans/i18n.md.", context, DetectSettings())
+        levels = {f.token: f.severity.value for f in findings if f.rule_id == "EP507"}
+        assert levels == {"po/git.pot": "warning", "plans/i18n.md": "error"}, type(context).__name__
+
+
+def test_trace_lines_and_public_discussions_are_not_residue() -> None:
+    text = (
+        "Fix a leak\n\nThe sanitizer reports:\n"
+        "#1 0x7f2e8cb0fcaa in xstrdup /home/dev/src/proj/wrapper.c:39\n\n"
+        "As discussed on the mailing list, free the copy before returning.\n"
+    )
+    assert detect_text(text, None, DetectSettings())[0] == ()
