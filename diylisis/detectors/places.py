@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from diylisis.detectors._match import lexicon_findings
 from diylisis.detectors.rule import Rule
-from diylisis.detectors.text import Doc
+from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
 
 TEMP_PATH = re.compile(
@@ -21,10 +21,6 @@ MACHINE_PATH = re.compile(
     r"|(?<![\w.~/-])~/(?!\.)[^\s`'\"),;\]]+"
     r"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[^\s`'\"),;\]]*"
     r"|(?<![\w\\])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]]+"
-)
-# Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
-TRACE_LINE = re.compile(
-    r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
 )
 _PLACEHOLDER_OWNER = re.compile(
     r"(?i)^(?:<[^>]*>?|\$\{?\w+\}?|\{[^}]*\}|you|your-?name|username|me|example|foo|bar|baz|qux|someone|somebody"

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from diylisis.detectors.rule import Rule
-from diylisis.detectors.text import Doc
+from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
 
 BARE_REF = re.compile(
@@ -46,6 +46,8 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
     for match in BARE_REF.finditer(doc.prose):
         if match.group("n") and _ORDINAL_NOUN.search(doc.prose[max(0, match.start() - 12) : match.start()]):
             continue
+        if TRACE_LINE.search(doc.line_of(match.start())):
+            continue  # "#1 0x7f... in main" is a stack frame, not an issue
         resolution, why, fix = _resolve(match, origin)
         if resolution is None and match.group("name") and origin is None:
             why = "a repository-name#N reference without a host or owner"
