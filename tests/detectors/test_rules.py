@@ -104,3 +104,12 @@ def test_trace_lines_and_public_discussions_are_not_residue() -> None:
         "As discussed on the mailing list, free the copy before returning.\n"
     )
     assert detect_text(text, None, DetectSettings())[0] == ()
+
+
+def test_ordinary_korean_and_template_phrases_stay_quiet() -> None:
+    clean = (
+        "캐시 수정\n\n테스트가 통과하도록 만료 시간 계산을 고쳤다. API 요청에 따라 응답을 캐시한다.\n"
+        "검토 결과 기존 동작과 같다. 테스트 완료 후 배포한다.\n\n"
+        "- [x] I have performed a self-review of my own code\n"
+    )
+    assert detect_text(clean, None, DetectSettings())[0] == ()
