@@ -105,6 +105,28 @@ def earlier_referent(doc: Doc) -> Iterator[Finding]:
         )
 
 
+_NAMED_BEFORE = re.compile(
+    r"`[^`\n]+`|\S+/\S+|\S+\.[A-Za-z]{1,5}\b|\b(?:branch|브랜치) \S+|(?<![0-9a-zA-Z])[0-9a-f]{7,40}(?![0-9a-zA-Z])"
+)
+
+
+def that_referent(doc: Doc) -> Iterator[Finding]:
+    """DX106: "that file", "그 파일" when the record names no file (or branch) before it."""
+    for match in lexicon_matches(doc, "that_referent", "prose"):
+        before = doc.text[: match.start()]
+        noun = re.sub(r"(?:을|를|이|가|은|는|에|에서|의|도|로)$", "", match.group().split()[-1])
+        if _NAMED_BEFORE.search(before) or noun.lower() in before.lower():
+            continue  # something was named before: the pointer has an antecedent in the record
+        yield doc.finding(
+            "DX106",
+            Category.DEICTIC,
+            match.start(),
+            match.end(),
+            "points at a file or document the record never names",
+            "name the file by its path",
+        )
+
+
 def _listed_elsewhere(doc: Doc, phrase: str, at: int) -> bool:
     """The phrase also appears followed by ':' or '—' or '=' somewhere: it is defined in the record."""
     escaped = re.escape(phrase)
@@ -184,6 +206,20 @@ earlier approach is simpler and fast enough."
 Repair: describe the approach in a clause where it is first mentioned.
 """
 
+_DOC_THAT = """\
+What it flags: Korean "그 파일", "그 문서", "그 스크립트", "그 브랜치", "그 커밋" when
+nothing before it in the record names a path, a commit or branch, or uses the noun itself.
+(English "that file" is left alone: "that" is far more often a conjunction there.)
+
+Why a fresh reader fails: the file was open in the author's session; the reader cannot
+tell which one is meant.
+
+Example: bad "재시도 도우미를 그 파일로 옮겼다." good "재시도 도우미를 net/retry.py로
+옮겼다. 그 파일에 백오프 코드도 있다."
+
+Repair: name the file by its path.
+"""
+
 RULES = (
     Rule(
         id="DX101",
@@ -234,5 +270,15 @@ RULES = (
         doc=_DOC_EARLIER,
         detect=earlier_referent,
         lexicon_keys=("earlier_referent",),
+    ),
+    Rule(
+        id="DX106",
+        name="unanchored-that",
+        category=Category.DEICTIC,
+        languages=("ko",),
+        summary="Points at '그 파일' (that file) when the record names no file before it.",
+        doc=_DOC_THAT,
+        detect=that_referent,
+        lexicon_keys=("that_referent",),
     ),
 )
