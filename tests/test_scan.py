@@ -94,3 +94,14 @@ def test_rules_lists_and_explains(repo: Path, capsys) -> None:
     assert code == 0 and out.startswith("SI201 review-round (session-id;") and "What it flags:" in out
     code, _, err = run(capsys, "rules", "QQ999")
     assert code == 2 and "no rule" in err
+
+
+def test_range_scan_works_in_a_bare_clone(repo: Path, tmp_path: Path, capsys, monkeypatch) -> None:
+    commit(repo, "Base\n")
+    commit(repo, "Fix it\n\nAll tests pass.\n", {"b.txt": "b\n"})
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    monkeypatch.chdir(bare)
+    code, out, _ = run(capsys, "scan", "--range", "HEAD", "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["summary"] == {"records": 2, "findings": 1, "not_portable": 1}
