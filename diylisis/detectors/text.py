@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 QUOTE = re.compile(r"^ {0,3}>")
+# A short phrase in quotes is mentioned, not used: 'flag "as discussed"' points at no discussion.
+QUOTED_MENTION = re.compile(
+    r"(?<![\w\"'])\"[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|(?<![\w'])'[^'\n]{2,60}'(?![\w'])"
+)
 INDENTED = re.compile(r"^(?: {4,}|\t)\s*\S")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
@@ -143,7 +147,8 @@ def prepare(
         if number >= trailer_from:
             _blank(prose, start, start + len(line))
             _blank(claims, start, start + len(line))
-    for view, patterns in ((prose, (CODE_SPAN, URL, HTML_COMMENT)), (claims, (URL, HTML_COMMENT))):
+    for view, patterns in ((prose, (CODE_SPAN, URL, HTML_COMMENT, QUOTED_MENTION)),
+                           (claims, (URL, HTML_COMMENT, QUOTED_MENTION))):
         current = "".join(view)
         for pattern in patterns:
             for match in pattern.finditer(current):

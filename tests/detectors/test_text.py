@@ -83,3 +83,12 @@ def test_a_bare_round_number_needs_review_talk() -> None:
     assert detect_text(plain, None, DetectSettings())[0] == ()
     review = "Tighten the parser\n\nRound 2 of the feedback asked for stricter dates.\n"
     assert [f.rule_id for f in detect_text(review, None, DetectSettings())[0]] == ["SI201"]
+
+
+def test_a_short_quoted_phrase_is_mentioned_not_used() -> None:
+    mention = 'Teach the deictic rule "as discussed", and flag \'this session\' too.\n'
+    assert detect_text(mention, None, DetectSettings())[0] == ()
+    use = "Fix the retry as discussed, in this session.\n"
+    assert {f.token for f in detect_text(use, None, DetectSettings())[0]} >= {"as discussed"}
+    apostrophes = "Don't retry as discussed; it's the author's call.\n"
+    assert "as discussed" in {f.token for f in detect_text(apostrophes, None, DetectSettings())[0]}
