@@ -492,10 +492,11 @@ def has_command(name: str, cwd: Path, env: dict[str, str]) -> bool:
 
 
 def ratio(ours: float | None, theirs: float | None) -> str:
-    """ours/theirs to two decimals, n/a when either is missing."""
+    """ours/theirs to two decimals (two significant digits below 0.1), n/a when either is missing."""
     if ours is None or theirs is None or ours != ours or theirs != theirs or theirs == 0:
         return "n/a"
-    return f"{ours / theirs:.2f}"
+    value = ours / theirs
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
 
 
 def show(label: str, timing: Timing | None, commits: int | None = None) -> None:
