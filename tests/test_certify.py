@@ -113,3 +113,19 @@ def test_verify_range_names_each_failure(repo: Path) -> None:
     assert [r["ok"] for r in report["records"]] == [False]
     assert distill(repo, "certify", "HEAD", "--role", "reviewer").returncode == 0
     assert distill(repo, "verify", "--range", f"{first}..HEAD", "--role", "reviewer").returncode == 0
+
+
+def test_certify_in_one_clone_sync_and_verify_in_another(tmp_path: Path, repo: Path) -> None:
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(remote))
+    clone_a, clone_b = tmp_path / "a", tmp_path / "b"
+    git(tmp_path, "clone", "-q", str(remote), str(clone_a))
+    assert distill(clone_a, "certify", "HEAD", "--role", "reviewer").returncode == 0
+    pushed = distill(clone_a, "sync", "--push")
+    assert pushed.returncode == 0, pushed.stderr
+    git(tmp_path, "clone", "-q", str(remote), str(clone_b))
+    assert distill(clone_b, "verify", "HEAD", "--role", "reviewer").returncode == 1  # notes not fetched yet
+    fetched = distill(clone_b, "sync", "--fetch")
+    assert fetched.returncode == 0, fetched.stderr
+    assert distill(clone_b, "verify", "--range", "HEAD", "--role", "reviewer").returncode == 0
