@@ -1,15 +1,17 @@
 """The `git distill` command group: parse flags, call one function, render, map errors to exit codes.
 
 Commands live in `diylisis.commands.<name>` and are imported only when invoked, so
-`git distill --help` and the hooks stay cheap (issue 7).
+`git distill --help` stays cheap. `hook commit-msg FILE [-v]` runs on every commit, so
+`main` dispatches it before click is imported (click and what it pulls in cost about a
+third of a bare interpreter start); every other invocation, and any other spelling of that
+one (`--help`, `--`, an unknown option), goes through click.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from importlib import import_module
-
-import click
 
 from diylisis.errors import EXIT_INTERNAL, DistillError
 
@@ -32,61 +34,120 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("diylisis.commands.demo", "A guided tour in a throw-away repository."),
 }
 
-
-class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in COMMANDS:
-            return None
-        module_name, _ = COMMANDS[name]
-        return import_module(module_name).command
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+_VERBOSE_FLAGS = ("-v", "--verbose")
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="diylisis", prog_name="git distill")
-def group() -> None:
-    """git distill: certify that a record makes sense to someone who was not there.
+def _build_group():
+    """The click group (imported and built on first use, never on the commit-msg fast path)."""
+    import click
 
-    A record is a commit message (commit:REV), a file (file:PATH or file:PATH@REV), a
-    commit-msg hook's message file (msgfile:PATH) or a pull-request body (prbody:PATH,
-    prbody:- for stdin). A bare path means file:, a bare revision means commit:.
+    class LazyGroup(click.Group):
+        """A click group whose subcommands are imported on first use."""
 
-    Exit codes: 0 ok, 1 not portable or verification failed, 2 bad input,
-    3 paused for the author's judgment, 70 internal error.
-    """
+        def list_commands(self, ctx: click.Context) -> list[str]:
+            return sorted(COMMANDS)
+
+        def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+            if name not in COMMANDS:
+                return None
+            module_name, _ = COMMANDS[name]
+            return import_module(module_name).command
+
+        def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.version_option(package_name="diylisis", prog_name="git distill")
+    def group() -> None:
+        """git distill: certify that a record makes sense to someone who was not there.
+
+        A record is a commit message (commit:REV), a file (file:PATH or file:PATH@REV), a
+        commit-msg hook's message file (msgfile:PATH) or a pull-request body (prbody:PATH,
+        prbody:- for stdin). A bare path means file:, a bare revision means commit:.
+
+        Exit codes: 0 ok, 1 not portable or verification failed, 2 bad input,
+        3 paused for the author's judgment, 70 internal error.
+        """
+
+    return group
+
+
+_BUILT: dict[str, object] = {}
+
+
+def __getattr__(name: str):
+    """`group` and `LazyGroup`, built with click only when something asks for them."""
+    if name in ("group", "LazyGroup"):
+        if "group" not in _BUILT:
+            built = _build_group()
+            _BUILT.update(group=built, LazyGroup=type(built))
+        return _BUILT[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def fast_commit_msg(argv: list[str]) -> tuple[str, bool] | None:
+    """(message file, verbose) when argv is exactly `hook commit-msg FILE` with -v/--verbose
+    anywhere after the subcommand; None for anything click must parse."""
+    if len(argv) < 3 or argv[0] != "hook" or argv[1] != "commit-msg":
+        return None
+    rest = argv[2:]
+    verbose = any(arg in _VERBOSE_FLAGS for arg in rest)
+    files = [arg for arg in rest if arg not in _VERBOSE_FLAGS]
+    if len(files) != 1 or files[0].startswith("-") or len(rest) - len(files) > 1:
+        return None
+    return files[0], verbose
+
+
+def _commit_msg(message_file: str, verbose: bool) -> int:
+    from diylisis import hooks
+
+    return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
+
+
+def _click_main(argv: list[str] | None) -> int:
+    import click
+
+    try:
+        code = __getattr__("group").main(args=argv, prog_name="git distill", standalone_mode=False)
+    except click.exceptions.Abort:
+        _say("git distill: aborted")
+        return 130
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.ClickException as error:
+        error.show()
+        return 2
+    return code if isinstance(code, int) else 0
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def _guarded(run: Callable[[], int]) -> int:
+    """run's exit code; a DistillError is one line and its code, a crash is an internal error."""
+    try:
+        return run()
+    except DistillError as error:
+        _say(f"git distill: {error.message}")
+        return error.exit_code
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        _say("git distill: interrupted")
+        return 130
+    except Exception as error:  # a crash is never reported as a finding or as silence
+        _say(f"git distill: internal error: {type(error).__name__}: {error}")
+        _say("git distill: this is a bug; please report it with the command you ran.")
+        return EXIT_INTERNAL
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point for `git-distill`, `diylisis` and `python -m diylisis`."""
-    try:
-        code = group.main(args=argv, prog_name="git distill", standalone_mode=False)
-    except DistillError as error:
-        click.echo(f"git distill: {error.message}", err=True)
-        sys.exit(error.exit_code)
-    except click.exceptions.Abort:
-        click.echo("git distill: aborted", err=True)
-        sys.exit(130)
-    except click.exceptions.Exit as done:
-        sys.exit(done.exit_code)
-    except click.ClickException as error:
-        error.show()
-        sys.exit(2)
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        click.echo("git distill: interrupted", err=True)
-        sys.exit(130)
-    except Exception as error:  # a crash is never reported as a finding or as silence
-        click.echo(f"git distill: internal error: {type(error).__name__}: {error}", err=True)
-        click.echo("git distill: this is a bug; please report it with the command you ran.", err=True)
-        sys.exit(EXIT_INTERNAL)
-    sys.exit(code if isinstance(code, int) else 0)
+    fast = fast_commit_msg(sys.argv[1:] if argv is None else list(argv))
+    if fast is not None:
+        sys.exit(_guarded(lambda: _commit_msg(*fast)))
+    sys.exit(_guarded(lambda: _click_main(argv)))
