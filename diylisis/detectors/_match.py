@@ -11,7 +11,7 @@ from diylisis.model import Category, Finding, Severity
 
 def lexicon_matches(doc: Doc, key: str, view: str) -> Iterator[re.Match[str]]:
     """Matches of a lexicon key in one of the doc's views (prose, claims, locators)."""
-    pattern = doc.lexicon.pattern(key)
+    pattern = doc.pattern(key, view)
     if pattern is None:
         return
     text = getattr(doc, view)

@@ -36,6 +36,43 @@ class Lexicon:
             out.extend(_load(language)[1].get(key, ()))
         return tuple(out)
 
+    def triggers_in(self, folded: str) -> dict[str, int]:
+        """Lexicon key -> bit mask of its fragments whose required literals (three or more characters) occur in folded.
+
+        One search per position where some literal starts: a trie-shaped alternation finds
+        the longest literal there, and the literals that are its prefixes come with it.
+        """
+        scanner, closure = _scanner(self.languages)
+        present: dict[str, int] = {}
+        if scanner is None:
+            return present
+        match = scanner.search(folded)
+        while match is not None:
+            for key, bits in closure[match.group()]:
+                present[key] = present.get(key, 0) | bits
+            match = scanner.search(folded, match.start() + 1)
+        return present
+
+    def pattern_for(self, key: str, folded: str, present: dict[str, int]) -> re.Pattern[str] | None:
+        """pattern(key) reduced to the fragments that can match a view (None: none can).
+
+        folded is the view's fold() and present its triggers_in(). A fragment whose required
+        literals are all absent cannot match anywhere, so dropping it from the alternation
+        changes no match; most views skip most keys' regexes entirely.
+        """
+        gate = _gate(self.languages, key)
+        if gate is None:
+            return None
+        mask = gate.always | present.get(key, 0)
+        for literal, bits in gate.short:
+            if literal in folded:
+                mask |= bits
+        if not mask:
+            return None
+        if mask == gate.full:
+            return _compiled(self.languages, key)
+        return _subset(self.languages, key, mask)
+
     def languages_with(self, key: str) -> tuple[str, ...]:
         """Enabled languages whose lexicon has the key."""
         return tuple(lang for lang in self.languages if key in _load(lang)[1])
@@ -82,11 +119,221 @@ def _load(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
 
 @functools.cache
 def _compiled(languages: tuple[str, ...], key: str) -> re.Pattern[str] | None:
+    parts = _parts(languages, key)
+    if not parts:
+        return None
+    return re.compile("|".join(wrapped for wrapped, _ in parts), re.IGNORECASE)
+
+
+@functools.cache
+def _parts(languages: tuple[str, ...], key: str) -> tuple[tuple[str, str], ...]:
+    """(fragment wrapped in its language's boundaries, raw fragment), in alternation order."""
     parts = []
     for language in languages:
         boundary, terms = _load(language)
         for fragment in terms.get(key, ()):
-            parts.append(f"{_LEFT}(?:{fragment}){_RIGHT}" if boundary == "word" else f"(?:{fragment})")
+            parts.append((f"{_LEFT}(?:{fragment}){_RIGHT}" if boundary == "word" else f"(?:{fragment})", fragment))
+    return tuple(parts)
+
+
+# The literal prefilter (Lexicon.triggers_in and pattern_for). Every match of a fragment contains one of the
+# fragment's required literals, compared after fold(): the regex engine's IGNORECASE equates
+# characters by simple lower case plus a few extra pairs (re._casefix: s/ſ, i/ı, σ/ς...), so
+# fold lowers and maps each such class to one member. fold may only merge more, never less:
+# a literal seen where the regex cannot match costs time, one missed would lose a finding.
+try:
+    from re._casefix import _EXTRA_CASES
+except ImportError:  # pragma: no cover - another interpreter: no prefilter, every fragment runs
+    _EXTRA_CASES = None
+
+_FOLD: dict[int, int | None] = {0x307: None}  # "İ".lower() is "i" plus a combining dot; the regex sees "i"
+for _low, _others in (_EXTRA_CASES or {}).items():
+    _canon = min((_low, *_others))
+    for _member in (_low, *_others):
+        if _member != _canon:
+            _FOLD[_member] = _canon
+
+
+def fold(text: str) -> str:
+    """text lower-cased with the regex engine's case-insensitive equivalences merged (for triggers_in)."""
+    low = text.lower()
+    return low if low.isascii() else low.translate(_FOLD)
+
+
+@dataclass(frozen=True, slots=True)
+class _Gate:
+    triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
+    short: tuple[tuple[str, int], ...]  # the literals under three characters, checked one by one
+    always: int  # fragments with no required literal: they always run
+    full: int
+
+
+_SHORT = 3  # literals shorter than this would start a scanner match at almost every position
+
+
+_MAX_ALTERNATIVES = 64
+
+
+@functools.cache
+def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
+    parts = _parts(languages, key)
     if not parts:
         return None
-    return re.compile("|".join(parts), re.IGNORECASE)
+    triggers: dict[str, int] = {}
+    always = 0
+    for index, (_, fragment) in enumerate(parts):
+        required = _required_literals(fragment) if _EXTRA_CASES is not None else None
+        if required is None:
+            always |= 1 << index
+            continue
+        for literal in required:
+            triggers[literal] = triggers.get(literal, 0) | 1 << index
+    # A literal holding a shorter one is present only where the shorter is: check the shorter alone.
+    kept: dict[str, int] = {}
+    for literal in sorted(triggers, key=len):
+        inner = next((k for k in kept if k in literal), None)
+        if inner is None:
+            kept[literal] = triggers[literal]
+        else:
+            kept[inner] |= triggers[literal]
+    return _Gate(
+        triggers=tuple((k, v) for k, v in kept.items() if len(k) >= _SHORT),
+        short=tuple((k, v) for k, v in kept.items() if len(k) < _SHORT),
+        always=always,
+        full=(1 << len(parts)) - 1,
+    )
+
+
+@functools.cache
+def _scanner(languages: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, tuple[tuple[str, int], ...]]]:
+    """One pattern over every key's long literals, and for each literal what it and its prefixes let through."""
+    keys = sorted({key for language in languages for key in _load(language)[1]})
+    owners: dict[str, dict[str, int]] = {}
+    for key in keys:
+        gate = _gate(languages, key)
+        for literal, bits in gate.triggers if gate else ():
+            owners.setdefault(literal, {})
+            owners[literal][key] = owners[literal].get(key, 0) | bits
+    if not owners:
+        return None, {}
+    closure: dict[str, tuple[tuple[str, int], ...]] = {}
+    for literal in owners:
+        merged: dict[str, int] = {}
+        for end in range(1, len(literal) + 1):
+            for key, bits in owners.get(literal[:end], {}).items():
+                merged[key] = merged.get(key, 0) | bits
+        closure[literal] = tuple(merged.items())
+    return re.compile(_trie(sorted(owners))), closure
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation of literals shaped as a trie: at each position it matches the longest one."""
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def build(node: dict[str, dict]) -> str:
+        branches = [re.escape(char) + build(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(root)
+
+
+@functools.lru_cache(maxsize=4096)
+def _subset(languages: tuple[str, ...], key: str, mask: int) -> re.Pattern[str]:
+    parts = _parts(languages, key)
+    return re.compile("|".join(wrapped for i, (wrapped, _) in enumerate(parts) if mask >> i & 1), re.IGNORECASE)
+
+
+def _required_literals(fragment: str) -> frozenset[str] | None:
+    """Folded literals of which every match of fragment contains at least one; None when there are none."""
+    from re import _parser
+
+    try:
+        parsed = _parser.parse(fragment, re.IGNORECASE)
+    except re.error:
+        return None
+    found = _required(list(parsed))
+    return frozenset(fold(s) for s in found) if found else None
+
+
+def _required(items: list) -> frozenset[str] | None:
+    """A set of strings one of which every match of the item sequence contains (None: unknown)."""
+    from re import _constants as c
+
+    candidates: list[frozenset[str]] = []
+    run: frozenset[str] = frozenset({""})
+    for op, av in items:
+        exact = _exact(op, av)
+        if exact is not None:
+            joined = frozenset(a + b for a in run for b in exact)
+            if len(joined) <= _MAX_ALTERNATIVES:
+                run = joined
+                continue
+            candidates.append(run)
+            run = exact
+            continue
+        candidates.append(run)
+        run = frozenset({""})
+        inner: frozenset[str] | None = None
+        if op is c.SUBPATTERN:
+            inner = _required(list(av[-1]))
+        elif op is c.ATOMIC_GROUP:
+            inner = _required(list(av))
+        elif op is c.BRANCH:
+            alternatives = [_required(list(alt)) for alt in av[1]]
+            if all(alt is not None for alt in alternatives):
+                inner = frozenset().union(*alternatives)  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            inner = _required(list(av[2]))
+        if inner is not None:
+            candidates.append(inner)
+    candidates.append(run)
+    usable = [cand for cand in candidates if cand and "" not in cand]
+    if not usable:
+        return None
+    # Few literals of four or more characters check fastest and still rarely occur by chance.
+    return max(usable, key=lambda cand: (min(min(len(s) for s in cand), 4), -len(cand), min(len(s) for s in cand)))
+
+
+def _exact(op: object, av: object) -> frozenset[str] | None:
+    """The strings an item matches, when it matches one of a few fixed strings (zero-width items match "")."""
+    from re import _constants as c
+
+    if op is c.LITERAL:
+        return frozenset({chr(av)})  # type: ignore[arg-type]
+    if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+        return frozenset({""})
+    if op is c.IN:
+        if all(kind is c.LITERAL for kind, _ in av) and len(av) <= 8:  # type: ignore[attr-defined]
+            return frozenset(chr(code) for _, code in av)  # type: ignore[attr-defined]
+        return None
+    if op is c.SUBPATTERN:
+        return _exact_sequence(list(av[-1]))  # type: ignore[index]
+    if op is c.BRANCH:
+        alternatives = [_exact_sequence(list(alt)) for alt in av[1]]  # type: ignore[index]
+        if any(alt is None for alt in alternatives):
+            return None
+        union = frozenset().union(*alternatives)  # type: ignore[arg-type]
+        return union if len(union) <= _MAX_ALTERNATIVES else None
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] == av[1] == 1:  # type: ignore[index]
+        return _exact_sequence(list(av[2]))  # type: ignore[index]
+    return None
+
+
+def _exact_sequence(items: list) -> frozenset[str] | None:
+    out: frozenset[str] = frozenset({""})
+    for op, av in items:
+        exact = _exact(op, av)
+        if exact is None:
+            return None
+        out = frozenset(a + b for a in out for b in exact)
+        if len(out) > _MAX_ALTERNATIVES:
+            return None
+    return out

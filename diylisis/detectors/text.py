@@ -53,6 +53,20 @@ class Doc:
     path: str | None = None
     line_starts: tuple[int, ...] = field(default=())
     indented_lines: frozenset[int] = frozenset()  # 1-based lines of indented (transcript) blocks
+    memo: dict[object, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def pattern(self, key: str, view: str) -> re.Pattern[str] | None:
+        """The lexicon key's pattern reduced to the fragments that can match this view (None: none can)."""
+        memo_key = (key, view)
+        if memo_key not in self.memo:
+            if view not in self.memo:
+                from diylisis.detectors.lexicon import fold
+
+                folded = fold(getattr(self, view))
+                self.memo[view] = (folded, self.lexicon.triggers_in(folded))
+            folded, present = self.memo[view]  # type: ignore[misc]
+            self.memo[memo_key] = self.lexicon.pattern_for(key, folded, present)
+        return self.memo[memo_key]  # type: ignore[return-value]
 
     @property
     def has_tree(self) -> bool:
