@@ -16,8 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
-import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -200,10 +198,12 @@ def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, 
     env = dict(config.identity_env)
     serialized = [(key, certificate["role"] if "role" in certificate else "", serialize(certificate))
                   for key, certificate in entries]  # serialize refuses a bad certificate before any write
-    lines = {_write_blob(repo_root, key, config): (role, line) for key, role, line in serialized}
+    lines = {blob_id(key, config.object_format): (role, line, key) for key, role, line in serialized}
     for attempt in range(MAX_ATTEMPTS):
         if _try_put(repo_root, config, env, lines):
             return
+        import random  # only when another writer won: the first attempt needs no backoff
+
         time.sleep(random.uniform(0.005, 0.02) * min(attempt + 1, 10))
     raise StoreConflict(
         f"{config.notes_ref} kept moving under {MAX_ATTEMPTS} attempts; "
@@ -211,58 +211,214 @@ def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, 
     )
 
 
-def _write_blob(repo_root: str | Path, data: bytes, config: Settings) -> str:
-    written = run_git(["hash-object", "-w", "--stdin"], repo_root, input=data).decode().strip()
-    if written != blob_id(data, config.object_format):
-        raise GitError(f"git stored the snapshot as {written}, not the computed blob id")
-    return written
+NOTES_MESSAGE = "Notes added by 'git notes add'\n"  # what git notes writes, so logs read the same
+SNAPSHOTS_MESSAGE = "distill: keep certified snapshot blobs reachable\n"
+_OBJECT_TYPES = {"commit": 1, "tree": 2, "blob": 3}
 
 
 def _try_put(
     repo_root: str | Path,
     config: Settings,
     env: dict[str, str],
-    lines: Mapping[str, tuple[str, str]],
+    lines: Mapping[str, tuple[str, str, bytes]],
 ) -> bool:
-    """One compare-and-swap attempt; False when another writer moved a ref first."""
+    """One compare-and-swap attempt; False when another writer moved a ref first.
+
+    The new notes and snapshots trees are built here from one `git cat-file --batch` read of
+    the old ones, written with the snapshot and note blobs as one pack (`git unpack-objects`),
+    and committed with `git commit-tree`: a handful of git processes instead of one per step.
+    A note replaces an existing one where it lies; a new note goes where the tree's fanout
+    puts it (flat in a flat tree, `ab/cdef...` below an existing two-hex-digit level), which
+    is how `git notes` reads and later rewrites it.
+    """
     old = ref_tips(repo_root, (config.notes_ref, SNAPSHOTS_REF))
     old_notes, old_snapshots = old[config.notes_ref], old[SNAPSHOTS_REF]
-    temporary = f"{TEMP_NOTES_PREFIX}{os.getpid()}-{os.urandom(6).hex()}"
-    try:
-        if old_notes:
-            run_git(["update-ref", temporary, old_notes], repo_root)
-        blobs = list(lines)
-        existing = _read_notes(repo_root, temporary, set(blobs)) if old_notes else {}
-        for blob, (role, line) in lines.items():
-            text = existing.get(blob, "")
-            kept = [
-                kept_line
-                for kept_line, parsed in zip(
-                    [raw for raw in text.splitlines() if raw.strip()],
-                    parse_note(text, blob, config.notes_ref),
-                    strict=True,
-                )
-                if parsed["role"] != role
-            ]
-            note = "\n".join(sorted({*kept, line})) + "\n"  # sorted as cat_sort_uniq leaves it
-            run_git(
-                ["notes", "--ref", temporary, "add", "-f", "-F", "-", blob],
-                repo_root,
-                input=note.encode("utf-8"),
-                env=env,
+    blobs = list(lines)
+    queries = []
+    if old_notes:
+        queries.append(f"{old_notes}^{{tree}}")
+        for blob in blobs:
+            queries += [f"{old_notes}:{path}" for path in (*_note_paths(blob), blob[:2], f"{blob[:2]}/{blob[2:4]}")]
+    if old_snapshots:
+        queries.append(f"{old_snapshots}^{{tree}}")
+        queries += [f"{old_snapshots}:{blob[:2]}" for blob in blobs]
+    found = _cat_objects(repo_root, queries)
+    writer = _ObjectWriter(config.object_format)
+    id_size = 32 if config.object_format == "sha256" else 20
+    notes_tree = _Tree.load(found, f"{old_notes}^{{tree}}" if old_notes else None, id_size)
+    snapshots_tree = _Tree.load(found, f"{old_snapshots}^{{tree}}" if old_snapshots else None, id_size)
+    for blob, (role, line, key) in lines.items():
+        if writer.add("blob", key) != blob:
+            raise GitError(f"the snapshot's blob id {blob} does not match its {config.object_format} content")
+        path = _note_location(found, old_notes, blob, notes_tree)
+        existing = found.get(f"{old_notes}:{'/'.join(path)}") if old_notes else None
+        text = existing[1].decode("utf-8", errors="replace") if existing and existing[0] == "blob" else ""
+        kept = [
+            kept_line
+            for kept_line, parsed in zip(
+                [raw for raw in text.splitlines() if raw.strip()],
+                parse_note(text, blob, config.notes_ref),
+                strict=True,
             )
-        new_notes = ref_tips(repo_root, (temporary,))[temporary]
-        new_snapshots = snapshots_commit(repo_root, old_snapshots, blobs, env)
-        return compare_and_swap(
-            repo_root,
-            {
-                config.notes_ref: (new_notes, old_notes),
-                SNAPSHOTS_REF: (new_snapshots, old_snapshots),
-            },
-            config.object_format,
-        )
-    finally:
-        try_git(["update-ref", "-d", temporary], repo_root)
+            if parsed["role"] != role
+        ]
+        note = "\n".join(sorted({*kept, line})) + "\n"  # sorted as cat_sort_uniq leaves it
+        notes_tree.put(path, writer.add("blob", note.encode("utf-8")), found,
+                       f"{old_notes}:" if old_notes else None)
+        snapshots_tree.put([blob[:2], blob[2:]], blob, found,
+                           f"{old_snapshots}:" if old_snapshots else None)
+    new_notes_tree = notes_tree.write(writer)
+    new_snapshots_tree = snapshots_tree.write(writer)
+    writer.flush(repo_root)
+    new_notes = _commit(repo_root, new_notes_tree, old_notes, NOTES_MESSAGE, env)
+    new_snapshots = old_snapshots
+    if not old_snapshots or new_snapshots_tree != _tree_of(found, f"{old_snapshots}^{{tree}}"):
+        new_snapshots = _commit(repo_root, new_snapshots_tree, old_snapshots, SNAPSHOTS_MESSAGE, env)
+    return compare_and_swap(
+        repo_root,
+        {
+            config.notes_ref: (new_notes, old_notes),
+            SNAPSHOTS_REF: (new_snapshots, old_snapshots),
+        },
+        config.object_format,
+    )
+
+
+def _note_paths(blob: str) -> tuple[str, ...]:
+    """Where a note on blob may lie: flat, or below one or two fanout levels."""
+    return (blob, f"{blob[:2]}/{blob[2:]}", f"{blob[:2]}/{blob[2:4]}/{blob[4:]}")
+
+
+def _note_location(found: Mapping[str, tuple], old_notes: str | None, blob: str,
+                   tree: _Tree) -> list[str]:
+    """The path of blob's note: where one lies now, else where the tree's fanout puts a new one."""
+    if old_notes:
+        for path in _note_paths(blob):
+            hit = found.get(f"{old_notes}:{path}")
+            if hit and hit[0] == "blob":
+                return path.split("/")
+        level_one = found.get(f"{old_notes}:{blob[:2]}")
+        if level_one and level_one[0] == "tree":
+            level_two = found.get(f"{old_notes}:{blob[:2]}/{blob[2:4]}")
+            if level_two and level_two[0] == "tree":
+                return [blob[:2], blob[2:4], blob[4:]]
+            return [blob[:2], blob[2:]]
+    if tree.has_fanout():
+        return [blob[:2], blob[2:]]
+    return [blob]
+
+
+def _tree_of(found: Mapping[str, tuple], query: str) -> str | None:
+    hit = found.get(query)
+    return hit[2] if hit else None
+
+
+def _cat_objects(repo_root: str | Path, queries: Sequence[str]) -> dict[str, tuple]:
+    """(type, content, id) per query from one `git cat-file --batch`; missing queries are left out."""
+    if not queries:
+        return {}
+    raw = run_git(["cat-file", "--batch"], repo_root, input="".join(f"{q}\n" for q in queries).encode())
+    found: dict[str, tuple] = {}
+    at = 0
+    for query in queries:
+        end = raw.index(b"\n", at)
+        header = raw[at:end].decode().split()
+        at = end + 1
+        if len(header) != 3 or header[1] not in _OBJECT_TYPES:
+            continue  # "<query> missing" (or ambiguous): nothing there
+        size = int(header[2])
+        found[query] = (header[1], raw[at : at + size], header[0])
+        at += size + 1
+    return found
+
+
+class _Tree:
+    """A tree being edited: its entries (name -> (mode, raw id)) and the subtrees changed below it."""
+
+    __slots__ = ("entries", "children", "id_size")
+
+    def __init__(self, content: bytes, id_size: int) -> None:
+        self.entries: dict[bytes, tuple[bytes, bytes]] = {}
+        self.children: dict[bytes, _Tree] = {}
+        self.id_size = id_size  # 20 bytes (sha1) or 32 (sha256)
+        at = 0
+        while at < len(content):
+            space = content.index(b" ", at)
+            nul = content.index(b"\0", space)
+            self.entries[content[space + 1 : nul]] = (content[at:space], content[nul + 1 : nul + 1 + id_size])
+            at = nul + 1 + id_size
+
+    @classmethod
+    def load(cls, found: Mapping[str, tuple], query: str | None, id_size: int) -> _Tree:
+        """The tree found under query, or an empty one."""
+        hit = found.get(query) if query else None
+        return cls(hit[1] if hit and hit[0] == "tree" else b"", id_size)
+
+    def has_fanout(self) -> bool:
+        """Some entry is a two-hex-digit subtree (the notes tree has a fanout level)."""
+        return any(mode == b"40000" and len(name) == 2 for name, (mode, _) in self.entries.items())
+
+    def put(self, path: Sequence[str], blob: str, found: Mapping[str, tuple], prefix: str | None) -> None:
+        """Set path (below this tree) to the blob, loading the old subtrees on the way from found."""
+        node, walked = self, []
+        for part in path[:-1]:
+            name = part.encode()
+            walked.append(part)
+            if name not in node.children:
+                old = node.entries.get(name)
+                query = f"{prefix}{'/'.join(walked)}" if prefix and old and old[0] == b"40000" else None
+                node.children[name] = _Tree.load(found, query, self.id_size)
+            node = node.children[name]
+        node.entries[path[-1].encode()] = (b"100644", bytes.fromhex(blob))
+
+    def write(self, writer: _ObjectWriter) -> str:
+        """This tree's id, its changed subtrees first added to writer."""
+        for name, child in self.children.items():
+            self.entries[name] = (b"40000", bytes.fromhex(child.write(writer)))
+        # git's order: a tree's name compares as if it ended in '/'
+        order = sorted(self.entries, key=lambda n: n + b"/" if self.entries[n][0] == b"40000" else n)
+        content = b"".join(self.entries[n][0] + b" " + n + b"\0" + self.entries[n][1] for n in order)
+        return writer.add("tree", content)
+
+
+class _ObjectWriter:
+    """Objects to write in one pack through `git unpack-objects` (ids computed here)."""
+
+    def __init__(self, object_format: str) -> None:
+        self.algorithm = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+        self.objects: dict[str, tuple[str, bytes]] = {}
+
+    def add(self, kind: str, data: bytes) -> str:
+        """The object's id; it is written at flush."""
+        object_id = self.algorithm(f"{kind} {len(data)}\0".encode() + data).hexdigest()
+        self.objects.setdefault(object_id, (kind, data))
+        return object_id
+
+    def flush(self, repo_root: str | Path) -> None:
+        """Write every added object (one git process)."""
+        import struct
+        import zlib
+
+        chunks = [b"PACK", struct.pack(">II", 2, len(self.objects))]
+        for kind, data in self.objects.values():
+            size = len(data)
+            byte = (_OBJECT_TYPES[kind] << 4) | (size & 0x0F)
+            size >>= 4
+            header = bytearray()
+            while size:
+                header.append(byte | 0x80)
+                byte = size & 0x7F
+                size >>= 7
+            header.append(byte)
+            chunks += [bytes(header), zlib.compress(data, 1)]
+        pack = b"".join(chunks)
+        run_git(["unpack-objects", "-q"], repo_root, input=pack + self.algorithm(pack).digest())
+        self.objects.clear()
+
+
+def _commit(repo_root: str | Path, tree: str, parent: str | None, message: str, env: Mapping[str, str]) -> str:
+    args = ["commit-tree", tree, *(["-p", parent] if parent else [])]
+    return run_git([*args, "-F", "-"], repo_root, input=message.encode(), env=env).decode().strip()
 
 
 def ref_tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None]:
@@ -282,6 +438,8 @@ def snapshots_commit(
     extra_trees: Sequence[str] = (),
 ) -> str:
     """A commit whose tree holds parent's snapshot blobs plus these (and extra trees' entries)."""
+    import tempfile  # sync's merges only: certificates are written by _try_put without an index
+
     handle, index = tempfile.mkstemp(prefix="distill-index-")
     os.close(handle)
     os.unlink(index)  # git wants to create the index itself
