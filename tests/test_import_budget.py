@@ -26,17 +26,18 @@ the previous entry's bytes as this one's content.
 """
 
 # Heavy modules the fast path has no use for: pygit2 (and cffi under it), rich (and the
-# markdown and highlighting stacks it pulls in), schema validation, and stdlib families a
-# message check never needs (networking, email, XML, async, process pools, logging).
+# markdown and highlighting stacks it pulls in), click (cli.main dispatches `hook commit-msg
+# FILE` before importing it), schema validation, and stdlib families a message check never
+# needs (networking, email, XML, async, process pools, logging).
 DENIED = frozenset({
-    "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl",
+    "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl", "click",
     "jsonschema", "referencing", "rpds", "tomli_w", "yaml", "_yaml",
     "importlib.metadata", "email", "http", "urllib.request", "xml", "ssl", "socket",
     "asyncio", "concurrent", "multiprocessing", "sqlite3", "unittest", "logging",
     "decimal", "pickle", "tarfile", "zipfile", "argparse", "difflib",
 })
 
-# The diylisis modules the commit-msg path needs: the click layer and the hook command, the
+# The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
 # certification engine and its phases, the built-in lint refuter, the detectors and the
 # `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), the
 # note store and run files. Scans, verification, rendering, SARIF, pygit2 contexts and
