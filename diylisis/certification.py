@@ -6,18 +6,18 @@ the gate, the write channel, the run files and the note store.
 
 from __future__ import annotations
 
-import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from diylisis import codec, config, gitio, records, runs, store
 from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
-from diylisis.errors import BadInput
+from diylisis.errors import BadInput, GitError
 from diylisis.gate import Gate
 from diylisis.model import Certificate, RecordKind, Snapshot, Target
 from diylisis.phases import f0_contract
+from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
 
 
@@ -28,16 +28,43 @@ class Workspace:
     root: Path
     git_dir: Path
     config: config.Config
+    head: str | None = None  # the commit HEAD named at open; None on an unborn branch
+    # git config values read once per command (git_values); not part of the value
+    memo: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def open(cls, path: str | Path = ".") -> Workspace:
-        """The repository containing path, found with one `git rev-parse` (no pygit2 import)."""
-        root = gitio.toplevel(path)
-        git_dir = gitio.run_git(["rev-parse", "--absolute-git-dir"], root).decode().strip()
-        return cls(root=root, git_dir=Path(git_dir), config=config.load(root))
+        """The repository containing path, its git dir and HEAD, from one `git rev-parse`
+        (no pygit2 import)."""
+        code, out, _ = gitio.try_git(["rev-parse", "--show-toplevel", "--absolute-git-dir",
+                                      "--verify", "-q", "HEAD^{commit}"], path)
+        lines = out.decode("utf-8", errors="surrogateescape").splitlines()
+        if code not in (0, 1) or len(lines) < 2 or not lines[0].strip():  # 1: HEAD is unborn
+            raise GitError(f"not a git repository with a work tree: {path} "
+                           "(run inside a repository, or create one with git init)")
+        root = Path(lines[0].strip())
+        head = lines[2].strip() if code == 0 and len(lines) > 2 else None
+        return cls(root=root, git_dir=Path(lines[1].strip()), config=config.load(root), head=head or None)
+
+
+# Every git config value a certification reads, in one `git config` call: the message
+# file's cleanup mode and comment char, the origin remote (GitCommandContext) and the store's.
+GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS)
+
+
+def git_values(workspace: Workspace) -> dict[str, str]:
+    """The GIT_KEYS values set in this repository, read on first use."""
+    if "git" not in workspace.memo:
+        workspace.memo["git"] = msgfile.config_values(workspace.root, GIT_KEYS)
+    return workspace.memo["git"]
 
 
 def read(workspace: Workspace, target: Target) -> Snapshot:
+    """The target's snapshot; a message file is read with the workspace's git facts."""
+    if target.kind is RecordKind.MSGFILE:
+        cleanup, comment = msgfile.config_from(git_values(workspace))
+        facts = msgfile.GitFacts(cleanup=cleanup, comment=comment, head=workspace.head)
+        return msgfile.read(target, workspace.root, max_bytes=workspace.config.max_record_bytes, facts=facts)
     return records.read_snapshot(target, workspace.root, max_bytes=workspace.config.max_record_bytes)
 
 
@@ -46,10 +73,15 @@ def detector(workspace: Workspace):
     from diylisis import detectors
 
     settings = workspace.config.detect_settings()
+    seen: dict[tuple[Snapshot, object], tuple[tuple, tuple[str, ...]]] = {}
 
     def detect(snapshot: Snapshot, context=None) -> tuple[tuple, tuple[str, ...]]:
-        findings, suppressed = detectors.detect_with_suppressions(snapshot, context, settings)
-        return findings, tuple(f"{f.rule_id} at line {f.line}" for f in suppressed)
+        # the engine asks again for the same snapshot (each pass, then F7's suppressions)
+        key = (snapshot, context)
+        if key not in seen:
+            findings, suppressed = detectors.detect_with_suppressions(snapshot, context, settings)
+            seen[key] = (findings, tuple(f"{f.rule_id} at line {f.line}" for f in suppressed))
+        return seen[key]
 
     return detect
 
@@ -66,7 +98,8 @@ def context_for(workspace: Workspace):
         key = (None if on_index else snapshot.tree_revision, snapshot.path)
         if key not in cache:
             if on_index:
-                cache[key] = contexts.GitCommandContext(workspace.root, None, exclude_path=snapshot.path)
+                cache[key] = contexts.GitCommandContext(workspace.root, None, exclude_path=snapshot.path,
+                                                        config=git_values(workspace))
             else:
                 cache[key] = contexts.PygitContext(gitio.open_repo(workspace.root), snapshot.tree_revision,
                                                    exclude_path=snapshot.path)
@@ -149,10 +182,12 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
             identity = replace(certificate.identity, digest=candidate.digest,
                                boundary=certificate.identity.boundary + " (another cleanup mode)")
             entries.append((alternate, codec.certificate_to_dict(replace(certificate, identity=identity))))
-        store.put_many(workspace.root, entries)
+        store.put_many(workspace.root, entries, config=store.settings_from(git_values(workspace)))
         if certificate_target and certificate_target not in ("notes", "session"):
             # an externally named landing place, besides the note (F7: contract.certificate_target)
             landing = workspace.root / certificate_target.removeprefix("file:")
+            import json
+
             landing.write_text(json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
     def self_ledger(snapshot: Snapshot) -> str | None:

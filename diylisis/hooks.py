@@ -177,13 +177,22 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
 
 
 def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False):
-    """The engine with the certification edges (a `read` override for staged content)."""
+    """The engine with the certification edges (a `read` override for staged content).
+
+    No run file is saved: forget_run drops it after every hook run anyway, so writing it
+    after each pass would only cost an encode and a file write per pass.
+    """
     from diylisis import certification, engine
 
     edges = certification.edges(workspace, state.target, gate, check_only=check_only)
+    edges = dataclasses.replace(edges, save=_unsaved)
     if read is not None:
         edges = dataclasses.replace(edges, read=read)
     return engine.run(state, edges)
+
+
+def _unsaved(state: RunState) -> None:
+    """A hook keeps no run file (forget_run)."""
 
 
 def forget_run(workspace, state: RunState) -> None:

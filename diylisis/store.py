@@ -45,6 +45,9 @@ class Settings:
     identity_env: tuple[tuple[str, str], ...]  # GIT_*_NAME/EMAIL only when git has none
 
 
+SETTINGS_KEYS = ("distill.notesref", "extensions.objectformat", "user.name", "user.email")
+
+
 def settings(repo_root: str | Path) -> Settings:
     """The notes ref, object format and a fallback commit identity, from one `git config` call."""
     code, out, err = try_git(
@@ -63,6 +66,11 @@ def settings(repo_root: str | Path) -> Settings:
         if entry:
             key, _, value = entry.decode("utf-8", errors="replace").partition("\n")
             values[key.lower()] = value
+    return settings_from(values)
+
+
+def settings_from(values: Mapping[str, str]) -> Settings:
+    """Settings from git config values already read (lower-case keys; SETTINGS_KEYS are used)."""
     identity: list[tuple[str, str]] = []
     for part in ("name", "email"):
         if f"user.{part}" in values:
@@ -190,11 +198,15 @@ def put(repo_root: str | Path, keys: Sequence[bytes], certificate: Mapping[str, 
     put_many(repo_root, [(key, certificate) for key in keys])
 
 
-def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, Any]]]) -> None:
-    """Attach each certificate to its key's blob in one compare-and-swap (one role line per blob)."""
+def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, Any]]],
+             *, config: Settings | None = None) -> None:
+    """Attach each certificate to its key's blob in one compare-and-swap (one role line per blob).
+
+    config: the store settings when the caller already read them (settings_from), else read here.
+    """
     if not entries:
         raise BadInput("a certificate needs at least one snapshot to be keyed under")
-    config = settings(repo_root)
+    config = config if config is not None else settings(repo_root)
     env = dict(config.identity_env)
     serialized = [(key, certificate["role"] if "role" in certificate else "", serialize(certificate))
                   for key, certificate in entries]  # serialize refuses a bad certificate before any write

@@ -296,13 +296,17 @@ def _reachable(repo: pygit2.Repository) -> frozenset[str]:
 class GitCommandContext:
     """RepoContext through the git binary (commit-msg hook fast path): no pygit2, lazy, cached.
 
-    revision None means the index: the tree the commit being written will have.
+    revision None means the index: the tree the commit being written will have. config, when
+    given, holds git config values the caller already read (lower-case names); remote.origin.url
+    is then taken from it instead of another `git config` call.
     """
 
     has_tree = True
 
-    def __init__(self, workdir: str | Path, revision: str | None = None, *, exclude_path: str | None = None) -> None:
+    def __init__(self, workdir: str | Path, revision: str | None = None, *, exclude_path: str | None = None,
+                 config: dict[str, str] | None = None) -> None:
         self.workdir = Path(workdir)
+        self._config = config
         self.revision = revision
         self._exclude = normalize_path(exclude_path) if exclude_path else None  # the record's own file
         self._commit: dict[str, str | None] = {}
@@ -352,6 +356,9 @@ class GitCommandContext:
     @functools.cache  # noqa: B019 - one context per hook run
     def origin(self) -> tuple[str, str, str] | None:
         """(host, owner, name) parsed from remote.origin.url."""
+        if self._config is not None:
+            url = self._config.get("remote.origin.url")
+            return parse_remote_url(url.strip()) if url is not None else None
         code, out = self._git("config", "--get", "remote.origin.url", ok=(0, 1))
         return parse_remote_url(out.decode().strip()) if code == 0 else None
 

@@ -6,12 +6,15 @@ the hook runs and the hook cannot see whether an editor or -v was used, so `data
 most likely reduction and `alternates` holds every other one git could store under the
 configured `commit.cleanup` and `core.commentChar` (git: sequencer.c cleanup_message,
 strbuf.c strbuf_stripspace, wt-status.c wt_status_locate_end, builtin/commit.c
-adjust_comment_line_char). Pure Python plus one `git config` call: no pygit2 import.
+adjust_comment_line_char). Pure Python plus one `git config` and one `git rev-parse` call
+(none when the caller hands them in as GitFacts): no pygit2 import.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis.errors import BadInput
@@ -72,12 +75,23 @@ def reduce(message: bytes, mode: str, comment: bytes, *, truncate: bool) -> byte
     return stripspace(message, comment if mode == ALL else None)
 
 
-def read_config(repo_root: Path) -> tuple[str, str | None]:
-    """(commit.cleanup, core.commentChar) from one `git config` call; unset cleanup is 'default'."""
-    code, out, err = try_git(
-        ["config", "-z", "--get-regexp", r"^(commit\.cleanup|core\.commentchar)$"], repo_root
-    )
-    if code not in (0, 1):  # 1: neither key is set
+CONFIG_KEYS = ("commit.cleanup", "core.commentchar")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GitFacts:
+    """What reading a message file needs from the repository besides the file."""
+
+    cleanup: str  # commit.cleanup, 'default' when unset
+    comment: str | None  # core.commentChar as configured
+    head: str | None  # the commit HEAD names, None on an unborn branch
+
+
+def config_values(repo_root: Path, keys: tuple[str, ...]) -> dict[str, str]:
+    """The set values of keys (lower-case names) from one `git config --get-regexp` call."""
+    pattern = "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"
+    code, out, err = try_git(["config", "-z", "--get-regexp", pattern], repo_root)
+    if code not in (0, 1):  # 1: none of the keys is set
         reason = err.decode("utf-8", errors="replace").strip().splitlines()
         raise BadInput(f"cannot read git config: {reason[0] if reason else f'exit {code}'}")
     values: dict[str, str] = {}
@@ -85,7 +99,17 @@ def read_config(repo_root: Path) -> tuple[str, str | None]:
         if entry:
             key, _, value = entry.decode("utf-8", errors="replace").partition("\n")
             values[key.lower()] = value  # the last value wins, as git reads it
+    return values
+
+
+def config_from(values: Mapping[str, str]) -> tuple[str, str | None]:
+    """(commit.cleanup, core.commentChar) from config values already read."""
     return values.get("commit.cleanup", "default").lower(), values.get("core.commentchar")
+
+
+def read_config(repo_root: Path) -> tuple[str, str | None]:
+    """(commit.cleanup, core.commentChar) from one `git config` call; unset cleanup is 'default'."""
+    return config_from(config_values(repo_root, CONFIG_KEYS))
 
 
 def comment_chars(message: bytes, configured: str | None) -> tuple[bytes, tuple[bytes, ...]]:
@@ -148,11 +172,19 @@ def _ends_with_comment(message: bytes, comment: bytes) -> bool:
     return bool(lines) and lines[-1].startswith(comment)
 
 
-def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
-    """The message as git will store it; the other possible reductions as alternates."""
+def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
+         facts: GitFacts | None = None) -> Snapshot:
+    """The message as git will store it; the other possible reductions as alternates.
+
+    facts: the repository's cleanup mode, comment char and HEAD when the caller already
+    read them (a hook reads the message several times in one run), else read here.
+    """
     path = Path(target.locator)
     raw = _read_file(path, max_bytes)
-    cleanup, comment = read_config(repo_root)
+    if facts is None:
+        cleanup, comment = read_config(repo_root)
+        facts = GitFacts(cleanup=cleanup, comment=comment, head=_head(repo_root))
+    cleanup, comment = facts.cleanup, facts.comment
     candidates = reductions(raw, cleanup, comment)
     data = check_record(candidates[0], f"the commit message in {target.locator}", max_bytes)
     alternates = tuple(c for c in candidates[1:] if _valid(c, max_bytes))
@@ -160,7 +192,7 @@ def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES)
         target=target,
         data=data,
         boundary=f"the commit message as git stores it (commit.cleanup={cleanup})",
-        tree_revision=_head(repo_root),
+        tree_revision=facts.head,
         alternates=alternates,
     )
 
