@@ -59,7 +59,7 @@ def scan_range(
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
     for commit_id, data in walk_messages(repo, range_spec, include_merges=include_merges):
-        context = PygitContext(repo, commit_id, origin=origin)
+        context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
         yield scan_message(commit_id, data, context, settings)
 
 

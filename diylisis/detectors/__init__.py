@@ -75,16 +75,16 @@ def detect_text(
 ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
     """Run the registry over a text: (findings, suppressed) (for scan and the benchmark)."""
     doc = prepare(text, lexicon_for(settings.languages), settings, context, path)
-    disabled = settings.disabled_for(path)
     found: list[Finding] = []
-    for rule in RULES:
-        if rule.id in disabled or (rule.needs_tree and not doc.has_tree):
+    for rule, level in _plan(settings, path):
+        if rule.needs_tree and not doc.has_tree:
             continue
         try:
             results = list(rule.detect(doc))
         except Exception as exc:  # fail closed: a crash names its rule (flake8 PluginExecutionFailed)
             raise RuleCrashed(rule.id, record, exc) from exc
-        level = settings.level_for(rule.id, rule.severity, path)
+        if not results:
+            continue
         for finding in results:
             if rule.category is not Category.COINED_TERM and settings.accepts(finding.token):
                 continue
@@ -94,6 +94,24 @@ def detect_text(
     kept = tuple(f for f in found if not _suppressed(f, ignores))
     suppressed = tuple(f for f in found if _suppressed(f, ignores))
     return kept, suppressed
+
+
+_PLANS: dict[tuple[DetectSettings, str | None], tuple[tuple[Rule, Severity], ...]] = {}
+
+
+def _plan(settings: DetectSettings, path: str | None) -> tuple[tuple[Rule, Severity], ...]:
+    """The enabled rules for a record at path with their configured levels (a scan asks once, not per record)."""
+    key = (settings, path)
+    plan = _PLANS.get(key)
+    if plan is None:
+        disabled = settings.disabled_for(path)
+        plan = tuple(
+            (rule, settings.level_for(rule.id, rule.severity, path)) for rule in RULES if rule.id not in disabled
+        )
+        if len(_PLANS) > 256:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan
 
 
 def is_blocking(finding: Finding) -> bool:

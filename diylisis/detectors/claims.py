@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import lexicon_matches
+from diylisis.detectors._match import lexicon_matches, may_match
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding
@@ -60,7 +60,10 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
     words = doc.lexicon.words("claim_opening")
     if not words:
         return
-    for match in _opening(words).finditer(doc.claims):
+    opening = _opening(words)
+    if not may_match(doc, opening):
+        return
+    for match in opening.finditer(doc.claims):
         start, end = match.span("claim")
         if end - start < len(match.group("claim").split()[0]) + 3 or _evidenced(doc, start):
             continue

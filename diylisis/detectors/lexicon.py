@@ -31,13 +31,13 @@ class Lexicon:
 
     def words(self, key: str) -> tuple[str, ...]:
         """The raw entries under key (for plain word sets, not patterns)."""
-        out: list[str] = []
-        for language in self.languages:
-            out.extend(_load(language)[1].get(key, ()))
-        return tuple(out)
+        return _words(self.languages, key)
 
     def triggers_in(self, folded: str) -> dict[str, int]:
         """Lexicon key -> bit mask of its fragments whose required literals (three or more characters) occur in folded.
+
+        folded is the fold() of a record's text; literals hold no whitespace, so what occurs in
+        a masked view of the text occurs in the text.
 
         One search per position where some literal starts: a trie-shaped alternation finds
         the longest literal there, and the literals that are its prefixes come with it.
@@ -54,9 +54,9 @@ class Lexicon:
         return present
 
     def pattern_for(self, key: str, folded: str, present: dict[str, int]) -> re.Pattern[str] | None:
-        """pattern(key) reduced to the fragments that can match a view (None: none can).
+        """pattern(key) reduced to the fragments that can match the text or a view of it (None: none can).
 
-        folded is the view's fold() and present its triggers_in(). A fragment whose required
+        folded is the text's fold() and present its triggers_in(). A fragment whose required
         literals are all absent cannot match anywhere, so dropping it from the alternation
         changes no match; most views skip most keys' regexes entirely.
         """
@@ -81,6 +81,7 @@ class Lexicon:
 COMMON = "any"  # lexicons/any.toml: lists that belong to no language (hosts, identifier families)
 
 
+@functools.cache
 def available_languages() -> tuple[str, ...]:
     """Languages with a lexicon file shipped in lexicons/ (not counting the language-independent one)."""
     return tuple(sorted(p.stem for p in LEXICON_DIR.glob("*.toml") if p.stem != COMMON))
@@ -88,6 +89,11 @@ def available_languages() -> tuple[str, ...]:
 
 def lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
     """The Lexicon of the requested languages (None: all shipped)."""
+    return _lexicon_for(None if languages is None else tuple(languages))
+
+
+@functools.cache
+def _lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
     shipped = available_languages()
     common = (COMMON,) if (LEXICON_DIR / f"{COMMON}.toml").exists() else ()
     if languages is None:
@@ -115,6 +121,14 @@ def _load(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
         raise ValueError(f"lexicon {language}: boundary must be word or none")
     terms = {key: tuple(value) for key, value in data.get("terms", {}).items()}
     return boundary, terms
+
+
+@functools.cache
+def _words(languages: tuple[str, ...], key: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for language in languages:
+        out.extend(_load(language)[1].get(key, ()))
+    return tuple(out)
 
 
 @functools.cache
@@ -182,23 +196,15 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     triggers: dict[str, int] = {}
     always = 0
     for index, (_, fragment) in enumerate(parts):
-        required = _required_literals(fragment) if _EXTRA_CASES is not None else None
+        required = required_literals(fragment)
         if required is None:
             always |= 1 << index
             continue
         for literal in required:
             triggers[literal] = triggers.get(literal, 0) | 1 << index
-    # A literal holding a shorter one is present only where the shorter is: check the shorter alone.
-    kept: dict[str, int] = {}
-    for literal in sorted(triggers, key=len):
-        inner = next((k for k in kept if k in literal), None)
-        if inner is None:
-            kept[literal] = triggers[literal]
-        else:
-            kept[inner] |= triggers[literal]
     return _Gate(
-        triggers=tuple((k, v) for k, v in kept.items() if len(k) >= _SHORT),
-        short=tuple((k, v) for k, v in kept.items() if len(k) < _SHORT),
+        triggers=tuple((k, v) for k, v in triggers.items() if len(k) >= _SHORT),
+        short=tuple((k, v) for k, v in triggers.items() if len(k) < _SHORT),
         always=always,
         full=(1 << len(parts)) - 1,
     )
@@ -251,16 +257,28 @@ def _subset(languages: tuple[str, ...], key: str, mask: int) -> re.Pattern[str]:
     return re.compile("|".join(wrapped for i, (wrapped, _) in enumerate(parts) if mask >> i & 1), re.IGNORECASE)
 
 
-def _required_literals(fragment: str) -> frozenset[str] | None:
-    """Folded literals of which every match of fragment contains at least one; None when there are none."""
+def required_literals(fragment: str) -> frozenset[str] | None:
+    """Folded literals of which every match of fragment contains one, in the text and in its views (None: none)."""
     from re import _parser
 
+    if _EXTRA_CASES is None:
+        return None
     try:
         parsed = _parser.parse(fragment, re.IGNORECASE)
     except re.error:
         return None
     found = _required(list(parsed))
-    return frozenset(fold(s) for s in found) if found else None
+    if not found:
+        return None
+    pieces = frozenset(max(_UNSAFE.split(fold(s)), key=lambda p: len(p.strip())).strip() for s in found)
+    return None if "" in pieces else pieces
+
+
+# The text is scanned once for every view. A view blanks masked characters to spaces, and every
+# masked stretch but a one-character link text ("[x](url)") or line is at least three long; so
+# a literal occurs in a view only where it occurs in the text, once it has no space at either
+# end, no two whitespace characters in a row, and no bracket or newline. Cut a literal there.
+_UNSAFE = re.compile(r"\s{2,}|[\[\]\n]")
 
 
 def _required(items: list) -> frozenset[str] | None:
@@ -298,8 +316,8 @@ def _required(items: list) -> frozenset[str] | None:
     usable = [cand for cand in candidates if cand and "" not in cand]
     if not usable:
         return None
-    # Few literals of four or more characters check fastest and still rarely occur by chance.
-    return max(usable, key=lambda cand: (min(min(len(s) for s in cand), 4), -len(cand), min(len(s) for s in cand)))
+    # Long literals rarely occur by chance; the scanner's trie makes many of them cheap.
+    return max(usable, key=lambda cand: (min(min(len(s) for s in cand), 8), -len(cand), min(len(s) for s in cand)))
 
 
 def _exact(op: object, av: object) -> frozenset[str] | None:

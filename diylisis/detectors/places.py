@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import lexicon_findings
+from diylisis.detectors._match import lexicon_findings, may_match
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
@@ -97,6 +97,8 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
 
 def temp_paths(doc: Doc) -> Iterator[Finding]:
     """EP505: temporary paths in prose (/tmp, /var/tmp); quoted output and code are evidence, not pointers."""
+    if not may_match(doc, TEMP_PATH):
+        return
     for match in TEMP_PATH.finditer(doc.prose):
         before = doc.prose[max(0, match.start() - 60) : match.start()]
         if _CODE_BEHAVIOUR.search(before):
@@ -113,6 +115,8 @@ def temp_paths(doc: Doc) -> Iterator[Finding]:
 
 def machine_paths(doc: Doc) -> Iterator[Finding]:
     """EP506: home and machine-absolute paths (/Users/name/…, C:\\Users\\name\\…, /mnt/…, ~/work/…)."""
+    if not may_match(doc, MACHINE_PATH):
+        return
     for match in MACHINE_PATH.finditer(doc.locators):
         owner = match.group("owner")
         if owner is not None and _PLACEHOLDER_OWNER.match(owner):
@@ -134,6 +138,8 @@ def machine_paths(doc: Doc) -> Iterator[Finding]:
 def untracked_paths(doc: Doc) -> Iterator[Finding]:
     """EP507: repository-relative paths not tracked at the certified revision (nor its parent)."""
     assert doc.context is not None
+    if not may_match(doc, REL_PATH):
+        return
     for match in REL_PATH.finditer(doc.claims):
         token = re.sub(r"[^\x00-\x7f]+$", "", match.group()).rstrip(".")
         bare = re.sub(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$", "", token)

@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import lexicon_findings, lexicon_matches, line_start_defines
+from diylisis.detectors._match import lexicon_findings, lexicon_matches, line_start_defines, may_match
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding
@@ -111,6 +111,8 @@ def agent_identities(doc: Doc) -> Iterator[Finding]:
     if not roles:
         return
     pattern = _agent_pattern(roles)
+    if not may_match(doc, pattern):
+        return
     for match in pattern.finditer(doc.locators):
         if doc.has_tree and doc.context is not None and doc.context.tracked(match.group()):
             continue
@@ -131,6 +133,8 @@ def _agent_pattern(roles: str) -> re.Pattern[str]:
 
 def tracker_keys(doc: Doc) -> Iterator[Finding]:
     """SI206: issue keys ("ABC-123", "bd-a1b2") that no committed file defines and config does not map."""
+    if not may_match(doc, UPPER_KEY, LOWER_KEY):
+        return
     public = {word.upper() for word in doc.lexicon.words("public_key_prefix")} | {"GH"}
     for match in UPPER_KEY.finditer(doc.prose):
         prefix, _ = match.groups()

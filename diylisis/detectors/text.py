@@ -37,6 +37,8 @@ TRACE_LINE = re.compile(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
 )
 IGNORE = re.compile(r"<!--\s*distill:\s*ignore\b([A-Z0-9 ,]*)-->")
+_FOLDED = "folded"  # Doc.memo keys
+_TRIGGERS = "triggers"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,19 +55,24 @@ class Doc:
     path: str | None = None
     line_starts: tuple[int, ...] = field(default=())
     indented_lines: frozenset[int] = frozenset()  # 1-based lines of indented (transcript) blocks
-    memo: dict[object, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+    memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def pattern(self, key: str, view: str) -> re.Pattern[str] | None:
-        """The lexicon key's pattern reduced to the fragments that can match this view (None: none can)."""
-        memo_key = (key, view)
+    def folded(self) -> str:
+        """The text folded for literal prefilters (lexicon.fold), once per record."""
+        if _FOLDED not in self.memo:
+            from diylisis.detectors.lexicon import fold
+
+            self.memo[_FOLDED] = fold(self.text)
+        return self.memo[_FOLDED]  # type: ignore[return-value]
+
+    def pattern(self, key: str) -> re.Pattern[str] | None:
+        """The lexicon key's pattern reduced to the fragments that can match this record (None: none can)."""
+        memo_key = "pattern:" + key
         if memo_key not in self.memo:
-            if view not in self.memo:
-                from diylisis.detectors.lexicon import fold
-
-                folded = fold(getattr(self, view))
-                self.memo[view] = (folded, self.lexicon.triggers_in(folded))
-            folded, present = self.memo[view]  # type: ignore[misc]
-            self.memo[memo_key] = self.lexicon.pattern_for(key, folded, present)
+            if _TRIGGERS not in self.memo:
+                self.memo[_TRIGGERS] = self.lexicon.triggers_in(self.folded())
+            present = self.memo[_TRIGGERS]
+            self.memo[memo_key] = self.lexicon.pattern_for(key, self.folded(), present)  # type: ignore[arg-type]
         return self.memo[memo_key]  # type: ignore[return-value]
 
     @property
@@ -121,9 +128,10 @@ def prepare(
     path: str | None = None,
 ) -> Doc:
     """Cut the text into views: prose, claims, locators (F1 input)."""
-    prose = list(text)
-    claims = list(text)
-    locators = list(text)
+    # Masks are collected as spans and applied once per view by slicing (no per-character list).
+    prose_spans: list[tuple[int, int]] = []
+    claims_spans: list[tuple[int, int]] = []
+    locator_spans: list[tuple[int, int]] = []
     lines = text.split("\n")
     starts = [0]
     for line in lines[:-1]:
@@ -134,18 +142,20 @@ def prepare(
     trailer_from = _trailer_block(lines)
     for number, line in enumerate(lines):
         start = starts[number]
+        span = (start, start + len(line))
         opened = FENCE.match(line)
         if fence is not None or opened:
-            _blank(prose, start, start + len(line))
-            _blank(claims, start, start + len(line))
+            prose_spans.append(span)
+            claims_spans.append(span)
             if fence is None and opened:
                 fence = opened.group(1)[0] * len(opened.group(1))
             elif opened and opened.group(1).startswith(fence):
                 fence = None
             continue
         if QUOTE.match(line):
-            for view in (prose, claims, locators):
-                _blank(view, start, start + len(line))
+            prose_spans.append(span)
+            claims_spans.append(span)
+            locator_spans.append(span)
             continue
         # An indented block after a blank line is code or quoted output (Markdown, and git's own
         # habit of indenting transcripts in commit messages); list items stay prose.
@@ -153,28 +163,28 @@ def prepare(
             if indented or number == 0 or not lines[number - 1].strip():
                 indented = True
                 indented_lines.add(number + 1)
-                _blank(prose, start, start + len(line))
-                _blank(claims, start, start + len(line))
+                prose_spans.append(span)
+                claims_spans.append(span)
                 continue
         elif line.strip():
             indented = False
         if number >= trailer_from:
-            _blank(prose, start, start + len(line))
-            _blank(claims, start, start + len(line))
-    for view, patterns in ((prose, (CODE_SPAN, URL, HTML_COMMENT, QUOTED_MENTION)),
-                           (claims, (URL, HTML_COMMENT, QUOTED_MENTION))):
-        current = "".join(view)
-        for pattern in patterns:
-            for match in pattern.finditer(current):
-                _blank(view, match.start(), match.end())
-        current = "".join(view)
-        for match in LINKED_TEXT.finditer(text):
-            _blank(view, match.start(1), match.end(1))
+            prose_spans.append(span)
+            claims_spans.append(span)
+    linked = [match.span(1) for match in LINKED_TEXT.finditer(text)]
+    views = []
+    for spans, patterns in ((prose_spans, (CODE_SPAN, URL, HTML_COMMENT, QUOTED_MENTION)),
+                            (claims_spans, (URL, HTML_COMMENT, QUOTED_MENTION))):
+        current = _masked(text, spans)
+        inline = [match.span() for pattern in patterns for match in pattern.finditer(current)]
+        views.append(_masked(text, spans + inline + linked) if inline or linked else current)
+    prose, claims = views
+    locators = _masked(text, locator_spans)
     return Doc(
         text=text,
-        prose="".join(prose),
-        claims="".join(claims),
-        locators="".join(locators),
+        prose=prose,
+        claims=claims,
+        locators=locators,
         lexicon=lexicon,
         settings=settings,
         context=context,
@@ -213,10 +223,21 @@ def _trailer_block(lines: list[str]) -> int:
     return len(lines)
 
 
-def _blank(view: list[str], start: int, end: int) -> None:
-    for index in range(start, end):
-        if view[index] != "\n":
-            view[index] = " "
+def _masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """text with every character inside the spans but newlines turned into a space."""
+    if not spans:
+        return text
+    out = []
+    position = 0
+    for start, end in sorted(spans):
+        start = max(start, position)
+        if end <= start:
+            continue
+        out.append(text[position:start])
+        out.append("\n".join(" " * len(part) for part in text[start:end].split("\n")))
+        position = end
+    out.append(text[position:])
+    return "".join(out)
 
 
 def sentences(view: str) -> Iterator[tuple[int, int]]:

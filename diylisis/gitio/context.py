@@ -96,8 +96,10 @@ class PygitContext:
         revision: str,
         *,
         origin: tuple[str, str, str] | None = None,
+        origin_known: bool = False,
         exclude_path: str | None = None,
     ) -> None:
+        """origin_known: the origin given (None too) is final, so origin() never reads the config (a range scan)."""
         import pygit2
 
         self._pygit2 = pygit2
@@ -109,6 +111,7 @@ class PygitContext:
         except (KeyError, ValueError, pygit2.GitError):
             raise GitError(f"unknown revision {revision!r} in {repo.path}") from None
         self._origin = origin
+        self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
 
     def _trees(self) -> list[Any]:
@@ -146,14 +149,17 @@ class PygitContext:
         return full if full in _reachable(self.repo) else None
 
     def origin(self) -> tuple[str, str, str] | None:
-        """(host, owner, name) given at construction, else parsed from remote.origin.url."""
-        if self._origin is not None:
+        """(host, owner, name) given at construction, else parsed from remote.origin.url (read once)."""
+        if self._origin_known:
             return self._origin
         try:
             url = self.repo.config["remote.origin.url"]
         except (KeyError, self._pygit2.GitError):
-            return None
-        return parse_remote_url(str(url))
+            self._origin = None
+        else:
+            self._origin = parse_remote_url(str(url))
+        self._origin_known = True
+        return self._origin
 
     def mentions(self, term: str) -> bool:
         """The term occurs case-insensitively (as a whole word) in the tracked text of the revision or its parent."""
