@@ -20,7 +20,7 @@ _SESSION_INTRO = re.compile(r"(?i)(?:next|new|following|fresh|다음|새|새로�
 
 def session_deixis(doc: Doc) -> Iterator[Finding]:
     """DX101: "this session", "이번 세션", unless the record itself introduces the session (a prompt for it)."""
-    intro = _SESSION_INTRO.search(doc.prose)
+    intro: re.Match[str] | None | bool = False  # searched on the first finding only
     for finding in lexicon_findings(
         doc,
         "DX101",
@@ -33,6 +33,8 @@ def session_deixis(doc: Doc) -> Iterator[Finding]:
         low = finding.token.lower()
         # A prompt written for the next session may call that session "this session".
         offset = doc.line_starts[finding.line - 1] + finding.column - 1
+        if intro is False:
+            intro = _SESSION_INTRO.search(doc.prose)
         if intro and intro.start() < offset and any(w in low for w in ("this", "이번", "본", "현재", "the current")):
             continue
         yield finding

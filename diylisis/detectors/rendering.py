@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from diylisis.detectors._match import may_match
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import FENCE, Doc
 from diylisis.model import Category, Finding, Severity
@@ -20,6 +21,8 @@ BROKEN_LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/)[^)\s]*(?=\s|$)(?
 
 def mojibake(doc: Doc) -> Iterator[Finding]:
     """RD901: mis-decoded text ("Ã©", "â€™") and U+FFFD replacement characters."""
+    if not may_match(doc, MOJIBAKE):
+        return
     for match in MOJIBAKE.finditer(doc.text):
         yield doc.finding(
             "RD901",
@@ -33,6 +36,8 @@ def mojibake(doc: Doc) -> Iterator[Finding]:
 
 def placeholders(doc: Doc) -> Iterator[Finding]:
     """RD902: template placeholders that were never filled ("{{ summary }}", "<%= name %>")."""
+    if not may_match(doc, PLACEHOLDER):
+        return
     for match in PLACEHOLDER.finditer(doc.prose):
         yield doc.finding(
             "RD902",

@@ -28,8 +28,10 @@ _ENGLISH_PREFIX = frozenset(
 
 def _review_context(doc: Doc) -> bool:
     """The record talks about review rounds or private reviews, so short codes are likely finding labels."""
-    keys = ("round_label", "private_review", "review_word")
-    return any(next(lexicon_matches(doc, key, "prose"), None) is not None for key in keys)
+    if "review_context" not in doc.memo:
+        keys = ("round_label", "private_review", "review_word")
+        doc.memo["review_context"] = any(next(lexicon_matches(doc, key, "prose"), None) is not None for key in keys)
+    return bool(doc.memo["review_context"])
 
 
 def _defined(doc: Doc, term: str) -> bool:
@@ -53,14 +55,17 @@ def finding_codes(doc: Doc) -> Iterator[Finding]:
     """SI202: finding codes of a private audit ("audit F11", "F24" in a review narrative)."""
     why = "the code names an item in a private audit or review the reader cannot open"
     fix = "say what the finding was, in a clause"
+    codes = list(CODE.finditer(doc.prose))
+    if not codes:
+        return
     intro = doc.lexicon.pattern("finding_intro")
     review = _review_context(doc)
     numbers: dict[str, set[str]] = {}
-    for match in CODE.finditer(doc.prose):
+    for match in codes:
         numbers.setdefault(match.group(1), set()).add(match.group(2))
     # A letter numbered three or more ways ("T1, T2, T3") is an enumeration of items somewhere.
     enumerated = {letters for letters, seen in numbers.items() if len(seen) >= 3}
-    for match in CODE.finditer(doc.prose):
+    for match in codes:
         letters, _ = match.groups()
         if letters in _CODE_SKIP or line_start_defines(doc, match.group()):
             continue

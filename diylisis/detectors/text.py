@@ -37,6 +37,13 @@ TRACE_LINE = re.compile(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
 )
 IGNORE = re.compile(r"<!--\s*distill:\s*ignore\b([A-Z0-9 ,]*)-->")
+# A literal each inline pattern's matches contain: without it the pattern cannot match.
+_INLINE_NEEDS = {
+    CODE_SPAN: ("`",),
+    URL: ("://", "www."),
+    HTML_COMMENT: ("<!--",),
+    QUOTED_MENTION: ('"', "“", "'"),
+}
 _FOLDED = "folded"  # Doc.memo keys
 _TRIGGERS = "triggers"
 
@@ -171,12 +178,17 @@ def prepare(
         if number >= trailer_from:
             prose_spans.append(span)
             claims_spans.append(span)
-    linked = [match.span(1) for match in LINKED_TEXT.finditer(text)]
+    linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
     views = []
     for spans, patterns in ((prose_spans, (CODE_SPAN, URL, HTML_COMMENT, QUOTED_MENTION)),
                             (claims_spans, (URL, HTML_COMMENT, QUOTED_MENTION))):
         current = _masked(text, spans)
-        inline = [match.span() for pattern in patterns for match in pattern.finditer(current)]
+        inline = [
+            match.span()
+            for pattern in patterns
+            if any(literal in current for literal in _INLINE_NEEDS[pattern])
+            for match in pattern.finditer(current)
+        ]
         views.append(_masked(text, spans + inline + linked) if inline or linked else current)
     prose, claims = views
     locators = _masked(text, locator_spans)
