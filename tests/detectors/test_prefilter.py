@@ -1,0 +1,72 @@
+"""The literal prefilter (lexicon.required_literals, Doc.pattern, may_match) never changes a match."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from diylisis.detectors import DetectSettings
+from diylisis.detectors._match import may_match
+from diylisis.detectors.lexicon import _load, fold, lexicon_for, required_literals
+from diylisis.detectors.text import prepare
+
+TEXTS = (
+    "Fix the parser as discussed in this session.\n\nAll 12 tests pass locally; CI is green.",
+    "Refactor: round 3 of the codex review found F11 and F12.\n\n- [x] Tests pass\n- [ ] docs",
+    "이번 세션에서 논의한 대로 테스트 통과 확인함. 라운드 2 리뷰 결과 반영.",
+    "Der Nutzer hat entschieden: alle Tests sind grün (siehe Sitzung).",
+    "See `npm test` (pass) and https://example.invalid/actions/runs/1 for the build.\n\n    $ make\n    ok",
+    "Per the user's request, Task #4 moved to Phase 2; option B from above is out.",
+    "SESSION notes: ſession and İtem are folded like the regex engine folds them.",
+    'The "as discussed" phrase is quoted; [the plan](https://example.invalid/p) is linked.',
+    "Reviewed with Claude; the sub-agents flagged it. Notes in /tmp/scratch.txt and ~/work/x.md.",
+    "Move the cache to a new module.\n\nIt keeps the tree index per object id, so a walk reuses subtrees.",
+    "> quoted: as discussed\n```\nall tests pass\n```\nSigned-off-by: A U Thor <a@example.invalid>",
+    "Merge review-loop convergence: reviewer agreement reached after the 2nd review round.",
+)
+
+
+def _keys() -> list[str]:
+    lexicon = lexicon_for(None)
+    return sorted({key for language in lexicon.languages for key in _load(language)[1]})
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_reduced_patterns_match_exactly_what_the_full_patterns_match(text: str) -> None:
+    lexicon = lexicon_for(None)
+    doc = prepare(text, lexicon, DetectSettings())
+    for key in _keys():
+        full = lexicon.pattern(key)
+        reduced = doc.pattern(key)
+        for view in ("prose", "claims", "locators", "text"):
+            expected = [m.span() for m in full.finditer(getattr(doc, view))] if full else []
+            got = [m.span() for m in reduced.finditer(getattr(doc, view))] if reduced else []
+            assert got == expected, (key, view)
+
+
+def test_the_prefilter_skips_keys_whose_literals_are_absent() -> None:
+    doc = prepare("Move the cache to a new module.", lexicon_for(None), DetectSettings())
+    assert doc.pattern("session_deixis") is None
+    assert doc.pattern("pass_claim") is None
+
+
+def test_required_literals_are_folded_and_cut_where_a_view_could_differ() -> None:
+    assert required_literals("(?:cross|adversarial)[- ]?reviews?") == frozenset({"review"})
+    assert required_literals("as discussed") == frozenset({"as discussed"})
+    assert required_literals("tests  pass") == frozenset({"tests"})  # two spaces: a mask could make them
+    assert required_literals(r"\d+/\d+") == frozenset({"/"})
+    assert required_literals(r"\w+") is None
+
+
+def test_fold_merges_what_ignorecase_merges() -> None:
+    for pattern, text in (("session", "ſession"), ("item", "İtem"), ("ΣΑΣ", "σας")):
+        assert re.search(pattern, text, re.IGNORECASE)
+        assert fold(pattern) in fold(text)
+
+
+def test_may_match_is_false_only_without_the_required_literals() -> None:
+    pattern = re.compile(r"(?<![\w/])(?:/tmp|/var/tmp)(?:/\S*)?")
+    assert may_match(prepare("logs in /tmp/x", lexicon_for(None), DetectSettings()), pattern)
+    assert not may_match(prepare("logs in the build folder", lexicon_for(None), DetectSettings()), pattern)
+    assert may_match(prepare("anything", lexicon_for(None), DetectSettings()), re.compile(r"[A-Z]\d"))
