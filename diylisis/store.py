@@ -242,19 +242,22 @@ def _try_put(
     A note replaces an existing one where it lies; a new note goes where the tree's fanout
     puts it (flat in a flat tree, `ab/cdef...` below an existing two-hex-digit level), which
     is how `git notes` reads and later rewrites it.
+
+    The refs are read by name in the same batch as their trees: a ref that moves between two
+    of those reads has moved after its tip was read, so the compare-and-swap fails and the
+    attempt is retried on a consistent reading.
     """
-    old = ref_tips(repo_root, (config.notes_ref, SNAPSHOTS_REF))
-    old_notes, old_snapshots = old[config.notes_ref], old[SNAPSHOTS_REF]
     blobs = list(lines)
-    queries = []
-    if old_notes:
-        queries.append(f"{old_notes}^{{tree}}")
-        for blob in blobs:
-            queries += [f"{old_notes}:{path}" for path in (*_note_paths(blob), blob[:2], f"{blob[:2]}/{blob[2:4]}")]
-    if old_snapshots:
-        queries.append(f"{old_snapshots}^{{tree}}")
-        queries += [f"{old_snapshots}:{blob[:2]}" for blob in blobs]
+    queries = [config.notes_ref, SNAPSHOTS_REF, f"{config.notes_ref}^{{tree}}", f"{SNAPSHOTS_REF}^{{tree}}"]
+    for blob in blobs:
+        queries += [f"{config.notes_ref}:{path}"
+                    for path in (*_note_paths(blob), blob[:2], f"{blob[:2]}/{blob[2:4]}")]
+        queries.append(f"{SNAPSHOTS_REF}:{blob[:2]}")
     found = _cat_objects(repo_root, queries)
+    tips = {ref: found[ref][2] if ref in found and found[ref][0] == "commit" else None
+            for ref in (config.notes_ref, SNAPSHOTS_REF)}
+    old_notes, old_snapshots = tips[config.notes_ref], tips[SNAPSHOTS_REF]
+    found = _keyed_by_tip(_keyed_by_tip(found, config.notes_ref, old_notes), SNAPSHOTS_REF, old_snapshots)
     writer = _ObjectWriter(config.object_format)
     id_size = 32 if config.object_format == "sha256" else 20
     notes_tree = _Tree.load(found, f"{old_notes}^{{tree}}" if old_notes else None, id_size)
@@ -294,6 +297,18 @@ def _try_put(
         },
         config.object_format,
     )
+
+
+def _keyed_by_tip(found: Mapping[str, tuple], ref: str, tip: str | None) -> dict[str, tuple]:
+    """found with the answers about ref (`ref:path`, `ref^{tree}`) keyed by its tip id instead."""
+    if tip is None:
+        return dict(found)
+    moved = {}
+    for key, value in found.items():
+        if key.startswith((f"{ref}:", f"{ref}^{{")):
+            key = tip + key[len(ref):]
+        moved[key] = value
+    return moved
 
 
 def _note_paths(blob: str) -> tuple[str, ...]:
