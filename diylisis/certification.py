@@ -7,7 +7,7 @@ the gate, the write channel, the run files and the note store.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from diylisis import codec, config, gitio, records, runs, store
@@ -15,13 +15,13 @@ from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput, GitError
 from diylisis.gate import Gate
-from diylisis.model import Certificate, RecordKind, Snapshot, Target
+from diylisis.model import Certificate, RecordKind, Snapshot, Target, frozen_model
 from diylisis.phases import f0_contract
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Workspace:
     """The repository a command works in, read once."""
 

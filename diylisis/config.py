@@ -7,12 +7,13 @@ built-in defaults. Flags are applied by the commands; this module only reads fil
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from diylisis.errors import ConfigError
+from diylisis.model import frozen_model
 
 MODEL = dict(frozen=True, slots=True, kw_only=True)
 CONFIG_FILE = ".distill.toml"
@@ -20,7 +21,7 @@ DEFAULT_MAX_BYTES = 1024 * 1024
 SECTIONS = ("contract", "detect", "hooks", "refuter", "limits")
 
 
-@dataclass(**MODEL)
+@frozen_model
 class ContractFields:
     """Contract fields as one source states them (the config file, or the command line); None or ()
     means not stated there. F0 declares the contract from them (phases/f0_contract.declare)."""
@@ -35,14 +36,14 @@ class ContractFields:
     activation_verb: str | None = None
 
 
-@dataclass(**MODEL)
+@frozen_model
 class HookSettings:
     role: str = "reviewer"
     files: tuple[str, ...] = ()
     check_generated: bool = False  # fixup!/squash!/merge/revert messages are skipped by default
 
 
-@dataclass(**MODEL)
+@frozen_model
 class RefuterSettings:
     command: tuple[str, ...] = ()
     realization: str = "generic-subagent"
@@ -50,7 +51,7 @@ class RefuterSettings:
     retries: int = 2
 
 
-@dataclass(**MODEL)
+@frozen_model
 class Config:
     contract: ContractFields = field(default_factory=ContractFields)
     detect_table: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))

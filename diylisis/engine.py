@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from diylisis.gate import RESIDUAL_OPTIONS, Gate
 from diylisis.model import (
@@ -17,6 +17,7 @@ from diylisis.model import (
     RepoContext,
     Snapshot,
     ZeroMemoryVerdict,
+    frozen_model,
 )
 from diylisis.phases import (
     f0_contract,
@@ -47,7 +48,7 @@ _RECORD_FILE = re.compile(r"(?i)(^|/)(tasks?|todo|plans?|handoffs?|prompts?|note
                           r"|(^|/)(tasks|plans|handoffs|prompts)/")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Edges:
     """The side effects the loop may cause, each a plain callable (STYLE: edges only)."""
 
@@ -66,7 +67,7 @@ class Edges:
     no_channel_reason: str = "this record has no write channel"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Result:
     state: RunState
     certificate: Certificate | None = None

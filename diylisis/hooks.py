@@ -23,7 +23,7 @@ from typing import TextIO
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
 from diylisis.gitio import run_git, try_git
-from diylisis.model import RecordKind, Snapshot, Target
+from diylisis.model import RecordKind, Snapshot, Target, frozen_model
 from diylisis.state import GateKind, Question, RunState
 
 HOOK_ID = "# diylisis-hook v1"
@@ -45,7 +45,7 @@ _REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.$")
 # --- output ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Output:
     """Where hook messages go: short lines, colored only on a terminal without NO_COLOR."""
 
@@ -292,7 +292,7 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
 # --- pre-push ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class PushedRef:
     """One line git gives a pre-push hook on stdin."""
 

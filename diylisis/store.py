@@ -18,12 +18,12 @@ import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.gitio import run_git, try_git
+from diylisis.model import frozen_model
 
 DEFAULT_NOTES_REF = "refs/notes/distill"
 SNAPSHOTS_REF = "refs/distill/snapshots"
@@ -36,7 +36,7 @@ class CorruptNote(DistillError):
     """A note under the certificate ref holds a line that is not a certificate object."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Settings:
     """What the store reads from git config in one call."""
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
-from diylisis.model import Finding, RepoContext, Snapshot
+from diylisis.model import Finding, RepoContext, Snapshot, frozen_model
 from diylisis.state import DecisionRecord, Item, ItemOrigin, Substitution
 
 _URL = re.compile(r"https?://[^\s<>()\"'`\]]+")
@@ -34,7 +33,7 @@ _DURABLE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "
 Detect = Callable[[Snapshot], tuple[Finding, ...]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class ScanResult:
     """F1 output: items, their substitution rows and the decision records."""
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from diylisis.model import Contract
+from diylisis.model import Contract, frozen_model
 from diylisis.state import (
     Answer,
     Disposition,
@@ -18,7 +16,7 @@ from diylisis.state import (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class DispositionResult:
     provenance: tuple[ProvenanceMark, ...]
     dispositions: tuple[Disposition, ...]

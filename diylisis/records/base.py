@@ -10,19 +10,18 @@ Nothing here imports pygit2 at module load: the commit-msg hook parses `msgfile:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from diylisis.errors import BadInput, DistillError
-from diylisis.model import RecordKind, Snapshot, Target
+from diylisis.model import RecordKind, Snapshot, Target, frozen_model
 
 DEFAULT_MAX_BYTES = 1024 * 1024
 
 CHANNELS = ("worktree-commit", "amend", "edit-in-place")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class WriteChannel:
     """How a repair of a record would be written (DESIGN.md, write channel)."""
 

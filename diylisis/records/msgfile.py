@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis.errors import BadInput
 from diylisis.gitio import try_git
-from diylisis.model import Snapshot, Target
+from diylisis.model import Snapshot, Target, frozen_model
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record
 
 AUTO_CANDIDATES = "#;@!$%^&|:"
@@ -78,7 +77,7 @@ def reduce(message: bytes, mode: str, comment: bytes, *, truncate: bool) -> byte
 CONFIG_KEYS = ("commit.cleanup", "core.commentchar")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class GitFacts:
     """What reading a message file needs from the repository besides the file."""
 
