@@ -42,34 +42,33 @@ class Lexicon:
         One search per position where some literal starts: a trie-shaped alternation finds
         the longest literal there, and the literals that are its prefixes come with it.
         """
-        scanner, closure = _scanner(self.languages)
-        present: dict[str, int] = {}
-        if scanner is None:
+        scanner = _scanner(self.languages)
+        present = dict(scanner.always)
+        for literal, owners in scanner.short:
+            if literal in folded:
+                for key, bits in owners:
+                    present[key] = present.get(key, 0) | bits
+        if scanner.pattern is None:
             return present
-        match = scanner.search(folded)
+        closure = scanner.closure
+        match = scanner.pattern.search(folded)
         while match is not None:
             for key, bits in closure[match.group()]:
                 present[key] = present.get(key, 0) | bits
-            match = scanner.search(folded, match.start() + 1)
+            match = scanner.pattern.search(folded, match.start() + 1)
         return present
 
-    def pattern_for(self, key: str, folded: str, present: dict[str, int]) -> re.Pattern[str] | None:
+    def pattern_for(self, key: str, present: dict[str, int]) -> re.Pattern[str] | None:
         """pattern(key) reduced to the fragments that can match the text or a view of it (None: none can).
 
-        folded is the text's fold() and present its triggers_in(). A fragment whose required
-        literals are all absent cannot match anywhere, so dropping it from the alternation
-        changes no match; most views skip most keys' regexes entirely.
+        present is triggers_in() of the text's fold(). A fragment whose required literals are
+        all absent cannot match anywhere, so dropping it from the alternation changes no
+        match; most records skip most keys' regexes entirely.
         """
-        gate = _gate(self.languages, key)
-        if gate is None:
-            return None
-        mask = gate.always | present.get(key, 0)
-        for literal, bits in gate.short:
-            if literal in folded:
-                mask |= bits
+        mask = present.get(key, 0)
         if not mask:
             return None
-        if mask == gate.full:
+        if mask == _gate(self.languages, key).full:  # type: ignore[union-attr]
             return _compiled(self.languages, key)
         return _subset(self.languages, key, mask)
 
@@ -210,18 +209,34 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Scanner:
+    pattern: re.Pattern[str] | None  # every key's long literals, as a trie
+    closure: dict[str, tuple[tuple[str, int], ...]]  # long literal -> what it and its prefixes let through
+    short: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]  # short literal -> what it lets through
+    always: dict[str, int]  # key -> fragments without required literals
+
+
 @functools.cache
-def _scanner(languages: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, tuple[tuple[str, int], ...]]]:
-    """One pattern over every key's long literals, and for each literal what it and its prefixes let through."""
+def _scanner(languages: tuple[str, ...]) -> _Scanner:
+    """Everything triggers_in needs, for every key of the languages' lexicons."""
     keys = sorted({key for language in languages for key in _load(language)[1]})
     owners: dict[str, dict[str, int]] = {}
+    short: dict[str, dict[str, int]] = {}
+    always: dict[str, int] = {}
     for key in keys:
         gate = _gate(languages, key)
-        for literal, bits in gate.triggers if gate else ():
-            owners.setdefault(literal, {})
-            owners[literal][key] = owners[literal].get(key, 0) | bits
+        if gate is None:
+            continue
+        if gate.always:
+            always[key] = gate.always
+        for table, entries in ((owners, gate.triggers), (short, gate.short)):
+            for literal, bits in entries:
+                table.setdefault(literal, {})
+                table[literal][key] = table[literal].get(key, 0) | bits
+    short_items = tuple((literal, tuple(by_key.items())) for literal, by_key in short.items())
     if not owners:
-        return None, {}
+        return _Scanner(pattern=None, closure={}, short=short_items, always=always)
     closure: dict[str, tuple[tuple[str, int], ...]] = {}
     for literal in owners:
         merged: dict[str, int] = {}
@@ -229,7 +244,7 @@ def _scanner(languages: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[s
             for key, bits in owners.get(literal[:end], {}).items():
                 merged[key] = merged.get(key, 0) | bits
         closure[literal] = tuple(merged.items())
-    return re.compile(_trie(sorted(owners))), closure
+    return _Scanner(pattern=re.compile(_trie(sorted(owners))), closure=closure, short=short_items, always=always)
 
 
 def _trie(words: list[str]) -> str:

@@ -112,10 +112,10 @@ def phase_labels(doc: Doc) -> Iterator[Finding]:
 
 def agent_identities(doc: Doc) -> Iterator[Finding]:
     """SI205: agent identities of a multi-agent rig ("rig/crew/name") that the tree does not hold."""
-    roles = "|".join(re.escape(word) for word in doc.lexicon.words("agent_role"))
-    if not roles:
+    words = doc.lexicon.words("agent_role")
+    if not words:
         return
-    pattern = _agent_pattern(roles)
+    pattern = _agent_pattern(words)
     if not may_match(doc, pattern):
         return
     for match in pattern.finditer(doc.locators):
@@ -132,7 +132,8 @@ def agent_identities(doc: Doc) -> Iterator[Finding]:
 
 
 @functools.cache
-def _agent_pattern(roles: str) -> re.Pattern[str]:
+def _agent_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    roles = "|".join(re.escape(word) for word in words)
     return re.compile(rf"(?<![\w/.-])[a-z][\w-]*/(?:{roles})(?:/[a-z][\w-]*)?(?![\w/.-])", re.I)
 
 

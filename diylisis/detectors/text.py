@@ -78,8 +78,7 @@ class Doc:
         if memo_key not in self.memo:
             if _TRIGGERS not in self.memo:
                 self.memo[_TRIGGERS] = self.lexicon.triggers_in(self.folded())
-            present = self.memo[_TRIGGERS]
-            self.memo[memo_key] = self.lexicon.pattern_for(key, self.folded(), present)  # type: ignore[arg-type]
+            self.memo[memo_key] = self.lexicon.pattern_for(key, self.memo[_TRIGGERS])  # type: ignore[arg-type]
         return self.memo[memo_key]  # type: ignore[return-value]
 
     @property
