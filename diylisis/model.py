@@ -28,9 +28,18 @@ def frozen_model(cls: type) -> type:
     for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
         if name in cls.__dict__:
             raise TypeError(f"{cls.__qualname__} defines {name}; use @dataclass(**MODEL) for it")
+    undocumented = not cls.__doc__
+    if undocumented:
+        # dataclasses would read the signature of object.__init__ from its text form (an
+        # ast parse); the one set below reads the generated __init__, as dataclasses does
+        cls.__doc__ = cls.__name__
     cls = dataclass(cls, slots=True, kw_only=True, init=False, repr=False, eq=False)
     every = fields(cls)
     _set_method(cls, "__init__", _init_for(cls, every))
+    if undocumented:
+        import inspect  # already loaded by dataclasses
+
+        cls.__doc__ = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
     _set_method(cls, "__repr__", _repr_for(tuple(f.name for f in every if f.repr)))
     compared = tuple(f.name for f in every if f.compare)
     _set_method(cls, "__eq__", _eq_for(_values(compared)))
