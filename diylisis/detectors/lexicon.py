@@ -42,21 +42,10 @@ class Lexicon:
         One search per position where some literal starts: a trie-shaped alternation finds
         the longest literal there, and the literals that are its prefixes come with it.
         """
-        scanner = _scanner(self.languages)
-        present = dict(scanner.always)
-        for literal, owners in scanner.short:
-            if literal in folded:
-                for key, bits in owners:
-                    present[key] = present.get(key, 0) | bits
-        if scanner.pattern is None:
-            return present
-        closure = scanner.closure
-        match = scanner.pattern.search(folded)
-        while match is not None:
-            for key, bits in closure[match.group()]:
-                present[key] = present.get(key, 0) | bits
-            match = scanner.pattern.search(folded, match.start() + 1)
-        return present
+        _SEEN[self.languages] = seen = _SEEN.get(self.languages, 0) + 1
+        if seen <= _WARM_UP:
+            return _triggers_one_by_one(self.languages, folded)
+        return _triggers_scanned(self.languages, folded)
 
     def pattern_for(self, key: str, present: dict[str, int]) -> re.Pattern[str] | None:
         """pattern(key) reduced to the fragments that can match the text or a view of it (None: none can).
@@ -207,6 +196,45 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
         always=always,
         full=(1 << len(parts)) - 1,
     )
+
+
+# A process that judges one record (the commit-msg hook) would spend more compiling the trie
+# than it saves; the first records are checked literal by literal, with the same answers.
+_WARM_UP = 16
+_SEEN: dict[tuple[str, ...], int] = {}
+
+
+def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> dict[str, int]:
+    present: dict[str, int] = {}
+    for key in sorted({key for language in languages for key in _load(language)[1]}):
+        gate = _gate(languages, key)
+        if gate is None:
+            continue
+        mask = gate.always
+        for literal, bits in gate.triggers + gate.short:
+            if literal in folded:
+                mask |= bits
+        if mask:
+            present[key] = mask
+    return present
+
+
+def _triggers_scanned(languages: tuple[str, ...], folded: str) -> dict[str, int]:
+    scanner = _scanner(languages)
+    present = dict(scanner.always)
+    for literal, owners in scanner.short:
+        if literal in folded:
+            for key, bits in owners:
+                present[key] = present.get(key, 0) | bits
+    if scanner.pattern is None:
+        return present
+    closure = scanner.closure
+    match = scanner.pattern.search(folded)
+    while match is not None:
+        for key, bits in closure[match.group()]:
+            present[key] = present.get(key, 0) | bits
+        match = scanner.pattern.search(folded, match.start() + 1)
+    return present
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,14 @@ import pytest
 
 from diylisis.detectors import DetectSettings
 from diylisis.detectors._match import may_match
-from diylisis.detectors.lexicon import _load, fold, lexicon_for, required_literals
+from diylisis.detectors.lexicon import (
+    _load,
+    _triggers_one_by_one,
+    _triggers_scanned,
+    fold,
+    lexicon_for,
+    required_literals,
+)
 from diylisis.detectors.text import prepare
 
 TEXTS = (
@@ -70,3 +77,10 @@ def test_may_match_is_false_only_without_the_required_literals() -> None:
     assert may_match(prepare("logs in /tmp/x", lexicon_for(None), DetectSettings()), pattern)
     assert not may_match(prepare("logs in the build folder", lexicon_for(None), DetectSettings()), pattern)
     assert may_match(prepare("anything", lexicon_for(None), DetectSettings()), re.compile(r"[A-Z]\d"))
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_the_trie_scanner_finds_exactly_the_literals_checked_one_by_one(text: str) -> None:
+    languages = lexicon_for(None).languages
+    folded = fold(text)
+    assert _triggers_scanned(languages, folded) == _triggers_one_by_one(languages, folded)
