@@ -285,10 +285,12 @@ def _try_put(
     new_notes_tree = notes_tree.write(writer)
     new_snapshots_tree = snapshots_tree.write(writer)
     writer.flush(repo_root)
-    new_notes = _commit(repo_root, new_notes_tree, old_notes, NOTES_MESSAGE, env)
-    new_snapshots = old_snapshots
+    wanted = [(new_notes_tree, old_notes, NOTES_MESSAGE)]
     if not old_snapshots or new_snapshots_tree != _tree_of(found, f"{old_snapshots}^{{tree}}"):
-        new_snapshots = _commit(repo_root, new_snapshots_tree, old_snapshots, SNAPSHOTS_MESSAGE, env)
+        wanted.append((new_snapshots_tree, old_snapshots, SNAPSHOTS_MESSAGE))
+    made = _commits(repo_root, wanted, env)
+    new_notes = made[0]
+    new_snapshots = made[1] if len(made) > 1 else old_snapshots
     return compare_and_swap(
         repo_root,
         {
@@ -443,9 +445,30 @@ class _ObjectWriter:
         self.objects.clear()
 
 
-def _commit(repo_root: str | Path, tree: str, parent: str | None, message: str, env: Mapping[str, str]) -> str:
-    args = ["commit-tree", tree, *(["-p", parent] if parent else [])]
-    return run_git([*args, "-F", "-"], repo_root, input=message.encode(), env=env).decode().strip()
+def _commits(repo_root: str | Path, wanted: Sequence[tuple[str, str | None, str]],
+             env: Mapping[str, str]) -> list[str]:
+    """One `git commit-tree` per (tree, parent, message), run side by side; their ids in order."""
+    if len(wanted) == 1:
+        tree, parent, message = wanted[0]
+        args = ["commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"]
+        return [run_git(args, repo_root, input=message.encode(), env=env).decode().strip()]
+    import subprocess
+
+    full_env = {**os.environ, **env, "LC_ALL": "C"}  # as gitio.try_git runs git
+    running = []
+    for tree, parent, message in wanted:
+        args = ["git", "commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"]
+        try:
+            process = subprocess.Popen(args, cwd=repo_root, env=full_env, stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except FileNotFoundError:
+            raise GitError("the git binary is not on PATH; install git") from None
+        running.append((process, message))
+    answers = [(process.communicate(message.encode()), process.returncode) for process, message in running]
+    for (_, err), code in answers:
+        if code != 0:
+            raise GitError(f"git commit-tree failed: {_first_line(err)}")
+    return [out.decode().strip() for (out, _), _ in answers]
 
 
 def ref_tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None]:
