@@ -14,8 +14,9 @@ from diylisis import codec, config, gitio, records, runs, store
 from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput, GitError
+from diylisis.frozen import frozen_model
 from diylisis.gate import Gate
-from diylisis.model import Certificate, RecordKind, Snapshot, Target, frozen_model
+from diylisis.model import Certificate, RecordKind, Snapshot, Target
 from diylisis.phases import f0_contract
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState

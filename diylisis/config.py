@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from diylisis.errors import ConfigError
-from diylisis.model import frozen_model
+from diylisis.frozen import frozen_model
 
 MODEL = dict(frozen=True, slots=True, kw_only=True)
 CONFIG_FILE = ".distill.toml"

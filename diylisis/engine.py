@@ -10,15 +10,9 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from diylisis.frozen import frozen_model
 from diylisis.gate import RESIDUAL_OPTIONS, Gate
-from diylisis.model import (
-    Certificate,
-    Finding,
-    RepoContext,
-    Snapshot,
-    ZeroMemoryVerdict,
-    frozen_model,
-)
+from diylisis.model import Certificate, Finding, RepoContext, Snapshot, ZeroMemoryVerdict
 from diylisis.phases import (
     f0_contract,
     f1_deixis,

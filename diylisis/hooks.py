@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import TextIO
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
+from diylisis.frozen import frozen_model
 from diylisis.gitio import run_git, try_git
-from diylisis.model import RecordKind, Snapshot, Target, frozen_model
+from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.state import GateKind, Question, RunState
 
 HOOK_ID = "# diylisis-hook v1"

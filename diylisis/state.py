@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 
-from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict, frozen_model
+from diylisis.frozen import frozen_model
+from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict
 
 
 class ItemOrigin(enum.Enum):

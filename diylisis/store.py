@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
+from diylisis.frozen import frozen_model
 from diylisis.gitio import run_git, try_git
-from diylisis.model import frozen_model
 
 DEFAULT_NOTES_REF = "refs/notes/distill"
 SNAPSHOTS_REF = "refs/distill/snapshots"

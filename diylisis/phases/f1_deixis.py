@@ -11,7 +11,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
-from diylisis.model import Finding, RepoContext, Snapshot, frozen_model
+from diylisis.frozen import frozen_model
+from diylisis.model import Finding, RepoContext, Snapshot
 from diylisis.state import DecisionRecord, Item, ItemOrigin, Substitution
 
 _URL = re.compile(r"https?://[^\s<>()\"'`\]]+")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from diylisis.model import Contract, frozen_model
+from diylisis.frozen import frozen_model
+from diylisis.model import Contract
 from diylisis.state import (
     Answer,
     Disposition,

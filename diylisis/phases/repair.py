@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from diylisis.model import frozen_model
+from diylisis.frozen import frozen_model
 from diylisis.state import Answer, DecisionRecord, Item, RepairDelta
 
 # categories whose surface token is a pointer: the canonical reference stands in for it

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Protocol
 
 from diylisis.errors import BadInput, DistillError
-from diylisis.model import RecordKind, Snapshot, Target, frozen_model
+from diylisis.frozen import frozen_model
+from diylisis.model import RecordKind, Snapshot, Target
 
 DEFAULT_MAX_BYTES = 1024 * 1024
 

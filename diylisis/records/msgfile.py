@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from diylisis.errors import BadInput
+from diylisis.frozen import frozen_model
 from diylisis.gitio import try_git
-from diylisis.model import Snapshot, Target, frozen_model
+from diylisis.model import Snapshot, Target
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record
 
 AUTO_CANDIDATES = "#;@!$%^&|:"
