@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -53,6 +52,8 @@ def parse_answer(item_id: str, option: str, value: str | None) -> Answer:
 
 def load_answers(path: Path) -> tuple[Answer, ...]:
     """Read `--answers FILE.toml`: `id = "drop"` or `id = { resolve = "text" }` per item."""
+    import tomllib  # only an answers file needs it, not the hook's path
+
     try:
         table: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import time
 from pathlib import Path
 
@@ -19,7 +18,7 @@ def runs_dir(git_dir: Path) -> Path:
 
 def new_run_id() -> str:
     """A short, sortable run id (time plus randomness)."""
-    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + os.urandom(3).hex()
 
 
 def save(git_dir: Path, state: RunState) -> Path:
