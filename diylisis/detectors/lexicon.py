@@ -4,17 +4,28 @@ A lexicon entry is a regular-expression fragment matched case-insensitively. Lan
 whose words are space-delimited (`boundary = "word"`) get ASCII word boundaries around
 each fragment; Korean (`boundary = "none"`) does not, because particles attach to the
 noun ("위에서", "그 파일을") and a word boundary would never match.
+
+What the prefilter derives from the lexicons (each fragment's required literals, found by
+parsing it with re._parser) and the parsed entries themselves are shipped precomputed in
+lexicons/derived.json, so a one-record process such as the commit-msg hook skips that work.
+The file records a digest of what it was made from (the TOML files, this module's source,
+the interpreter); when the digest differs everything is computed as before. Regenerate it
+with `python -m diylisis.detectors.lexicon --write-cache`.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 LEXICON_DIR = Path(__file__).with_name("lexicons")
+CACHE_PATH = LEXICON_DIR / "derived.json"
 _LEFT = r"(?<![A-Za-z0-9_])"
 _RIGHT = r"(?![A-Za-z0-9_])"
 
@@ -101,8 +112,18 @@ def keys_of(language: str) -> frozenset[str]:
 
 @functools.cache
 def _load(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
+    derived = _derived()
+    if derived is not None and language in derived.lexicons:
+        return derived.lexicons[language]
+    return _parse_lexicon(language)
+
+
+def _parse_lexicon(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
     with (LEXICON_DIR / f"{language}.toml").open("rb") as handle:
-        data = tomllib.load(handle)
+        return _parsed(language, tomllib.load(handle))
+
+
+def _parsed(language: str, data: dict) -> tuple[str, dict[str, tuple[str, ...]]]:
     meta = data.get("meta", {})
     boundary = meta.get("boundary", "word")
     if boundary not in ("word", "none"):
@@ -184,7 +205,7 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     triggers: dict[str, int] = {}
     always = 0
     for index, (_, fragment) in enumerate(parts):
-        required = required_literals(fragment)
+        required = _fragment_literals(fragment)
         if required is None:
             always |= 1 << index
             continue
@@ -398,3 +419,94 @@ def _exact_sequence(items: list) -> frozenset[str] | None:
         if len(out) > _MAX_ALTERNATIVES:
             return None
     return out
+
+
+# --- the precomputed file (lexicons/derived.json) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Derived:
+    lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns
+    literals: dict[str, tuple[str, ...] | None]  # fragment -> required_literals, sorted
+
+
+_ABSENT = object()
+
+
+def _fragment_literals(fragment: str) -> tuple[str, ...] | frozenset[str] | None:
+    """required_literals(fragment), read from the precomputed file when it is current."""
+    derived = _derived()
+    if derived is not None:
+        found = derived.literals.get(fragment, _ABSENT)
+        if found is not _ABSENT:
+            return found  # type: ignore[return-value]
+    return required_literals(fragment)
+
+
+def source_digest(directory: Path = LEXICON_DIR) -> str:
+    """SHA-256 of what the precomputed file is derived from: directory's TOML files, this module, the interpreter."""
+    # The literals depend on re._parser and on str.lower and re._casefix, whose tables follow
+    # the interpreter's Unicode version; this module's source holds the derivation itself.
+    digest = hashlib.sha256()
+    digest.update(f"{sys.implementation.name} {sys.version_info[0]}.{sys.version_info[1]}\n".encode())
+    for path in [Path(__file__), *sorted(directory.glob("*.toml"))]:
+        data = path.read_bytes().replace(b"\r\n", b"\n")  # a checkout with CRLF line ends is the same source
+        digest.update(f"{path.name} {len(data)}\n".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def cache_text(directory: Path = LEXICON_DIR) -> str:
+    """The precomputed file's content for the lexicons in directory, computed from the TOML files."""
+    lexicons = {}
+    literals: dict[str, list[str] | None] = {}
+    for path in sorted(directory.glob("*.toml")):
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        boundary, terms = _parsed(path.stem, data)
+        lexicons[path.stem] = {"boundary": boundary, "terms": {key: list(value) for key, value in terms.items()}}
+        for fragments in terms.values():
+            for fragment in fragments:
+                found = required_literals(fragment)
+                literals[fragment] = None if found is None else sorted(found)
+    body = {"digest": source_digest(directory), "lexicons": lexicons, "literals": literals}
+    return json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def write_cache(path: Path = CACHE_PATH) -> None:
+    """Write cache_text() of the shipped lexicons to path."""
+    path.write_text(cache_text(), encoding="utf-8")
+
+
+def read_cache(path: Path, digest: str) -> _Derived | None:
+    """The tables stored in path when it records digest (None: missing, unreadable or made from other sources)."""
+    try:
+        body = json.loads(path.read_bytes())
+        if body["digest"] != digest:
+            return None
+        lexicons = {
+            language: (entry["boundary"], {key: tuple(value) for key, value in entry["terms"].items()})
+            for language, entry in body["lexicons"].items()
+        }
+        literals = {fragment: None if found is None else tuple(found) for fragment, found in body["literals"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return _Derived(lexicons=lexicons, literals=literals)
+
+
+@functools.cache
+def _derived() -> _Derived | None:
+    try:
+        digest = source_digest()
+    except OSError:
+        return None
+    return read_cache(CACHE_PATH, digest)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write-cache"]:
+        sys.exit("usage: python -m diylisis.detectors.lexicon --write-cache")
+    # Run as __main__ this file is a second copy of the module; write through the package's one.
+    from diylisis.detectors.lexicon import write_cache as write
+
+    write()
