@@ -153,3 +153,33 @@ def gate_evidence(console: Any, state: RunState) -> None:
         console.print(f"  {row['item']}: {row['disposition']} — {row['basis']}")
     for entry in data["ledger"]:
         console.print(f"  ledger {entry['item_id']}: {entry['reason']}")
+
+
+LONG_RANGE = 200  # records; below this a bar would only flicker
+
+
+def progress(items, label: str, total: int | None = None):
+    """Yield items under a rich progress bar on stderr when it is a terminal and the work is long.
+
+    stdout stays the report (text, json, sarif); the bar lives on stderr and disappears after.
+    With no known total the bar counts records and appears once LONG_RANGE of them are done.
+    """
+    import sys
+    from itertools import islice
+
+    if not sys.stderr.isatty() or (total is not None and total < LONG_RANGE):
+        yield from items
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    iterator = iter(items)
+    if total is None:
+        yield from islice(iterator, LONG_RANGE)
+    with Progress(console=Console(stderr=True), transient=True, redirect_stdout=False,
+                  redirect_stderr=False) as bar:
+        task = bar.add_task(label, total=total, completed=0 if total is not None else LONG_RANGE)
+        for item in iterator:
+            bar.advance(task)
+            yield item
+

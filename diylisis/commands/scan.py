@@ -47,7 +47,9 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, outp
         settings = config.load(root).detect_settings()
         repo = open_repo(root)
     if range_spec:
-        results = list(scan.scan_range(repo, range_spec, settings, include_merges=merges))
+        from diylisis.render import progress
+
+        results = list(progress(scan.scan_range(repo, range_spec, settings, include_merges=merges), "scanning"))
     else:
         parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
         snapshots = [records.read_snapshot(t, root) for t in parsed]

@@ -41,32 +41,12 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
         snapshots = [certification.read(workspace, target) for target in parsed]
     context = certification.context_for(workspace)
     wanted = Realization(min_realization) if min_realization else None
-    checks = list(_progress(verification.check_many(workspace.root, snapshots, role, context, wanted),
-                            len(snapshots)))
+    from diylisis.render import progress
+
+    checks = list(progress(verification.check_many(workspace.root, snapshots, role, context, wanted),
+                           "verifying", len(snapshots)))
     _render(checks, output_format, verbose)
     return EXIT_OK if all(c.ok for c in checks) else EXIT_FAILED
-
-
-LONG_RANGE = 200  # records; below this a bar would only flicker
-
-
-def _progress(checks, total: int):
-    """Yield checks, under a rich progress bar on stderr for long ranges at a terminal."""
-    import sys
-
-    if total < LONG_RANGE or not sys.stderr.isatty():
-        yield from checks
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    # stdout stays the report (json, sarif); the bar lives on stderr and disappears after
-    with Progress(console=Console(stderr=True), transient=True, redirect_stdout=False,
-                  redirect_stderr=False) as bar:
-        task = bar.add_task("verifying", total=total)
-        for check in checks:
-            bar.advance(task)
-            yield check
 
 
 def _range_snapshots(workspace, range_spec: str, merges: bool):

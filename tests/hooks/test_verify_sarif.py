@@ -90,7 +90,8 @@ def _validate(log: dict) -> None:
     assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
 
 
-def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("command", "code"), [("verify", 1), ("scan", 0)])
+def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path, command: str, code: int) -> None:
     import os
     import pty
     import subprocess
@@ -104,7 +105,7 @@ def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
     base = ok(work, "git", "rev-list", "--max-parents=0", "main").strip()
     leader, follower = pty.openpty()
     try:
-        done = subprocess.run([sys.executable, "-m", "diylisis", "verify", "--range",
+        done = subprocess.run([sys.executable, "-m", "diylisis", command, "--range",
                                f"{base}..main", "--format", "json"], cwd=work, stdout=subprocess.PIPE,
                               stderr=follower, env={**os.environ, "TERM": "xterm"}, check=False)
         os.close(follower)
@@ -119,8 +120,8 @@ def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
             shown += chunk
     finally:
         os.close(leader)
-    assert done.returncode == 1
+    assert done.returncode == code
     assert len(json.loads(done.stdout)["records"]) == 209  # stdout stays the report
     assert b"\x1b[" in shown  # rich drew (and cleared) its bar on the terminal
-    piped = distill(work, "verify", "--range", f"{base}..main", "--format", "json")
+    piped = distill(work, command, "--range", f"{base}..main", "--format", "json")
     assert piped.stderr == ""
