@@ -129,3 +129,13 @@ def test_certify_in_one_clone_sync_and_verify_in_another(tmp_path: Path, repo: P
     fetched = distill(clone_b, "sync", "--fetch")
     assert fetched.returncode == 0, fetched.stderr
     assert distill(clone_b, "verify", "--range", "HEAD", "--role", "reviewer").returncode == 0
+
+
+def test_a_corrupt_note_is_a_one_line_error_not_a_verdict(repo: Path) -> None:
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    assert distill(repo, "certify", "HEAD", "--role", "reviewer").returncode == 0
+    git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", _blob_of_message(repo))
+    for args in (("verify", "HEAD"), ("show", "HEAD"), ("verify", "--range", "HEAD")):
+        done = distill(repo, *args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1 and "corrupt" in done.stderr.lower()
