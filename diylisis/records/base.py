@@ -178,3 +178,17 @@ def repo_relative(path: str, root: Path, here: Path, *, worktree: bool = True) -
         except ValueError:
             raise BadInput(f"{path} is a symbolic link leading outside the repository") from None
     return relative.as_posix()
+
+
+def replace_file(path: Path, data: bytes, what: str) -> None:
+    """Write data to path through a temporary file and a rename, keeping the file's mode."""
+    try:
+        mode = path.stat().st_mode if path.exists() else None
+        temporary = path.with_name(f".{path.name}.distill-{os.getpid()}")
+        temporary.write_bytes(data)
+        if mode is not None:
+            os.chmod(temporary, mode & 0o7777)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise BadInput(f"cannot write {what}: {error.strerror}") from None
+

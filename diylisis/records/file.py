@@ -20,6 +20,7 @@ from diylisis.records.base import (
     WriteChannel,
     check_record,
     no_channel,
+    replace_file,
     repo_relative,
 )
 
@@ -89,15 +90,7 @@ def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
         raise no_channel(target, f"a file at revision {target.revision} cannot be edited")
     path = repo_relative(target.locator, repo_root, repo_root)
     full = Path(os.path.realpath(repo_root / path))  # write through an in-repository symlink
-    try:
-        mode = full.stat().st_mode if full.exists() else None
-        temporary = full.with_name(f".{full.name}.distill-{os.getpid()}")
-        temporary.write_bytes(new_bytes)
-        if mode is not None:
-            os.chmod(temporary, mode & 0o7777)
-        os.replace(temporary, full)
-    except OSError as error:
-        raise BadInput(f"cannot write {path}: {error.strerror}") from None
+    replace_file(full, new_bytes, str(path))
 
 
 def describe(target: Target) -> str:

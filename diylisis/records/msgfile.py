@@ -12,7 +12,6 @@ adjust_comment_line_char). Pure Python plus one `git config` and one `git rev-pa
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
 from diylisis.gitio import try_git
 from diylisis.model import Snapshot, Target
-from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record
+from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, replace_file
 
 AUTO_CANDIDATES = "#;@!$%^&|:"
 CUT_LINE = b"------------------------ >8 ------------------------\n"
@@ -228,12 +227,7 @@ def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
 def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
     """Rewrite the message file with the repaired message."""
     path = Path(target.locator)
-    try:
-        temporary = path.with_name(f".{path.name}.distill-{os.getpid()}")
-        temporary.write_bytes(new_bytes)
-        os.replace(temporary, path)
-    except OSError as error:
-        raise BadInput(f"cannot write message file {path}: {error.strerror}") from None
+    replace_file(path, new_bytes, f"message file {path}")
 
 
 def describe(target: Target) -> str:

@@ -7,14 +7,13 @@ identity re-check reads the same snapshot again.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 from diylisis.errors import BadInput
 from diylisis.gitio import try_git
 from diylisis.model import Snapshot, Target
-from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel
+from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel, replace_file
 
 STDIN = "-"
 _stdin_bytes: list[bytes] = []  # one entry once standard input has been read
@@ -75,12 +74,7 @@ def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
     if target.locator == STDIN:
         raise no_channel(target, "a PR body read from standard input cannot be written back")
     path = Path(target.locator)
-    try:
-        temporary = path.with_name(f".{path.name}.distill-{os.getpid()}")
-        temporary.write_bytes(new_bytes)
-        os.replace(temporary, path)
-    except OSError as error:
-        raise BadInput(f"cannot write PR body file {path}: {error.strerror}") from None
+    replace_file(path, new_bytes, f"PR body file {path}")
 
 
 def describe(target: Target) -> str:

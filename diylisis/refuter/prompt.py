@@ -10,6 +10,7 @@ from __future__ import annotations
 from importlib import resources
 
 from diylisis.model import Realization, Reference, Value
+from diylisis.phases.f7_certify import premise_text
 from diylisis.refuter import RefuterInput
 
 INSTRUCTIONS = "instructions.md"
@@ -64,7 +65,7 @@ def render_input(request: RefuterInput) -> str:
                  [f"{m.field}: {m.provenance}" for m in request.contract_provenance]
                  + [f"author's answer at the contract gate: {request.cp_answer or '(none)'}"]),
         _section("Reception premises", "CATEGORY 6 AND DEDUPLICATION ONLY: do not re-fail these",
-                 [_premise(p) for p in request.premises] or ["(none)"]),
+                 [premise_text(p) for p in request.premises] or ["(none)"]),
     ]
     return "\n\n".join(parts) + "\n"
 
@@ -94,13 +95,6 @@ def _judgment(judgment) -> str:
     return f"item {judgment.item!r}: {verdict}; basis: {judgment.basis}"
 
 
-def _premise(premise) -> str:
-    text = premise.claim
-    if premise.ledger_ref:
-        text += f" (record: {premise.ledger_ref})"
-    if premise.deferral:
-        text += f" [deferred until: {premise.deferral}]"
-    return text
 
 
 def _verb(request: RefuterInput) -> str:
