@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from diylisis.frozen import frozen_model
 from diylisis.gate import RESIDUAL_OPTIONS, Gate
-from diylisis.model import Certificate, Finding, RepoContext, Snapshot, ZeroMemoryVerdict
+from diylisis.model import Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
 from diylisis.phases import (
     f0_contract,
     f1_deixis,
@@ -224,7 +224,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         for _, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
     unresolved = f6_settle.unresolved_references(state.judgments, holds)
     measure = f6_settle.measure(
-        items=state.items, dispositions=state_dispositions(state), gated=(), ledger=ledger,
+        items=state.items, dispositions=state.dispositions, ledger=ledger,
         leaks=len(leaks), authored=state.authored, judgments=state.judgments,
         unresolved_references=unresolved, decisions=state.decisions,
         activity=state.contract.activity,
@@ -239,10 +239,6 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         return replace(state, status="stopped", stop_reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}")), False
     return state, settled
-
-
-def state_dispositions(state: RunState):
-    return state.dispositions
 
 
 def _dispose(state: RunState) -> RunState:
@@ -496,7 +492,7 @@ def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds) -> 
     open_items = tuple(i for i in state.items if i.id not in disposed and i.kind not in ("pointer", "content"))
     siblings = tuple(
         j.verdict.ref.locator for j in state.judgments
-        if type(j.verdict).__name__ == "Reference" and j.verdict.ref.locator.endswith(".md")
+        if isinstance(j.verdict, Reference) and j.verdict.ref.locator.endswith(".md")
         and _RECORD_FILE.search(j.verdict.ref.locator)
         and not edges.certified_elsewhere(j.verdict.ref.locator, state.contract.role))
     return RefuterInput(

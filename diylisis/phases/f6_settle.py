@@ -10,7 +10,7 @@ from diylisis.state import DecisionRecord, Disposition, Item, LedgerEntry, Measu
 
 
 def measure(*, items: tuple[Item, ...], dispositions: tuple[Disposition, ...],
-            gated: tuple[str, ...], ledger: tuple[LedgerEntry, ...], leaks: int,
+            ledger: tuple[LedgerEntry, ...], leaks: int,
             authored: tuple[str, ...], judgments: tuple[RouteJudgment, ...],
             unresolved_references: tuple[str, ...], decisions: tuple[DecisionRecord, ...],
             activity: str | None, stop: str | None) -> Measure:

@@ -11,6 +11,7 @@ import re
 from diylisis.model import (
     CHECKLIST,
     Realization,
+    Reference,
     RefuterFinding,
     SweepRow,
     ZeroMemoryVerdict,
@@ -43,7 +44,7 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
         findings.append(RefuterFinding(token=locator, location="judgment", category=4,
                                        why="a Reference verdict's locator fails resolves_at",
                                        advisory="Route", repair="relocate to a tracked path or durable URL"))
-    references = sum(1 for j in request.judgments if type(j.verdict).__name__ == "Reference")
+    references = sum(1 for j in request.judgments if isinstance(j.verdict, Reference))
     rows.append(_row(4, by_category[4] + list(request.unresolved_references),
                      f"undisposed references in the text and resolves_at of {references} "
                      "Reference judgment(s) at the certified revision"))

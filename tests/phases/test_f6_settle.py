@@ -29,7 +29,7 @@ AUTHORED = Item(id="v2", token="v2 shim", line=2, column=1, kind="coined-term", 
 
 
 def _measure(**overrides):
-    base = dict(items=(), dispositions=(), gated=(), ledger=(), leaks=0, authored=(), judgments=(),
+    base = dict(items=(), dispositions=(), ledger=(), leaks=0, authored=(), judgments=(),
                 unresolved_references=(), decisions=(), activity=None, stop=None)
     return f6_settle.measure(**{**base, **overrides})
 
