@@ -23,7 +23,7 @@ from typing import TextIO
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
 from diylisis.frozen import frozen_model
-from diylisis.gitio import run_git, try_git
+from diylisis.gitio import cat_objects, run_git, try_git
 from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.state import GateKind, Question, RunState
 
@@ -378,39 +378,29 @@ def _is_remote_name(root: Path, remote: str) -> bool:
 
 def commit_messages(root: Path, commit_ids: Sequence[str]) -> dict[str, bytes]:
     """The message bytes (after the header) of each commit, from one `git cat-file --batch`."""
-    if not commit_ids:
-        return {}
-    raw = run_git(["cat-file", "--batch"], root, input="".join(f"{c}\n" for c in commit_ids).encode())
+    found = cat_objects(root, commit_ids)
     messages: dict[str, bytes] = {}
-    at = 0
     for commit_id in commit_ids:
-        end = raw.index(b"\n", at)
-        header = raw[at:end].decode().split()
-        if len(header) != 3 or header[1] != "commit":
+        kind, body, _ = found.get(commit_id, ("missing", b"", ""))
+        if kind != "commit":
             raise GitError(f"{commit_id} is not a commit in this repository")
-        size = int(header[2])
-        body = raw[end + 1 : end + 1 + size]
         _, sep, message = body.partition(b"\n\n")
         messages[commit_id] = message if sep else b""
-        at = end + 1 + size + 1
     return messages
 
 
 def commit_snapshots(root: Path, commit_ids: Sequence[str], max_bytes: int,
                      *, check_generated: bool) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
     """Snapshots of the commits' messages, and the ids skipped as generated messages."""
-    from diylisis.records.base import check_record
+    from diylisis.records.commit import message_snapshot
 
     snapshots, skipped = [], []
     for commit_id, data in commit_messages(root, commit_ids).items():
-        check_record(data, f"the message of commit {commit_id[:12]}", max_bytes)
-        if not check_generated and generated_kind(data.decode("utf-8")):
+        snapshot = message_snapshot(commit_id, data, max_bytes)
+        if not check_generated and generated_kind(snapshot.text):
             skipped.append(commit_id)
             continue
-        snapshots.append(Snapshot(
-            target=Target(kind=RecordKind.COMMIT, locator=commit_id), data=data,
-            boundary=f"message bytes after the header of commit {commit_id}",
-            revision=commit_id, tree_revision=commit_id))
+        snapshots.append(snapshot)
     return tuple(snapshots), tuple(skipped)
 
 

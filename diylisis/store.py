@@ -23,7 +23,7 @@ from typing import Any
 
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.frozen import frozen_model
-from diylisis.gitio import run_git, try_git
+from diylisis.gitio import cat_objects, run_git, try_git
 
 DEFAULT_NOTES_REF = "refs/notes/distill"
 SNAPSHOTS_REF = "refs/distill/snapshots"
@@ -170,21 +170,13 @@ def _read_notes(repo_root: str | Path, ref: str, blobs: set[str]) -> dict[str, s
             note_of[annotated] = note
     if not note_of:
         return {}
-    order = list(note_of.items())
-    batch = "".join(f"{note}\n" for _, note in order).encode()
-    raw = run_git(["cat-file", "--batch"], repo_root, input=batch)
+    found = cat_objects(repo_root, list(note_of.values()))
     texts: dict[str, str] = {}
-    at = 0
-    for annotated, note in order:
-        end = raw.index(b"\n", at)
-        header = raw[at:end].decode().split()
-        if len(header) != 3 or header[1] != "blob":
-            raise CorruptNote(
-                f"the note {note} on blob {annotated} in {ref} is not a readable blob"
-            )
-        size = int(header[2])
-        texts[annotated] = raw[end + 1 : end + 1 + size].decode("utf-8", errors="replace")
-        at = end + 1 + size + 1
+    for annotated, note in note_of.items():
+        kind, content, _ = found.get(note, ("missing", b"", ""))
+        if kind != "blob":
+            raise CorruptNote(f"the note {note} on blob {annotated} in {ref} is not a readable blob")
+        texts[annotated] = content.decode("utf-8", errors="replace")
     return texts
 
 
@@ -253,7 +245,7 @@ def _try_put(
         queries += [f"{config.notes_ref}:{path}"
                     for path in (*_note_paths(blob), blob[:2], f"{blob[:2]}/{blob[2:4]}")]
         queries.append(f"{SNAPSHOTS_REF}:{blob[:2]}")
-    found = _cat_objects(repo_root, queries)
+    found = {q: hit for q, hit in cat_objects(repo_root, queries).items() if hit[0] in _OBJECT_TYPES}
     tips = {ref: found[ref][2] if ref in found and found[ref][0] == "commit" else None
             for ref in (config.notes_ref, SNAPSHOTS_REF)}
     old_notes, old_snapshots = tips[config.notes_ref], tips[SNAPSHOTS_REF]
@@ -340,25 +332,6 @@ def _note_location(found: Mapping[str, tuple], old_notes: str | None, blob: str,
 def _tree_of(found: Mapping[str, tuple], query: str) -> str | None:
     hit = found.get(query)
     return hit[2] if hit else None
-
-
-def _cat_objects(repo_root: str | Path, queries: Sequence[str]) -> dict[str, tuple]:
-    """(type, content, id) per query from one `git cat-file --batch`; missing queries are left out."""
-    if not queries:
-        return {}
-    raw = run_git(["cat-file", "--batch"], repo_root, input="".join(f"{q}\n" for q in queries).encode())
-    found: dict[str, tuple] = {}
-    at = 0
-    for query in queries:
-        end = raw.index(b"\n", at)
-        header = raw[at:end].decode().split()
-        at = end + 1
-        if len(header) != 3 or header[1] not in _OBJECT_TYPES:
-            continue  # "<query> missing" (or ambiguous): nothing there
-        size = int(header[2])
-        found[query] = (header[1], raw[at : at + size], header[0])
-        at += size + 1
-    return found
 
 
 class _Tree:

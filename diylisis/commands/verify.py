@@ -51,15 +51,11 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
 
 def _range_snapshots(workspace, range_spec: str, merges: bool):
     from diylisis.gitio import history, open_repo
-    from diylisis.model import RecordKind, Snapshot, Target
-    from diylisis.records.base import check_record
+    from diylisis.records.commit import message_snapshot
 
     repo = open_repo(workspace.root)
     for commit_id, data in history.walk_messages(repo, range_spec, include_merges=merges):
-        check_record(data, f"the message of commit {commit_id[:12]}", workspace.config.max_record_bytes)
-        yield Snapshot(target=Target(kind=RecordKind.COMMIT, locator=commit_id), data=data,
-                       boundary=f"message bytes after the header of commit {commit_id}",
-                       revision=commit_id, tree_revision=commit_id)
+        yield message_snapshot(commit_id, data, workspace.config.max_record_bytes)
 
 
 def _render(checks, output_format: str, verbose: bool) -> None:

@@ -189,6 +189,25 @@ def run_git(
     return out
 
 
+def cat_objects(root: str | Path, queries: Sequence[str]) -> dict[str, tuple[str, bytes, str]]:
+    """(type, content, id) per query from one `git cat-file --batch`; missing ones are left out."""
+    if not queries:
+        return {}
+    raw = run_git(["cat-file", "--batch"], root, input="".join(f"{q}\n" for q in queries).encode())
+    found: dict[str, tuple[str, bytes, str]] = {}
+    at = 0
+    for query in queries:
+        end = raw.index(b"\n", at)
+        header = raw[at:end].decode().split()
+        at = end + 1
+        if len(header) != 3:
+            continue  # "<query> missing" (or ambiguous): nothing there
+        size = int(header[2])
+        found[query] = (header[1], raw[at : at + size], header[0])
+        at += size + 1
+    return found
+
+
 def toplevel(path: str | Path = ".") -> Path:
     """The work-tree root containing path, found with the git binary (no pygit2 import)."""
     code, out, _ = try_git(["rev-parse", "--show-toplevel"], path)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diylisis import gitio
-from diylisis.model import Snapshot, Target
+from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel
 
 if TYPE_CHECKING:
@@ -21,10 +21,15 @@ def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES)
     """The commit message bytes after the object header, identified by the commit id."""
     repo = gitio.open_repo(repo_root)
     commit_id = gitio.resolve_commit(repo, target.locator)
-    data = gitio.commit_message_bytes(repo, commit_id)
+    return message_snapshot(commit_id, gitio.commit_message_bytes(repo, commit_id), max_bytes, target)
+
+
+def message_snapshot(commit_id: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES,
+                     target: Target | None = None) -> Snapshot:
+    """The snapshot of a commit's message bytes already read (a range walk, a batch read)."""
     check_record(data, f"the message of commit {commit_id[:12]}", max_bytes)
     return Snapshot(
-        target=target,
+        target=target or Target(kind=RecordKind.COMMIT, locator=commit_id),
         data=data,
         boundary=f"message bytes after the header of commit {commit_id}",
         revision=commit_id,
