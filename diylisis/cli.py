@@ -13,7 +13,9 @@ import sys
 from collections.abc import Callable
 from importlib import import_module
 
-from diylisis.errors import EXIT_INTERNAL, DistillError
+from diylisis.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, DistillError
+
+RUNTIME_PACKAGES = frozenset({"pygit2", "click", "rich", "tomli_w"})  # pyproject's dependencies
 
 # command name -> module defining `command` (a click.Command). Explicit, not discovered.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -139,6 +141,13 @@ def _guarded(run: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         _say("git distill: interrupted")
         return 130
+    except ModuleNotFoundError as error:
+        if error.name not in RUNTIME_PACKAGES:
+            raise
+        # a setup problem, not a bug: this interpreter lacks a declared dependency
+        _say(f"git distill: the package {error.name} is not installed for {sys.executable}; "
+             f"install diylisis into this Python (pip install .) or run the git-distill it installed")
+        return EXIT_BAD_INPUT
     except Exception as error:  # a crash is never reported as a finding or as silence
         _say(f"git distill: internal error: {type(error).__name__}: {error}")
         _say("git distill: this is a bug; please report it with the command you ran.")

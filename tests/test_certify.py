@@ -139,3 +139,16 @@ def test_a_corrupt_note_is_a_one_line_error_not_a_verdict(repo: Path) -> None:
         done = distill(repo, *args)
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1 and "corrupt" in done.stderr.lower()
+
+
+def test_a_missing_dependency_is_a_setup_error_not_a_bug(repo: Path) -> None:
+    import subprocess
+    import sys
+
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    blocked = "import sys; sys.modules['pygit2'] = None; from diylisis.cli import main; main()"
+    done = subprocess.run([sys.executable, "-c", blocked, "verify", "--range", "HEAD"], cwd=repo,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert "pygit2 is not installed" in done.stderr and "bug" not in done.stderr
