@@ -112,3 +112,28 @@ def exercise(work: Path, remote: Path, scratch: Path) -> None:
     blocked = run(work, "git", "push", "--force", "origin", "main")
     assert blocked.returncode != 0
     assert "fail verification" in blocked.stdout + blocked.stderr
+
+
+def distill_on_terminal(cwd: Path, *args: str, environ: dict[str, str] | None = None
+                        ) -> tuple[subprocess.CompletedProcess[bytes], bytes]:
+    """Run `git distill ARGS` with stderr on a pseudo-terminal; (the run, what stderr showed)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "diylisis", *args], cwd=cwd, stdout=subprocess.PIPE,
+                              stderr=follower, env=environ if environ is not None else dict(os.environ),
+                              check=False)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+        return done, shown
+    finally:
+        os.close(leader)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import CLEAN, RESIDUE, distill, new_repo, ok, run, write
+from hookutil import CLEAN, RESIDUE, distill, distill_on_terminal, new_repo, ok, run, write
 
 from diylisis.hooks import generated_kind
 
@@ -145,28 +145,9 @@ def test_hook_path_imports_neither_pygit2_nor_rich(work: Path, text: str) -> Non
 
 def _stderr_on_terminal(repo: Path, path: Path, **variables: str) -> bytes:
     import os
-    import pty
-    import subprocess
 
     environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    leader, follower = pty.openpty()
-    try:
-        subprocess.run([sys.executable, "-m", "diylisis", "hook", "commit-msg", str(path)],
-                       cwd=repo, stderr=follower, stdout=subprocess.DEVNULL,
-                       env={**environ, **variables}, check=False)
-        os.close(follower)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            shown += chunk
-        return shown
-    finally:
-        os.close(leader)
+    return distill_on_terminal(repo, "hook", "commit-msg", str(path), environ={**environ, **variables})[1]
 
 
 def test_color_only_on_a_terminal_and_never_with_no_color(work: Path) -> None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hookutil import CLEAN, distill, new_repo, ok, write
+from hookutil import CLEAN, distill, distill_on_terminal, new_repo, ok, write
 
 
 @pytest.fixture
@@ -93,9 +93,6 @@ def _validate(log: dict) -> None:
 @pytest.mark.parametrize(("command", "code"), [("verify", 1), ("scan", 0)])
 def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path, command: str, code: int) -> None:
     import os
-    import pty
-    import subprocess
-    import sys
 
     work = new_repo(tmp_path / "work")
     stream = "".join(
@@ -103,23 +100,8 @@ def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path, command:
         f"data {len(f'Change number {n}')}\nChange number {n}\n\n" for n in range(210))
     ok(work, "git", "fast-import", "--quiet", input=stream)
     base = ok(work, "git", "rev-list", "--max-parents=0", "main").strip()
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run([sys.executable, "-m", "diylisis", command, "--range",
-                               f"{base}..main", "--format", "json"], cwd=work, stdout=subprocess.PIPE,
-                              stderr=follower, env={**os.environ, "TERM": "xterm"}, check=False)
-        os.close(follower)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(leader)
+    done, shown = distill_on_terminal(work, command, "--range", f"{base}..main", "--format", "json",
+                                      environ={**os.environ, "TERM": "xterm"})
     assert done.returncode == code
     assert len(json.loads(done.stdout)["records"]) == 209  # stdout stays the report
     assert b"\x1b[" in shown  # rich drew (and cleared) its bar on the terminal
