@@ -7,14 +7,13 @@ the gate, the write channel, the run files and the note store.
 from __future__ import annotations
 
 import time
-from dataclasses import field, replace
 from pathlib import Path
 
 from diylisis import codec, config, gitio, records, runs, store
 from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput, GitError
-from diylisis.frozen import frozen_model
+from diylisis.frozen import field, frozen_model, replace
 from diylisis.gate import Gate
 from diylisis.model import Certificate, RecordKind, Snapshot, Target
 from diylisis.phases import f0_contract

@@ -1,24 +1,28 @@
 """The one JSON mapping for model values: certificates, run state, json output.
 
-Frozen dataclasses become objects with their field names; enums become their values;
+Frozen models become objects with their field names; enums become their values;
 tuples become arrays. Members of a sum type (`Verdict = Value | Reference`) carry a
-`"type"` tag so they decode to the right class. Decoding is typed by the dataclass's own
+`"type"` tag so they decode to the right class. Decoding is typed by the model's own
 annotations, so a malformed document fails with a clear error instead of half-loading.
+Only decoding imports typing (to read those annotations); encoding, which the commit-msg
+hook does, does not.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import json
 import types
-import typing
 from functools import cache
-from typing import Any, TypeVar
 
 from diylisis import model
+from diylisis.frozen import MISSING, fields, is_model
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 # classes that are members of a union and therefore need a tag when encoded
 TAGGED: dict[str, type] = {"value": model.Value, "reference": model.Reference}
@@ -31,8 +35,8 @@ class DecodeError(ValueError):
 
 def encode(value: Any) -> Any:
     """Model value -> JSON-ready data."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if is_model(value) and not isinstance(value, type):
+        data = {f.name: encode(getattr(value, f.name)) for f in fields(value)}
         tag = _TAG_OF.get(type(value))
         return {"type": tag, **data} if tag else data
     if isinstance(value, enum.Enum):
@@ -48,7 +52,8 @@ def encode(value: Any) -> Any:
 
 def decode(cls: type[T], data: Any) -> T:
     """JSON data -> a model value of `cls` (raises DecodeError on a shape mismatch)."""
-    return typing.cast(T, _decode(cls, data, cls.__name__))
+    decoded: T = _decode(cls, data, cls.__name__)
+    return decoded
 
 
 def dumps(value: Any) -> str:
@@ -58,6 +63,8 @@ def dumps(value: Any) -> str:
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
+    import typing
+
     return typing.get_type_hints(cls, vars(model) | _extra_namespace())
 
 
@@ -80,7 +87,7 @@ def _decode_as(tp: Any, kind: tuple, data: Any, where: str) -> Any:
         if isinstance(tp, type) and isinstance(data, tp) and not (tp is int and isinstance(data, bool)):
             return data
         raise DecodeError(f"{where}: expected {getattr(tp, '__name__', tp)}, got {type(data).__name__}")
-    if name == "dataclass":
+    if name == "model":
         if not isinstance(data, dict):
             raise DecodeError(f"{where}: expected an object for {tp.__name__}")
         kwargs = {}
@@ -149,8 +156,10 @@ def _kind_cached(tp: Any) -> tuple:
 
 def _classify(tp: Any) -> tuple:
     """tp's decoding plan, with the plans of the types inside it (union options, items, fields)."""
+    import typing
+
     origin = typing.get_origin(tp)
-    if tp is Any:
+    if tp is typing.Any:
         return ("any",)
     if origin in (typing.Union, types.UnionType):
         options = typing.get_args(tp)
@@ -165,21 +174,21 @@ def _classify(tp: Any) -> tuple:
         return ("dict", value_type, _kind_of(value_type))
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return ("enum",)
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return ("dataclass",)  # its fields' plans come from _fields_plan, on first use
+    if isinstance(tp, type) and is_model(tp):
+        return ("model",)  # its fields' plans come from _fields_plan, on first use
     return ("value",)
 
 
 @cache
 def _fields_plan(tp: type) -> tuple[tuple[str, Any, tuple, bool, tuple[type, ...]], ...]:
-    """(name, type, plan, required, direct types) per field of a dataclass. Built apart from
-    _classify so a dataclass whose fields refer back to it never recurses while its plan is made."""
+    """(name, type, plan, required, direct types) per field of a model. Built apart from
+    _classify so a model whose fields refer back to it never recurses while its plan is made."""
     hints = _hints(tp)
     return tuple(
         (f.name, hints[f.name], _kind_of(hints[f.name]),
-         f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+         f.default is MISSING and f.default_factory is MISSING,
          _direct_types(hints[f.name]))
-        for f in dataclasses.fields(tp))
+        for f in fields(tp))
 
 
 def _direct_types(tp: Any) -> tuple[type, ...]:

@@ -7,15 +7,16 @@ built-in defaults. Flags are applied by the commands; this module only reads fil
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from diylisis.errors import ConfigError
-from diylisis.frozen import frozen_model
+from diylisis.frozen import field, frozen_model
 
-MODEL = dict(frozen=True, slots=True, kw_only=True)
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
 CONFIG_FILE = ".distill.toml"
 DEFAULT_MAX_BYTES = 1024 * 1024
 SECTIONS = ("contract", "detect", "hooks", "refuter", "limits")

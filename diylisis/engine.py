@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
-from diylisis.frozen import frozen_model
+from diylisis.frozen import frozen_model, replace
 from diylisis.gate import RESIDUAL_OPTIONS, Gate
 from diylisis.model import Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
 from diylisis.phases import (

@@ -1,59 +1,211 @@
-"""`frozen_model`: the house dataclass (frozen, slotted, keyword-only) at a quarter of the creation cost.
+"""`frozen_model`: the house value class (frozen, slotted, keyword-only) without the dataclasses module.
 
-The commit-msg hook imports every model class on each commit, and the stdlib decorator
-compiles six functions per frozen class; this one generates only __init__ and shares the rest.
+The commit-msg hook imports every model class on each commit. `dataclasses` costs about 10 ms
+to import there (it imports `inspect`, which pulls in ast, dis and tokenize), and the stdlib
+decorator compiles six functions per class. This module builds the same kind of class with no
+compiling at all: one shared keyword-only `__init__` per class reads a table of the fields,
+and `__repr__`, `__eq__`, `__hash__`, the frozen `__setattr__`/`__delattr__` and the pickle
+state are shared functions over the field names.
+
+The code reads models through `fields` and `replace` here. The stdlib's `dataclasses.fields`,
+`replace`, `asdict` and `is_dataclass` still work on a model (they import dataclasses then).
 """
 
 from __future__ import annotations
 
-from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from operator import attrgetter
 
+TYPE_CHECKING = False  # typing is not imported at run time: the hook never needs it
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar
 
-def frozen_model(cls: type) -> type:
-    """`@dataclass(frozen=True, slots=True, kw_only=True)` at a quarter of the creation cost.
+    T = TypeVar("T")
 
-    The commit-msg hook imports every model class on each commit. The stdlib compiles six
-    functions per frozen class (about 1 ms each class); here only __init__ is generated, and
-    __repr__, __eq__, __hash__, the frozen __setattr__/__delattr__ and the pickle state are
-    shared functions over the field names. Behavior matches the stdlib decorator: keyword-only
-    __init__ with defaults, default factories and __post_init__; FrozenInstanceError on
-    assignment; equality and hashing over the compared fields; dataclasses.fields, replace
-    and asdict work as before.
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()  # "no default": a field without it must be given
+
+
+class FrozenInstanceError(AttributeError):
+    """An assignment to (or deletion of) a field of a frozen model."""
+
+
+class Field:
+    """One field of a model: its name, annotation (a string) and options, as `field` set them."""
+
+    __slots__ = ("name", "type", "default", "default_factory", "init", "repr", "compare", "hash")
+
+    def __init__(self, *, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING,
+                 init: bool = True, repr: bool = True, compare: bool = True, hash: bool | None = None) -> None:
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        self.name = ""
+        self.type: Any = None
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.compare = compare
+        self.hash = hash
+
+    def __repr__(self) -> str:
+        return (f"Field(name={self.name!r}, type={self.type!r}, default={self.default!r}, "
+                f"default_factory={self.default_factory!r}, init={self.init}, repr={self.repr}, "
+                f"compare={self.compare}, hash={self.hash})")
+
+
+def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING, init: bool = True,
+          repr: bool = True, compare: bool = True, hash: bool | None = None) -> Any:
+    """A field's default or default factory and options, as the value its class attribute is given."""
+    return Field(default=default, default_factory=default_factory, init=init, repr=repr, compare=compare,
+                 hash=hash)
+
+
+def frozen_model(cls: type[T]) -> type[T]:
+    """The class as `@dataclass(frozen=True, slots=True, kw_only=True)` would make it.
+
+    Keyword-only __init__ with defaults, default factories (`field`) and __post_init__;
+    FrozenInstanceError on assignment; __repr__ over the repr fields; equality and hashing
+    over the compared fields; __slots__; pickling and copying; `fields` and `replace`.
     """
     for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
         if name in cls.__dict__:
-            raise TypeError(f"{cls.__qualname__} defines {name}; use @dataclass(**MODEL) for it")
-    undocumented = not cls.__doc__
-    if undocumented:
-        # dataclasses would read the signature of object.__init__ from its text form (an
-        # ast parse); the one set below reads the generated __init__, as dataclasses does
-        cls.__doc__ = cls.__name__
-    cls = dataclass(cls, slots=True, kw_only=True, init=False, repr=False, eq=False)
-    every = fields(cls)
-    _set_method(cls, "__init__", _init_for(cls, every))
-    if undocumented:
-        import inspect  # already loaded by dataclasses
-
-        cls.__doc__ = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
-    _set_method(cls, "__repr__", _repr_for(tuple(f.name for f in every if f.repr)))
-    compared = tuple(f.name for f in every if f.compare)
-    _set_method(cls, "__eq__", _eq_for(_values(compared)))
-    _set_method(cls, "__hash__", _hash_for(_values(tuple(
+            raise TypeError(f"{cls.__qualname__} defines {name}; a frozen model generates it")
+    inherited = {f.name: f for base in reversed(cls.__mro__[1:]) for f in base.__dict__.get("__model_fields__", ())}
+    namespace = dict(cls.__dict__)
+    own = []
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if isinstance(annotation, str) and annotation.startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        value = namespace.pop(name, MISSING)
+        spec = value if isinstance(value, Field) else Field(default=value)
+        spec.name, spec.type = name, annotation
+        if spec.default.__class__.__hash__ is None:  # list, dict, set: shared between instances
+            raise ValueError(f"mutable default {type(spec.default)} for field {name} is not allowed: "
+                             "use default_factory")
+        inherited.pop(name, None)
+        own.append(spec)
+    every = (*inherited.values(), *own)
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    namespace["__slots__"] = tuple(f.name for f in own)
+    namespace["__model_fields__"] = every
+    namespace["__match_args__"] = ()  # keyword-only: patterns name their fields
+    if not namespace.get("__doc__"):
+        namespace["__doc__"] = cls.__name__ + _signature(every)
+    made = type(cls)(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    _set_method(made, "__init__", _init_for(made, every))
+    _set_method(made, "__repr__", _repr_for(tuple(f.name for f in every if f.repr)))
+    _set_method(made, "__eq__", _eq_for(_values(tuple(f.name for f in every if f.compare))))
+    _set_method(made, "__hash__", _hash_for(_values(tuple(
         f.name for f in every if (f.compare if f.hash is None else f.hash)))))
-    cls.__setattr__ = _frozen_setattr
-    cls.__delattr__ = _frozen_delattr
-    cls.__getstate__ = _getstate
-    cls.__setstate__ = _setstate
-    return cls
+    made.__setattr__ = _frozen_setattr  # type: ignore[assignment]
+    made.__delattr__ = _frozen_delattr  # type: ignore[assignment]
+    made.__getstate__ = _getstate  # type: ignore[attr-defined]
+    made.__setstate__ = _setstate  # type: ignore[attr-defined]
+    made.__dataclass_fields__ = _DataclassFields()  # type: ignore[attr-defined]
+    return made
 
 
-def _set_method(cls: type, name: str, function) -> None:
+def is_model(value: Any) -> bool:
+    """value is a frozen model class or an instance of one."""
+    return hasattr(value if isinstance(value, type) else type(value), "__model_fields__")
+
+
+def fields(model: Any) -> tuple[Field, ...]:
+    """The fields of a model class or instance, in declaration order."""
+    try:
+        return (model if isinstance(model, type) else type(model)).__model_fields__  # type: ignore[no-any-return]
+    except AttributeError:
+        raise TypeError(f"{model!r} is not a frozen model") from None
+
+
+def replace(model: T, /, **changes: Any) -> T:
+    """A copy of the model instance with changes to some of its fields (validated again by __init__)."""
+    values = {}
+    for spec in fields(model):
+        if not spec.init:
+            if spec.name in changes:
+                raise ValueError(f"field {spec.name} is not an __init__ argument and cannot be replaced")
+            continue
+        values[spec.name] = changes.pop(spec.name) if spec.name in changes else getattr(model, spec.name)
+    return type(model)(**values, **changes)  # an unknown name in changes fails there, as in __init__
+
+
+def _signature(every: tuple[Field, ...]) -> str:
+    """`(*, a, b=0, c=<factory>)`: the generated __init__'s signature, for an undocumented class."""
+    parts = []
+    for f in every:
+        if not f.init:
+            continue
+        if f.default is not MISSING:
+            parts.append(f"{f.name}={f.default!r}")
+        elif f.default_factory is not MISSING:
+            parts.append(f"{f.name}=<factory>")
+        else:
+            parts.append(f.name)
+    return f"(*, {', '.join(parts)})" if parts else "()"
+
+
+def _set_method(cls: type, name: str, function: Any) -> None:
     function.__qualname__ = f"{cls.__qualname__}.{name}"
     setattr(cls, name, function)
 
 
-def _values(names: tuple[str, ...]):
+def _init_for(cls: type, every: tuple[Field, ...]) -> Callable[..., None]:
+    """One keyword-only __init__ over a table of the fields: nothing compiled per class."""
+    table = tuple((f.name, f.default, f.default_factory) for f in every if f.init)
+    names = frozenset(name for name, _, _ in table)
+    # a field left out of __init__ still gets its default, as dataclasses sets it
+    fixed = tuple((f.name, f.default, f.default_factory) for f in every
+                  if not f.init and (f.default is not MISSING or f.default_factory is not MISSING))
+    post_init = getattr(cls, "__post_init__", None)
+    qualname = f"{cls.__qualname__}.__init__()"
+    set_value = object.__setattr__
+
+    def __init__(self: Any, **values: Any) -> None:
+        if not names.issuperset(values):
+            unknown = next(name for name in values if name not in names)
+            raise TypeError(f"{qualname} got an unexpected keyword argument {unknown!r}")
+        missing = None
+        for name, default, factory in table:
+            value = values.get(name, default)
+            if value is MISSING:
+                if factory is MISSING:
+                    missing = (missing or []) + [name]
+                    continue
+                value = factory()
+            set_value(self, name, value)
+        if missing:
+            raise TypeError(f"{qualname} missing {len(missing)} required keyword-only "
+                            f"argument{'s' if len(missing) > 1 else ''}: {_quoted(missing)}")
+        for name, default, factory in fixed:
+            set_value(self, name, factory() if default is MISSING else default)
+        if post_init is not None:
+            post_init(self)
+
+    return __init__
+
+
+def _quoted(names: list[str]) -> str:
+    """'a', 'a' and 'b', or 'a', 'b', and 'c', as Python's own missing-argument message lists them."""
+    quoted = [repr(name) for name in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} and {quoted[1]}"
+    return ", ".join(quoted[:-1]) + f", and {quoted[-1]}"
+
+
+def _values(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     """A function from an instance to the tuple of its values under names."""
     if not names:
         return lambda self: ()
@@ -63,41 +215,16 @@ def _values(names: tuple[str, ...]):
     return attrgetter(*names)
 
 
-def _init_for(cls: type, every) -> object:
-    namespace: dict[str, object] = {"__set": object.__setattr__, "MISSING": MISSING}
-    params, body = [], []
-    for f in every:
-        if not f.init:
-            continue
-        if f.default is not MISSING:
-            namespace[f"__d_{f.name}"] = f.default
-            params.append(f"{f.name}=__d_{f.name}")
-            body.append(f"    __set(self, {f.name!r}, {f.name})")
-        elif f.default_factory is not MISSING:
-            namespace[f"__f_{f.name}"] = f.default_factory
-            params.append(f"{f.name}=MISSING")
-            body.append(f"    __set(self, {f.name!r}, __f_{f.name}() if {f.name} is MISSING else {f.name})")
-        else:
-            params.append(f.name)
-            body.append(f"    __set(self, {f.name!r}, {f.name})")
-    if hasattr(cls, "__post_init__"):
-        body.append("    self.__post_init__()")
-    star = f"*, {', '.join(params)}" if params else ""
-    source = f"def __init__(self{', ' if star else ''}{star}):\n" + ("\n".join(body) or "    pass") + "\n"
-    exec(source, namespace)  # noqa: S102 - built from field names only, as dataclasses does
-    return namespace["__init__"]
-
-
-def _repr_for(names: tuple[str, ...]):
-    def __repr__(self) -> str:
+def _repr_for(names: tuple[str, ...]) -> Callable[[Any], str]:
+    def __repr__(self: Any) -> str:
         inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
         return f"{type(self).__qualname__}({inner})"
 
     return __repr__
 
 
-def _eq_for(values):
-    def __eq__(self, other):
+def _eq_for(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
         if other.__class__ is self.__class__:
             return values(self) == values(other)
         return NotImplemented
@@ -105,25 +232,43 @@ def _eq_for(values):
     return __eq__
 
 
-def _hash_for(values):
-    def __hash__(self) -> int:
+def _hash_for(values: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
         return hash(values(self))
 
     return __hash__
 
 
-def _frozen_setattr(self, name: str, value) -> None:
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
     raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
 
-def _frozen_delattr(self, name: str) -> None:
+def _frozen_delattr(self: Any, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-def _getstate(self) -> list:
+def _getstate(self: Any) -> list[Any]:
     return [getattr(self, f.name) for f in fields(self)]
 
 
-def _setstate(self, state: list) -> None:
+def _setstate(self: Any, state: list[Any]) -> None:
     for f, value in zip(fields(self), state, strict=True):
         object.__setattr__(self, f.name, value)
+
+
+class _DataclassFields:
+    """`__dataclass_fields__`, made on first use: the stdlib's fields, replace, asdict and
+    is_dataclass read it, and only then is the dataclasses module imported."""
+
+    def __get__(self, instance: Any, owner: type) -> dict[str, Any]:
+        import dataclasses
+
+        shadow = dataclasses.make_dataclass(owner.__name__, [
+            (f.name, f.type, dataclasses.field(
+                default=dataclasses.MISSING if f.default is MISSING else f.default,
+                default_factory=dataclasses.MISSING if f.default_factory is MISSING else f.default_factory,
+                init=f.init, repr=f.repr, compare=f.compare, hash=f.hash))
+            for f in fields(owner)], kw_only=True)
+        found: dict[str, Any] = shadow.__dataclass_fields__  # type: ignore[attr-defined]
+        type.__setattr__(owner, "__dataclass_fields__", found)
+        return found

@@ -7,12 +7,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
 
 from diylisis.errors import BadInput
+from diylisis.frozen import frozen_model
 from diylisis.state import Answer, Question, RunState
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # a protocol only types: nothing checks isinstance against it
 
 RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")
 VALUE_OPTIONS = frozenset({"resolve", "route", "defer", "correct", "value"})
@@ -23,7 +28,7 @@ class Gate(Protocol):
         """Answers for some or all questions; an unanswered question pauses the run."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class PausedGate:
     """No one to ask: every question stays open and the run pauses (exit 3)."""
 
@@ -31,7 +36,7 @@ class PausedGate:
         return ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class AnswersGate:
     """Answers read from a TOML file, keyed by item id."""
 
@@ -73,7 +78,7 @@ def load_answers(path: Path) -> tuple[Answer, ...]:
     return tuple(answers)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class InteractiveGate:
     """Ask at the terminal with rich prompts, after showing the evidence as text."""
 

@@ -11,21 +11,22 @@ The plain git hook scripts (`hooks/commit-msg`, `hooks/pre-push`) are generated 
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
-from diylisis.frozen import frozen_model
+from diylisis.frozen import frozen_model, replace
 from diylisis.gitio import cat_objects, run_git, try_git
 from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.state import GateKind, Question, RunState
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import TextIO
 
 HOOK_ID = "# diylisis-hook v1"
 HOOK_NAMES = ("commit-msg", "pre-push")
@@ -103,7 +104,7 @@ def generated_kind(message: str) -> str | None:
 # --- the gate a hook can offer ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class HookGate:
     """A hook has no one to ask: residual questions stay open (the run pauses), but the
     premise gate (Qp) is answered from what the hook knows: the recipient reads the commit
@@ -186,9 +187,9 @@ def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = Fals
     from diylisis import certification, engine
 
     edges = certification.edges(workspace, state.target, gate, check_only=check_only)
-    edges = dataclasses.replace(edges, save=_unsaved)
+    edges = replace(edges, save=_unsaved)
     if read is not None:
-        edges = dataclasses.replace(edges, read=read)
+        edges = replace(edges, read=read)
     return engine.run(state, edges)
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from dataclasses import field
-from typing import Protocol
 
-from diylisis.frozen import frozen_model
+from diylisis.frozen import field, frozen_model
 
-MODEL = dict(frozen=True, slots=True, kw_only=True)
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # a protocol only types: nothing checks isinstance against it
 
 
 class RecordKind(enum.Enum):

@@ -19,11 +19,14 @@ import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.frozen import frozen_model
 from diylisis.gitio import cat_objects, run_git, try_git
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_NOTES_REF = "refs/notes/distill"
 SNAPSHOTS_REF = "refs/distill/snapshots"

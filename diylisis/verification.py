@@ -8,16 +8,14 @@ resolved again in the verifying repository, and the refuter realization is ranke
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 
 from diylisis import codec, store
+from diylisis.frozen import frozen_model
 from diylisis.model import Certificate, Realization, Reference, RepoContext, Snapshot, Target
 from diylisis.phases.f2_grounding import resolves_at
 
-MODEL = dict(frozen=True, slots=True, kw_only=True)
 
-
-@dataclass(**MODEL)
+@frozen_model
 class Check:
     """The verdict on one record: ok, or each failure named."""
 

@@ -22,7 +22,7 @@ def choose_gate(answers_file: Path | None, no_input: bool):
     from diylisis import gate
 
     if answers_file is not None:
-        return gate.AnswersGate(gate.load_answers(answers_file))
+        return gate.AnswersGate(answers=gate.load_answers(answers_file))
     if not no_input and sys.stdin.isatty():
         return gate.InteractiveGate()
     return gate.PausedGate()
@@ -76,8 +76,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
 
     workspace = certification.Workspace.open()
     if refuter_choice is not None:
-        from dataclasses import replace
-
+        from diylisis.frozen import replace
         from diylisis.refuter import settings_for
 
         workspace = replace(workspace, config=replace(

@@ -11,17 +11,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import click
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, DistillError
+from diylisis.frozen import frozen_model
 
 _FRAMEWORK_ID = re.compile(r"^\s*(?:-\s*)?id:\s*['\"]?(distill-[\w-]+)", re.MULTILINE)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Report:
     """Everything doctor found, for text and JSON."""
 
@@ -182,9 +182,9 @@ def command(remote: str | None, output_format: str) -> int:
 
     report = diagnose(toplevel("."), remote)
     if output_format == "json":
-        payload = asdict(report)
-        payload["framework_hooks"] = list(report.framework_hooks)
-        payload["refuter_command"] = list(report.refuter_command)
+        from diylisis import codec
+
+        payload = codec.encode(report)
         payload["ok"] = report.ok
         click.echo(json.dumps(payload, indent=2, sort_keys=True))
     else:

@@ -7,11 +7,10 @@ dispatching them. Contract fields awaiting Confirm/Correct are shown as if confi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import click
 
 from diylisis.errors import EXIT_OK
+from diylisis.frozen import frozen_model, replace
 
 
 class _Captured(Exception):
@@ -20,7 +19,7 @@ class _Captured(Exception):
         self.request = request
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class _ConfirmingGate:
     """Confirms contract fields so the first pass reaches F5; answers nothing else."""
 

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import click
 
-from diylisis import store
+from diylisis import codec, store
 from diylisis.errors import GitError, StoreConflict
+from diylisis.frozen import frozen_model
 from diylisis.gitio import run_git, toplevel, try_git
 
 INCOMING_PREFIX = store.TEMP_NOTES_PREFIX + "incoming-"
 MAX_ATTEMPTS = 20
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class SyncResult:
     """What one sync moved, for text and JSON rendering."""
 
@@ -217,9 +217,7 @@ def command(remote: str, mode: str | None, fmt: str) -> int:
     """Push or fetch certificates (refs/notes/distill) with a remote; default: fetch, then push."""
     result = sync(toplevel("."), remote, fetch=mode in (None, "fetch"), push=mode in (None, "push"))
     if fmt == "json":
-        payload = asdict(result)
-        payload["fetched"], payload["pushed"] = list(result.fetched), list(result.pushed)
-        click.echo(json.dumps(payload, sort_keys=True))
+        click.echo(json.dumps(codec.encode(result), sort_keys=True))
     else:
         click.echo(render_text(result))
     return 0

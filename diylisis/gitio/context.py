@@ -16,11 +16,13 @@ import re
 import subprocess
 from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from diylisis.errors import GitError
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from typing import Any
+
     import pygit2
 
 _SCP = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>[^/].*)$")

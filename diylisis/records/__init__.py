@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.records import commit, file, msgfile, prbody
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, parse_target
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 ADAPTERS: dict[RecordKind, ModuleType] = {
     RecordKind.COMMIT: commit,

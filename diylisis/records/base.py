@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Protocol
 
 from diylisis.errors import BadInput, DistillError
 from diylisis.frozen import frozen_model
 from diylisis.model import RecordKind, Snapshot, Target
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # a protocol only types: nothing checks isinstance against it
 
 DEFAULT_MAX_BYTES = 1024 * 1024
 

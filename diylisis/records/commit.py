@@ -7,12 +7,12 @@ exists only for HEAD's commit while no remote-tracking ref reaches it: amend.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from diylisis import gitio
 from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     import pygit2
 

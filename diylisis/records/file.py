@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from diylisis import gitio
 from diylisis.errors import BadInput, DistillError
@@ -24,6 +23,7 @@ from diylisis.records.base import (
     repo_relative,
 )
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     import pygit2
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from diylisis.frozen import frozen_model
 from diylisis.model import (
     ActivationEdge,
     Contract,
@@ -16,15 +15,13 @@ from diylisis.model import (
 )
 from diylisis.state import DecisionRecord, FieldMark, Item
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     from diylisis.config import RefuterSettings
 
 CHOICES = ("lint", "command")
 
-MODEL = dict(frozen=True, slots=True, kw_only=True)
-
-
-@dataclass(**MODEL)
+@frozen_model
 class RefuterInput:
     """Everything F5 may read (spec F5 inputs); nothing of the author's session beyond this."""
 
@@ -54,9 +51,8 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
 
 def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSettings:
     """The refuter settings after `--refuter lint|command` (exit 2 when command has none)."""
-    from dataclasses import replace
-
     from diylisis.errors import BadInput, ConfigError
+    from diylisis.frozen import replace
 
     if override is None:
         return settings

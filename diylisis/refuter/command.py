@@ -111,7 +111,7 @@ def dispatch(request: RefuterInput, settings: RefuterSettings, root: Path, *,
 
 def _resolved(settings: RefuterSettings, root: Path) -> RefuterSettings:
     """argv[0] as a program on PATH, or a path taken from the repository root (not the export)."""
-    from dataclasses import replace
+    from diylisis.frozen import replace
 
     program = settings.command[0]
     if "/" not in program:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 from conftest import commit, distill
 
 from diylisis import certification, engine
 from diylisis.config import ContractFields
+from diylisis.frozen import replace
 from diylisis.gate import PausedGate
 from diylisis.model import CHECKLIST, Realization, RecordKind, RefuterFinding, SweepRow, Target, ZeroMemoryVerdict
 
@@ -124,7 +124,7 @@ def _run_with(repo: Path, refute, answers=()) -> engine.Result:
     workspace = certification.Workspace.open(repo)
     target = Target(kind=RecordKind.FILE, locator="TASK.md")
     state = certification.start(workspace, target, ContractFields(role="implementer"), ())
-    edges = replace(certification.edges(workspace, target, AnswersGate(tuple(answers))), refute=refute)
+    edges = replace(certification.edges(workspace, target, AnswersGate(answers=tuple(answers))), refute=refute)
     return engine.run(state, edges)
 
 
