@@ -16,11 +16,12 @@ from diylisis.detectors import (
     session,
     terms,
 )
-from diylisis.detectors.lexicon import lexicon_for
+from diylisis.detectors.lexicon import fold, lexicon_for, required_literals
 from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.text import ignored_lines, prepare
 from diylisis.errors import RuleCrashed
+from diylisis.frozen import frozen_model
 from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
 
 RULES: tuple[Rule, ...] = check_registry(
@@ -74,9 +75,15 @@ def detect_text(
     record: str = "<text>",
 ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
     """Run the registry over a text: (findings, suppressed) (for scan and the benchmark)."""
-    doc = prepare(text, lexicon_for(settings.languages), settings, context, path)
+    lexicon = lexicon_for(settings.languages)
+    folded = fold(text)
+    triggers = lexicon.triggers_in(folded)
+    runs = _plan(settings, path).runs(triggers, folded)
+    if not runs:
+        return (), ()
+    doc = prepare(text, lexicon, settings, context, path, folded=folded, triggers=triggers)
     found: list[Finding] = []
-    for rule, level in _plan(settings, path):
+    for rule, level in runs:
         if rule.needs_tree and not doc.has_tree:
             continue
         try:
@@ -96,22 +103,72 @@ def detect_text(
     return kept, suppressed
 
 
-_PLANS: dict[tuple[DetectSettings, str | None], tuple[tuple[Rule, Severity], ...]] = {}
+@frozen_model
+class _Plan:
+    """The enabled rules for one (settings, path) with their levels, and which of them each requirement lets run."""
+
+    rules: tuple[tuple[Rule, Severity], ...]
+    always: int  # bit i: rules[i] has no requirements
+    by_key: dict[str, int]  # lexicon key -> bits of the rules requiring it
+    by_literal: tuple[tuple[str, int], ...]  # literal of a required pattern -> bits of the rules requiring it
+
+    def runs(self, triggers: dict[str, int], folded: str) -> list[tuple[Rule, Severity]]:
+        """The rules some requirement of which may match (triggers: lexicon.triggers_in(folded))."""
+        bits = self.always
+        by_key = self.by_key
+        for key in triggers:
+            bits |= by_key.get(key, 0)
+        for literal, owners in self.by_literal:
+            if literal in folded:
+                bits |= owners
+        return [pair for index, pair in enumerate(self.rules) if bits >> index & 1]
 
 
-def _plan(settings: DetectSettings, path: str | None) -> tuple[tuple[Rule, Severity], ...]:
-    """The enabled rules for a record at path with their configured levels (a scan asks once, not per record)."""
+_PLANS: dict[tuple[DetectSettings, str | None], _Plan] = {}
+
+
+def _plan(settings: DetectSettings, path: str | None) -> _Plan:
+    """The plan for a record at path (a scan asks once, not per record)."""
     key = (settings, path)
     plan = _PLANS.get(key)
     if plan is None:
         disabled = settings.disabled_for(path)
-        plan = tuple(
+        rules = tuple(
             (rule, settings.level_for(rule.id, rule.severity, path)) for rule in RULES if rule.id not in disabled
         )
+        always = 0
+        by_key: dict[str, int] = {}
+        by_literal: dict[str, int] = {}
+        for index, (rule, _) in enumerate(rules):
+            bit = 1 << index
+            literals = _required_literals(rule)
+            if literals is None:
+                always |= bit
+                continue
+            for need in rule.requires:
+                if isinstance(need, str):
+                    by_key[need] = by_key.get(need, 0) | bit
+            for literal in literals:
+                by_literal[literal] = by_literal.get(literal, 0) | bit
+        plan = _Plan(rules=rules, always=always, by_key=by_key, by_literal=tuple(by_literal.items()))
         if len(_PLANS) > 256:
             _PLANS.clear()
         _PLANS[key] = plan
     return plan
+
+
+def _required_literals(rule: Rule) -> tuple[str, ...] | None:
+    """The literals of the patterns a rule requires (None: it always runs, having none or one without literals)."""
+    if not rule.requires:
+        return None
+    literals: list[str] = []
+    for need in rule.requires:
+        if not isinstance(need, str):
+            found = required_literals(need.pattern)
+            if found is None:
+                return None
+            literals.extend(sorted(found))
+    return tuple(literals)
 
 
 def is_blocking(finding: Finding) -> bool:

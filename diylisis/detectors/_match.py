@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterator
 
@@ -37,27 +36,6 @@ def lexicon_findings(
     for match in lexicon_matches(doc, key, view):
         if keep is None or keep(match):
             yield doc.finding(rule_id, category, match.start(), match.end(), why, fix, severity=severity)
-
-
-def may_match(doc: Doc, *patterns: re.Pattern[str]) -> bool:
-    """Some pattern could match the record or a view of it: it holds one of a pattern's required literals.
-
-    False only when every pattern has literals (lexicon.required_literals) and none occurs, so a
-    rule may return early on False without losing a finding.
-    """
-    folded = doc.folded()
-    for pattern in patterns:
-        literals = _literals(pattern)
-        if literals is None or any(literal in folded for literal in literals):
-            return True
-    return False
-
-
-@functools.lru_cache(maxsize=256)
-def _literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
-    from diylisis.detectors.lexicon import required_literals
-
-    return required_literals(pattern.pattern)
 
 
 def first_paragraph_end(doc: Doc) -> int:

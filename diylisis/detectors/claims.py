@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import lexicon_matches, may_match
+from diylisis.detectors._match import lexicon_matches
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding
@@ -61,8 +61,6 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
     if not words:
         return
     opening = _opening(words)
-    if not may_match(doc, opening):
-        return
     for match in opening.finditer(doc.claims):
         start, end = match.span("claim")
         if end - start < len(match.group("claim").split()[0]) + 3 or _evidenced(doc, start):
@@ -143,6 +141,7 @@ RULES = (
         doc=_DOC_PASS,
         detect=pass_claims,
         lexicon_keys=("pass_claim",),
+        requires=("pass_claim",),
     ),
     Rule(
         id="UC702",
@@ -153,6 +152,7 @@ RULES = (
         doc=_DOC_OPENING,
         detect=claim_openings,
         lexicon_keys=("claim_opening",),
+        requires=("claim_opening",),
     ),
     Rule(
         id="UC703",
@@ -163,5 +163,6 @@ RULES = (
         doc=_DOC_CHECKLIST,
         detect=checklist_claims,
         lexicon_keys=("checklist_check", "checklist_result"),
+        requires=("checklist_check",),
     ),
 )

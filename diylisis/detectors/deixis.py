@@ -232,6 +232,7 @@ RULES = (
         doc=_DOC_SESSION,
         detect=session_deixis,
         lexicon_keys=("session_deixis",),
+        requires=("session_deixis",),
     ),
     Rule(
         id="DX102",
@@ -242,6 +243,7 @@ RULES = (
         doc=_DOC_DISCOURSE,
         detect=discourse_deixis,
         lexicon_keys=("discourse_deixis",),
+        requires=("discourse_deixis",),
     ),
     Rule(
         id="DX103",
@@ -252,6 +254,7 @@ RULES = (
         doc=_DOC_ABOVE,
         detect=above_deixis,
         lexicon_keys=("above_deixis",),
+        requires=("above_deixis",),
     ),
     Rule(
         id="DX104",
@@ -262,6 +265,7 @@ RULES = (
         doc=_DOC_OPTION,
         detect=option_deixis,
         lexicon_keys=("option_label",),
+        requires=("option_label",),
     ),
     Rule(
         id="DX105",
@@ -272,6 +276,7 @@ RULES = (
         doc=_DOC_EARLIER,
         detect=earlier_referent,
         lexicon_keys=("earlier_referent",),
+        requires=("earlier_referent",),
     ),
     Rule(
         id="DX106",
@@ -282,5 +287,6 @@ RULES = (
         doc=_DOC_THAT,
         detect=that_referent,
         lexicon_keys=("that_referent",),
+        requires=("that_referent",),
     ),
 )

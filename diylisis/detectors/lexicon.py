@@ -45,13 +45,14 @@ class Lexicon:
         return _words(self.languages, key)
 
     def triggers_in(self, folded: str) -> dict[str, int]:
-        """Lexicon key -> bit mask of its fragments whose required literals (three or more characters) occur in folded.
+        """Lexicon key -> bit mask of its fragments whose required literals occur in folded.
 
-        folded is the fold() of a record's text; literals hold no whitespace, so what occurs in
-        a masked view of the text occurs in the text.
+        folded is the fold() of a record's text; a literal has no run of whitespace, so what
+        occurs in a masked view of the text occurs in the text.
 
-        One search per position where some literal starts: a trie-shaped alternation finds
-        the longest literal there, and the literals that are its prefixes come with it.
+        Each distinct whitespace-separated token of folded is looked up once per process: a
+        trie-shaped alternation lists the longest literal piece starting at each position of
+        the token, and the pieces that are its prefixes come with it.
         """
         _SEEN[self.languages] = seen = _SEEN.get(self.languages, 0) + 1
         if seen <= _WARM_UP:
@@ -145,7 +146,28 @@ def _compiled(languages: tuple[str, ...], key: str) -> re.Pattern[str] | None:
     parts = _parts(languages, key)
     if not parts:
         return None
-    return re.compile("|".join(wrapped for wrapped, _ in parts), re.IGNORECASE)
+    return re.compile(_alternation(parts), re.IGNORECASE)
+
+
+def _alternation(parts: tuple[tuple[str, str], ...]) -> str:
+    """The parts as one alternation, in order, with a run of word-bounded parts sharing one left boundary.
+
+    (?<!w)(?:A(?!w)|B(?!w)) matches what (?<!w)(?:A)(?!w)|(?<!w)(?:B)(?!w) matches, but a position
+    inside a word fails once instead of once per part: most positions of a text are inside words.
+    """
+    pieces: list[str] = []
+    run: list[str] = []
+    for wrapped, _ in parts:
+        if wrapped.startswith(_LEFT):
+            run.append(wrapped[len(_LEFT) :])
+            continue
+        if run:
+            pieces.append(_LEFT + "(?:" + "|".join(run) + ")")
+            run = []
+        pieces.append(wrapped)
+    if run:
+        pieces.append(_LEFT + "(?:" + "|".join(run) + ")")
+    return "|".join(pieces)
 
 
 @functools.cache
@@ -186,12 +208,8 @@ def fold(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class _Gate:
     triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
-    short: tuple[tuple[str, int], ...]  # the literals under three characters, checked one by one
     always: int  # fragments with no required literal: they always run
     full: int
-
-
-_SHORT = 3  # literals shorter than this would start a scanner match at almost every position
 
 
 _MAX_ALTERNATIVES = 64
@@ -212,8 +230,7 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
         for literal in required:
             triggers[literal] = triggers.get(literal, 0) | 1 << index
     return _Gate(
-        triggers=tuple((k, v) for k, v in triggers.items() if len(k) >= _SHORT),
-        short=tuple((k, v) for k, v in triggers.items() if len(k) < _SHORT),
+        triggers=tuple(triggers.items()),
         always=always,
         full=(1 << len(parts)) - 1,
     )
@@ -232,7 +249,7 @@ def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> dict[str, i
         if gate is None:
             continue
         mask = gate.always
-        for literal, bits in gate.triggers + gate.short:
+        for literal, bits in gate.triggers:
             if literal in folded:
                 mask |= bits
         if mask:
@@ -243,26 +260,44 @@ def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> dict[str, i
 def _triggers_scanned(languages: tuple[str, ...], folded: str) -> dict[str, int]:
     scanner = _scanner(languages)
     present = dict(scanner.always)
-    for literal, owners in scanner.short:
-        if literal in folded:
-            for key, bits in owners:
+    known = _TOKEN_OWNERS.setdefault(languages, {})
+    for token in set(folded.split()):
+        owners = known.get(token)
+        if owners is None:
+            owners = _token_owners(scanner, token)
+            if len(known) < _TOKEN_MEMO:
+                known[token] = owners
+        for literal, key, bits in owners:
+            if literal is None or literal in folded:
                 present[key] = present.get(key, 0) | bits
-    if scanner.pattern is None:
-        return present
-    closure = scanner.closure
-    match = scanner.pattern.search(folded)
-    while match is not None:
-        for key, bits in closure[match.group()]:
-            present[key] = present.get(key, 0) | bits
-        match = scanner.pattern.search(folded, match.start() + 1)
     return present
+
+
+# Each literal is found through its longest whitespace-free piece, which lies inside one token
+# of folded.split(); a history repeats its words, so each distinct token is looked up once.
+# A literal longer than its piece is then confirmed in the whole text.
+_TOKEN_MEMO = 200_000
+_TOKEN_OWNERS: dict[tuple[str, ...], dict[str, tuple[tuple[str | None, str, int], ...]]] = {}
+
+
+def _token_owners(scanner: _Scanner, token: str) -> tuple[tuple[str | None, str, int], ...]:
+    """(literal to confirm or None, key, fragment bits) for the pieces occurring in one token."""
+    if scanner.pattern is None:
+        return ()
+    found = {owner for piece in scanner.pattern.findall(token) for owner in scanner.closure[piece]}
+    return tuple(found)
+
+
+def _piece(literal: str) -> str:
+    """The longest whitespace-free part of a literal (the literal itself when it has no whitespace)."""
+    parts = literal.split()
+    return max(parts, key=len) if parts else literal
 
 
 @dataclass(frozen=True, slots=True)
 class _Scanner:
-    pattern: re.Pattern[str] | None  # every key's long literals, as a trie
-    closure: dict[str, tuple[tuple[str, int], ...]]  # long literal -> what it and its prefixes let through
-    short: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]  # short literal -> what it lets through
+    pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
+    closure: dict[str, tuple[tuple[str | None, str, int], ...]]  # piece -> owners of it and of its prefixes
     always: dict[str, int]  # key -> fragments without required literals
 
 
@@ -270,8 +305,7 @@ class _Scanner:
 def _scanner(languages: tuple[str, ...]) -> _Scanner:
     """Everything triggers_in needs, for every key of the languages' lexicons."""
     keys = sorted({key for language in languages for key in _load(language)[1]})
-    owners: dict[str, dict[str, int]] = {}
-    short: dict[str, dict[str, int]] = {}
+    owners: dict[str, set[tuple[str | None, str, int]]] = {}
     always: dict[str, int] = {}
     for key in keys:
         gate = _gate(languages, key)
@@ -279,21 +313,17 @@ def _scanner(languages: tuple[str, ...]) -> _Scanner:
             continue
         if gate.always:
             always[key] = gate.always
-        for table, entries in ((owners, gate.triggers), (short, gate.short)):
-            for literal, bits in entries:
-                table.setdefault(literal, {})
-                table[literal][key] = table[literal].get(key, 0) | bits
-    short_items = tuple((literal, tuple(by_key.items())) for literal, by_key in short.items())
+        for literal, bits in gate.triggers:
+            piece = _piece(literal)
+            owners.setdefault(piece, set()).add((None if piece == literal else literal, key, bits))
     if not owners:
-        return _Scanner(pattern=None, closure={}, short=short_items, always=always)
-    closure: dict[str, tuple[tuple[str, int], ...]] = {}
-    for literal in owners:
-        merged: dict[str, int] = {}
-        for end in range(1, len(literal) + 1):
-            for key, bits in owners.get(literal[:end], {}).items():
-                merged[key] = merged.get(key, 0) | bits
-        closure[literal] = tuple(merged.items())
-    return _Scanner(pattern=re.compile(_trie(sorted(owners))), closure=closure, short=short_items, always=always)
+        return _Scanner(pattern=None, closure={}, always=always)
+    closure = {
+        piece: tuple(owner for end in range(1, len(piece) + 1) for owner in owners.get(piece[:end], ()))
+        for piece in owners
+    }
+    # A lookahead matches at every position, so findall lists the longest piece starting at each.
+    return _Scanner(pattern=re.compile(f"(?=({_trie(sorted(owners))}))"), closure=closure, always=always)
 
 
 def _trie(words: list[str]) -> str:
@@ -318,7 +348,7 @@ def _trie(words: list[str]) -> str:
 @functools.lru_cache(maxsize=4096)
 def _subset(languages: tuple[str, ...], key: str, mask: int) -> re.Pattern[str]:
     parts = _parts(languages, key)
-    return re.compile("|".join(wrapped for i, (wrapped, _) in enumerate(parts) if mask >> i & 1), re.IGNORECASE)
+    return re.compile(_alternation(tuple(part for i, part in enumerate(parts) if mask >> i & 1)), re.IGNORECASE)
 
 
 def required_literals(fragment: str) -> frozenset[str] | None:

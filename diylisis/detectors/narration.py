@@ -75,6 +75,7 @@ RULES = (
         doc=_DOC_REVIEW,
         detect=private_reviews,
         lexicon_keys=("private_review",),
+        requires=("private_review",),
     ),
     Rule(
         id="NP602",
@@ -85,5 +86,6 @@ RULES = (
         doc=_DOC_USER,
         detect=user_decisions,
         lexicon_keys=("user_decision",),
+        requires=("user_decision",),
     ),
 )

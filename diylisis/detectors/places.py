@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import lexicon_findings, may_match
+from diylisis.detectors._match import lexicon_findings
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
@@ -97,8 +97,6 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
 
 def temp_paths(doc: Doc) -> Iterator[Finding]:
     """EP505: temporary paths in prose (/tmp, /var/tmp); quoted output and code are evidence, not pointers."""
-    if not may_match(doc, TEMP_PATH):
-        return
     for match in TEMP_PATH.finditer(doc.prose):
         before = doc.prose[max(0, match.start() - 60) : match.start()]
         if _CODE_BEHAVIOUR.search(before):
@@ -115,8 +113,6 @@ def temp_paths(doc: Doc) -> Iterator[Finding]:
 
 def machine_paths(doc: Doc) -> Iterator[Finding]:
     """EP506: home and machine-absolute paths (/Users/name/…, C:\\Users\\name\\…, /mnt/…, ~/work/…)."""
-    if not may_match(doc, MACHINE_PATH):
-        return
     for match in MACHINE_PATH.finditer(doc.locators):
         owner = match.group("owner")
         if owner is not None and _PLACEHOLDER_OWNER.match(owner):
@@ -138,8 +134,6 @@ def machine_paths(doc: Doc) -> Iterator[Finding]:
 def untracked_paths(doc: Doc) -> Iterator[Finding]:
     """EP507: repository-relative paths not tracked at the certified revision (nor its parent)."""
     assert doc.context is not None
-    if not may_match(doc, REL_PATH):
-        return
     for match in REL_PATH.finditer(doc.claims):
         token = re.sub(r"[^\x00-\x7f]+$", "", match.group()).rstrip(".")
         bare = re.sub(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$", "", token)
@@ -279,6 +273,7 @@ RULES = (
         doc=_DOC_SESSION_URL,
         detect=session_urls,
         lexicon_keys=("session_url",),
+        requires=("session_url",),
     ),
     Rule(
         id="EP502",
@@ -289,6 +284,7 @@ RULES = (
         doc=_DOC_PRIVATE_URL,
         detect=private_urls,
         lexicon_keys=("private_url",),
+        requires=("private_url",),
     ),
     Rule(
         id="EP503",
@@ -299,6 +295,7 @@ RULES = (
         doc=_DOC_SESSION_ID,
         detect=session_ids,
         lexicon_keys=("session_id_hint",),
+        requires=("session_id_hint",),
     ),
     Rule(
         id="EP504",
@@ -309,6 +306,7 @@ RULES = (
         doc=_DOC_UNTRACKED,
         detect=untracked_notes,
         lexicon_keys=("untracked_note",),
+        requires=("untracked_note",),
     ),
     Rule(
         id="EP505",
@@ -318,6 +316,7 @@ RULES = (
         summary="Temporary paths in prose (/tmp/…, /var/tmp/…).",
         doc=_DOC_TEMP,
         detect=temp_paths,
+        requires=(TEMP_PATH,),
     ),
     Rule(
         id="EP506",
@@ -327,6 +326,7 @@ RULES = (
         summary="Home and machine-absolute paths (/Users/name/…, C:\\Users\\name\\…).",
         doc=_DOC_MACHINE,
         detect=machine_paths,
+        requires=(MACHINE_PATH,),
     ),
     Rule(
         id="EP507",
@@ -337,5 +337,6 @@ RULES = (
         doc=_DOC_REL,
         detect=untracked_paths,
         needs_tree=True,
+        requires=(REL_PATH,),
     ),
 )

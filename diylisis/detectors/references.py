@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import may_match
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
@@ -43,8 +42,6 @@ def issue_url(host: str, owner: str, name: str, number: str, *, pull: bool) -> s
 
 def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
     """RF301: "#123", "PR #668", "GH#2455", "owner/repo#7", "other-project PR #9" without a URL."""
-    if not may_match(doc, BARE_REF):
-        return
     origin = doc.context.origin() if doc.context is not None else None
     for match in BARE_REF.finditer(doc.prose):
         if match.group("n") and _ORDINAL_NOUN.search(doc.prose[max(0, match.start() - 12) : match.start()]):
@@ -167,6 +164,7 @@ RULES = (
         summary="Issue or PR numbers without a URL ('#123', 'PR #668'); resolved on the origin host.",
         doc=_DOC_BARE,
         detect=bare_issue_refs,
+        requires=(BARE_REF,),
     ),
     Rule(
         id="RF302",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import may_match
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import FENCE, Doc
 from diylisis.model import Category, Finding, Severity
@@ -21,8 +20,6 @@ BROKEN_LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/)[^)\s]*(?=\s|$)(?
 
 def mojibake(doc: Doc) -> Iterator[Finding]:
     """RD901: mis-decoded text ("Ã©", "â€™") and U+FFFD replacement characters."""
-    if not may_match(doc, MOJIBAKE):
-        return
     for match in MOJIBAKE.finditer(doc.text):
         yield doc.finding(
             "RD901",
@@ -36,8 +33,6 @@ def mojibake(doc: Doc) -> Iterator[Finding]:
 
 def placeholders(doc: Doc) -> Iterator[Finding]:
     """RD902: template placeholders that were never filled ("{{ summary }}", "<%= name %>")."""
-    if not may_match(doc, PLACEHOLDER):
-        return
     for match in PLACEHOLDER.finditer(doc.prose):
         yield doc.finding(
             "RD902",
@@ -131,6 +126,7 @@ RULES = (
         summary="Mis-decoded text ('Ã©', 'â€™') and replacement characters.",
         doc=_DOC_MOJIBAKE,
         detect=mojibake,
+        requires=(MOJIBAKE,),
     ),
     Rule(
         id="RD902",
@@ -140,6 +136,7 @@ RULES = (
         summary="Template placeholders left unfilled ('{{ summary }}').",
         doc=_DOC_PLACEHOLDER,
         detect=placeholders,
+        requires=(PLACEHOLDER,),
     ),
     Rule(
         id="RD903",
@@ -150,5 +147,6 @@ RULES = (
         doc=_DOC_MARKUP,
         detect=broken_markup,
         severity=Severity.WARNING,
+        requires=(FENCE, BROKEN_LINK),
     ),
 )

@@ -34,6 +34,10 @@ class Rule:
     severity: Severity = Severity.ERROR
     lexicon_keys: tuple[str, ...] = ()
     needs_tree: bool = False  # runs only when the context can answer tracked()/mentions()
+    # The rule finds nothing unless one of these may match the record: a lexicon key some of
+    # whose fragments' literals occur, or a pattern whose required literals occur (a pattern
+    # without any always may). Empty: the rule always runs. detect() skips the rest unread.
+    requires: tuple[str | re.Pattern[str], ...] = ()
 
     def __post_init__(self) -> None:
         problems = rule_problems(self, user=False)

@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import lexicon_findings, lexicon_matches, line_start_defines, may_match
+from diylisis.detectors._match import lexicon_findings, lexicon_matches, line_start_defines
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding
@@ -116,8 +116,6 @@ def agent_identities(doc: Doc) -> Iterator[Finding]:
     if not words:
         return
     pattern = _agent_pattern(words)
-    if not may_match(doc, pattern):
-        return
     for match in pattern.finditer(doc.locators):
         if doc.has_tree and doc.context is not None and doc.context.tracked(match.group()):
             continue
@@ -139,8 +137,6 @@ def _agent_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 
 def tracker_keys(doc: Doc) -> Iterator[Finding]:
     """SI206: issue keys ("ABC-123", "bd-a1b2") that no committed file defines and config does not map."""
-    if not may_match(doc, UPPER_KEY, LOWER_KEY):
-        return
     public = {word.upper() for word in doc.lexicon.words("public_key_prefix")} | {"GH"}
     for match in UPPER_KEY.finditer(doc.prose):
         prefix, _ = match.groups()
@@ -275,6 +271,7 @@ RULES = (
         doc=_DOC_ROUND,
         detect=round_labels,
         lexicon_keys=("round_label", "bare_round_label", "review_word"),
+        requires=("round_label", "private_review", "review_word"),
     ),
     Rule(
         id="SI202",
@@ -295,6 +292,7 @@ RULES = (
         doc=_DOC_TASK,
         detect=task_labels,
         lexicon_keys=("task_label",),
+        requires=("task_label",),
     ),
     Rule(
         id="SI204",
@@ -306,6 +304,7 @@ RULES = (
         detect=phase_labels,
         lexicon_keys=("phase_label",),
         needs_tree=True,
+        requires=("phase_label",),
     ),
     Rule(
         id="SI205",
@@ -316,6 +315,7 @@ RULES = (
         doc=_DOC_AGENT,
         detect=agent_identities,
         lexicon_keys=("agent_role",),
+        requires=("agent_role",),
     ),
     Rule(
         id="SI206",
@@ -326,5 +326,6 @@ RULES = (
         doc=_DOC_KEY,
         detect=tracker_keys,
         lexicon_keys=("public_key_prefix",),
+        requires=(UPPER_KEY, LOWER_KEY),
     ),
 )

@@ -36,6 +36,7 @@ TRAILER = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: \S|^(?:Cc|Bug|Link|
 TRACE_LINE = re.compile(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
 )
+_BLOCK_START = re.compile(r"^(?: {0,3}(?:```|~~~|>)| {4}|\t)", re.M)  # where FENCE, QUOTE or INDENTED may match
 IGNORE = re.compile(r"<!--\s*distill:\s*ignore\b([A-Z0-9 ,]*)-->")
 # A literal each inline pattern's matches contain: without it the pattern cannot match.
 _INLINE_NEEDS = {
@@ -132,8 +133,14 @@ def prepare(
     settings: DetectSettings,
     context: RepoContext | None = None,
     path: str | None = None,
+    *,
+    folded: str | None = None,
+    triggers: dict[str, int] | None = None,
 ) -> Doc:
-    """Cut the text into views: prose, claims, locators (F1 input)."""
+    """Cut the text into views: prose, claims, locators (F1 input).
+
+    folded and triggers, when the caller has them, are fold(text) and lexicon.triggers_in(folded).
+    """
     # Masks are collected as spans and applied once per view by slicing (no per-character list).
     prose_spans: list[tuple[int, int]] = []
     claims_spans: list[tuple[int, int]] = []
@@ -146,7 +153,11 @@ def prepare(
     indented = False
     indented_lines: set[int] = set()
     trailer_from = _trailer_block(lines)
-    for number, line in enumerate(lines):
+    # Without a fenced, quoted or indented line only the trailer lines can be masked.
+    numbered = (
+        enumerate(lines) if _BLOCK_START.search(text) else ((n, lines[n]) for n in range(trailer_from, len(lines)))
+    )
+    for number, line in numbered:
         start = starts[number]
         span = (start, start + len(line))
         opened = FENCE.match(line)
@@ -191,7 +202,7 @@ def prepare(
         views.append(_masked(text, spans + inline + linked) if inline or linked else current)
     prose, claims = views
     locators = _masked(text, locator_spans)
-    return Doc(
+    doc = Doc(
         text=text,
         prose=prose,
         claims=claims,
@@ -203,6 +214,11 @@ def prepare(
         line_starts=tuple(starts),
         indented_lines=frozenset(indented_lines),
     )
+    if folded is not None:
+        doc.memo[_FOLDED] = folded
+        if triggers is not None:
+            doc.memo[_TRIGGERS] = triggers
+    return doc
 
 
 def ignored_lines(text: str) -> dict[int, frozenset[str]]:
@@ -211,6 +227,8 @@ def ignored_lines(text: str) -> dict[int, frozenset[str]]:
     A comment on a line of its own covers the next line; otherwise it covers its own line.
     """
     out: dict[int, frozenset[str]] = {}
+    if "distill" not in text:
+        return out
     lines = text.split("\n")
     for number, line in enumerate(lines, start=1):
         for match in IGNORE.finditer(line):

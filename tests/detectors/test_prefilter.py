@@ -1,4 +1,4 @@
-"""The literal prefilter (lexicon.required_literals, Doc.pattern, may_match) never changes a match."""
+"""The literal prefilter (lexicon.required_literals, Doc.pattern, Rule.requires) never changes a match."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import re
 
 import pytest
 
-from diylisis.detectors import DetectSettings
-from diylisis.detectors._match import may_match
+from diylisis.detectors import RULES, DetectSettings, _plan, detect_text
 from diylisis.detectors.lexicon import (
     _load,
     _triggers_one_by_one,
@@ -72,11 +71,23 @@ def test_fold_merges_what_ignorecase_merges() -> None:
         assert fold(pattern) in fold(text)
 
 
-def test_may_match_is_false_only_without_the_required_literals() -> None:
-    pattern = re.compile(r"(?<![\w/])(?:/tmp|/var/tmp)(?:/\S*)?")
-    assert may_match(prepare("logs in /tmp/x", lexicon_for(None), DetectSettings()), pattern)
-    assert not may_match(prepare("logs in the build folder", lexicon_for(None), DetectSettings()), pattern)
-    assert may_match(prepare("anything", lexicon_for(None), DetectSettings()), re.compile(r"[A-Z]\d"))
+def test_a_rule_is_skipped_only_when_none_of_its_requirements_occurs() -> None:
+    settings = DetectSettings(languages=("en",))
+    assert detect_text("Logs are in /tmp/run.log.", None, settings)[0]
+    assert not detect_text("Logs are in the build folder.", None, settings)[0]
+
+
+# Each rule's own documentation quotes what it flags and what it leaves alone.
+@pytest.mark.parametrize("text", TEXTS + tuple(rule.doc for rule in RULES), ids=lambda t: t[:24])
+def test_a_rule_that_finds_something_is_never_skipped(text: str) -> None:
+    settings = DetectSettings()
+    lexicon = lexicon_for(None)
+    doc = prepare(text, lexicon, settings)
+    triggers = lexicon.triggers_in(fold(text))
+    runs = {rule.id for rule, _ in _plan(settings, None).runs(triggers, fold(text))}
+    for rule in RULES:
+        if not rule.needs_tree and list(rule.detect(doc)):
+            assert rule.id in runs
 
 
 @pytest.mark.parametrize("text", TEXTS)
