@@ -7,7 +7,7 @@ settings. Results are plain values that the text, JSON and SARIF renderers share
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,12 @@ def scan_message(commit_id: str, data: bytes, context: RepoContext | None, setti
     """Scan one commit message (the bytes after the commit header)."""
     text = data.decode("utf-8", errors="replace")
     findings, suppressed = detect_text(text, context, settings, record=f"commit:{commit_id}")
+    return _message_result(commit_id, data, findings, suppressed)
+
+
+def _message_result(
+    commit_id: str, data: bytes, findings: tuple[Finding, ...], suppressed: tuple[Finding, ...]
+) -> ScanResult:
     return ScanResult(
         target=f"commit:{commit_id}",
         kind=RecordKind.COMMIT,
@@ -50,17 +56,75 @@ def scan_message(commit_id: str, data: bytes, context: RepoContext | None, setti
     )
 
 
-def scan_range(
-    repo: Any, range_spec: str, settings: DetectSettings, *, include_merges: bool = False
+# A range this long is shared out among worker processes; below it starting them costs more than it saves.
+PARALLEL_FROM = 1000
+_CHUNK = 250
+
+
+def default_jobs(count: int) -> int:
+    """Worker processes for a range of count commits: one per usable CPU (at most 8), or 1 for a short range."""
+    import os
+
+    if count < PARALLEL_FROM:
+        return 1
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(usable, 8))
+
+
+def scan_messages(
+    repo: Any, messages: Sequence[tuple[str, bytes]], settings: DetectSettings, *, jobs: int = 1
 ) -> Iterator[ScanResult]:
-    """Scan every commit message in A..B (or all of B's history) in one pass."""
+    """Scan commit messages ((id, bytes) from gitio.history.walk_messages), each against its own tree, in order.
+
+    With jobs > 1 the messages are judged in that many worker processes; results are the same.
+    """
     from diylisis.gitio.context import PygitContext
-    from diylisis.gitio.history import walk_messages
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
-    for commit_id, data in walk_messages(repo, range_spec, include_merges=include_merges):
+    if jobs <= 1 or len(messages) <= _CHUNK:
+        for commit_id, data in messages:
+            context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
+            yield scan_message(commit_id, data, context, settings)
+        return
+    import multiprocessing
+
+    chunks = [messages[start : start + _CHUNK] for start in range(0, len(messages), _CHUNK)]
+    # fork shares the loaded modules and compiled patterns with the workers; elsewhere they start afresh
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and _is_linux() else "spawn"
+    pool = multiprocessing.get_context(method).Pool(jobs, _start_worker, (repo.path, origin, settings))
+    try:
+        for chunk, judged in zip(chunks, pool.imap(_judge_chunk, chunks), strict=True):
+            for (commit_id, data), (findings, suppressed) in zip(chunk, judged, strict=True):
+                yield _message_result(commit_id, data, findings, suppressed)
+    finally:
+        pool.terminate()
+
+
+def _is_linux() -> bool:
+    import sys
+
+    return sys.platform.startswith("linux")
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(path: str, origin: tuple[str, str, str] | None, settings: DetectSettings) -> None:
+    import pygit2
+
+    _WORKER.update(repo=pygit2.Repository(path), origin=origin, settings=settings)
+
+
+def _judge_chunk(chunk: Sequence[tuple[str, bytes]]) -> list[tuple[tuple[Finding, ...], tuple[Finding, ...]]]:
+    """(findings, suppressed) of each message of a chunk, in a worker process."""
+    from diylisis.gitio.context import PygitContext
+
+    repo, origin, settings = _WORKER["repo"], _WORKER["origin"], _WORKER["settings"]
+    out = []
+    for commit_id, data in chunk:
         context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
-        yield scan_message(commit_id, data, context, settings)
+        out.append(detect_text(data.decode("utf-8", errors="replace"), context, settings, record=f"commit:{commit_id}"))
+    return out
 
 
 def scan_snapshots(

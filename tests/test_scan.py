@@ -105,3 +105,32 @@ def test_range_scan_works_in_a_bare_clone(repo: Path, tmp_path: Path, capsys, mo
     code, out, _ = run(capsys, "scan", "--range", "HEAD", "--format", "json")
     data = json.loads(out)
     assert code == 1 and data["summary"] == {"records": 2, "findings": 1, "not_portable": 1}
+
+
+def _fast_import_history(repo: Path, count: int) -> None:
+    """count commits made by git fast-import; every seventh message carries residue, and paths come and go."""
+    import subprocess
+
+    stream = []
+    for n in range(count):
+        body = "As discussed, keep the old order." if n % 7 == 0 else f"Entry {n} keeps the checksum of its block."
+        message = f"Change block {n}\n\n{body} See docs/block{n - 1}.md.\n".encode()
+        stream.append(b"commit refs/heads/main\n")
+        stream.append(f"committer Test <test@example.com> {1_600_000_000 + n} +0000\n".encode())
+        stream.append(f"data {len(message)}\n".encode() + message)
+        content = f"block {n}\n".encode()
+        stream.append(f"M 100644 inline docs/block{n}.md\ndata {len(content)}\n".encode() + content + b"\n")
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream), check=True)
+    git(repo, "reset", "-q", "--hard", "main")
+
+
+def test_a_range_shared_among_worker_processes_gives_the_same_report(repo: Path, capsys) -> None:
+    _fast_import_history(repo, 600)
+    code_one, one, _ = run(capsys, "scan", "--range", "HEAD", "--jobs", "1", "--format", "json")
+    code_two, two, _ = run(capsys, "scan", "--range", "HEAD", "--jobs", "2", "--format", "json")
+    assert code_one == code_two == 1
+    rules = [f["rule"] for record in json.loads(one)["records"] for f in record["findings"]]
+    # every seventh message points at a discussion; only the first cites a path no tree holds
+    assert sorted(set(rules)) == ["DX102", "EP507"]
+    assert (rules.count("DX102"), rules.count("EP507")) == (86, 1)
+    assert two == one

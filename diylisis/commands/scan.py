@@ -14,13 +14,20 @@ from diylisis.errors import BadInput
 @click.option("--range", "range_spec", metavar="A..B", help="Scan each commit message in the range, in one pass.")
 @click.option("--merges", is_flag=True, help="With --range, include merge commits.")
 @click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="With --range, worker processes (default 0: one per CPU for 1000 or more commits, else 1).",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(["text", "json", "sarif"]),
     default="text",
     show_default=True,
 )
-def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, output_format: str) -> int:
+def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs: int, output_format: str) -> int:
     """Find session residue in records (F1-F2 only): commit messages, files, PR bodies.
 
     TARGET is commit:REV, file:PATH[@REV], msgfile:PATH or prbody:PATH (a bare path means
@@ -47,9 +54,12 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, outp
         settings = config.load(root).detect_settings()
         repo = open_repo(root)
     if range_spec:
+        from diylisis.gitio.history import walk_messages
         from diylisis.render import progress
 
-        results = list(progress(scan.scan_range(repo, range_spec, settings, include_merges=merges), "scanning"))
+        messages = list(walk_messages(repo, range_spec, include_merges=merges))
+        workers = jobs or scan.default_jobs(len(messages))
+        results = list(progress(scan.scan_messages(repo, messages, settings, jobs=workers), "scanning", len(messages)))
     else:
         parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
         snapshots = [records.read_snapshot(t, root) for t in parsed]
