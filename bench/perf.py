@@ -203,7 +203,7 @@ def typical_message(seed: int) -> str:
 FILES = tuple(f"src/{name.replace(' ', '_').replace('-', '_')}.py" for name in EN_PARTS) + ("README.md",)
 
 
-def git_env(home: Path) -> dict[str, str]:
+def git_env(home: Path, bindir: Path) -> dict[str, str]:
     """An environment isolated from this machine's git configuration, with a fixed identity.
 
     Bytecode is cached under home/../pycache for every Python program measured (ours and
@@ -217,8 +217,7 @@ def git_env(home: Path) -> dict[str, str]:
     env.update(IDENTITY)
     env.update({"HOME": str(home), "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
                 "NO_COLOR": "1", "LC_ALL": "C.UTF-8", "PYTHONPYCACHEPREFIX": str(home.parent / "pycache")})
-    bindir = str(Path(sys.executable).parent)
-    env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    env["PATH"] = str(bindir) + os.pathsep + env.get("PATH", "")
     return env
 
 
@@ -377,6 +376,38 @@ def clean_messages(count: int, seed: int) -> list[str]:
 
 
 # --- peers ---------------------------------------------------------------------------------
+
+
+def install_ours(cache: Path) -> Path:
+    """The bin folder of a venv holding diylisis installed from this checkout as the README installs it.
+
+    A regular install, not the editable one a development venv has: an editable install adds
+    an import hook to every interpreter start (about 10 ms), which users do not pay. The venv
+    is reinstalled whenever the package source changes; its python is also the bare-python
+    peer, so both start the same interpreter with the same site-packages.
+    """
+    venv = cache / "peers" / "ours"
+    bindir = venv / "bin"
+    stamp = venv / "source-digest"
+    digest = hashlib.sha256()
+    for path in [ROOT / "pyproject.toml", *sorted((ROOT / "diylisis").rglob("*"))]:
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(f"{path.relative_to(ROOT)}\n".encode() + path.read_bytes())
+    if stamp.exists() and stamp.read_text() == digest.hexdigest() and (bindir / "git-distill").exists():
+        return bindir
+    started = time.perf_counter()
+    fresh = not (bindir / "python").exists()
+    if fresh:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    # the first install brings the runtime dependencies; later ones replace only diylisis
+    extra = [] if fresh else ["--no-deps", "--force-reinstall"]
+    done = subprocess.run([str(bindir / "pip"), "install", "-q", *extra, str(ROOT)], capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"perf: installing diylisis failed: {done.stderr.decode(errors='replace').strip()[-300:]}")
+    stamp.write_text(digest.hexdigest())
+    print(f"installed diylisis from {ROOT.name} into the benchmark venv in {time.perf_counter() - started:.1f}s",
+          flush=True)
+    return bindir
 
 
 def install_gitlint(cache: Path) -> Path | None:
@@ -548,7 +579,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     cache = args.cache.resolve()
     (cache / "home").mkdir(parents=True, exist_ok=True)
-    env = git_env(cache / "home")
+    ours = install_ours(cache)
+    env = git_env(cache / "home", ours)
     messages = make_messages(args.commits, args.seed)
     digest = hashlib.sha256("\0".join(messages).encode()).hexdigest()[:16]
     key = f"v{GENERATOR_VERSION} commits={args.commits} seed={args.seed} messages={digest}"
@@ -571,7 +603,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     have_hook = has_command("hook", hook_repo, env)
     have_scan = has_command("scan", history, env)
     have_verify = has_command("verify", certified, env)
-    python = sys.executable
+    python = str(ours / "python")
     print(f"perf: python {sys.version.split()[0]}, {os.cpu_count()} cpus, commits={args.commits}, "
           f"runs={args.runs}, seed={args.seed}; {certified_summary}", flush=True)
 

@@ -61,7 +61,7 @@ def test_typical_message_is_clean_and_has_a_body(perf):
 
 def test_fast_import_history_holds_each_message_exactly(perf, tmp_path):
     messages = perf.make_messages(25, seed=5)
-    env = perf.git_env(tmp_path / "home")
+    env = perf.git_env(tmp_path / "home", Path(sys.executable).parent)
     repo = tmp_path / "history"
     perf.build_history(repo, messages, env)
     assert git(repo, "rev-list", "--count", "HEAD").strip() == "25"
@@ -73,7 +73,7 @@ def test_fast_import_history_holds_each_message_exactly(perf, tmp_path):
 
 
 def test_certified_history_verifies_every_commit(perf, tmp_path):
-    env = perf.git_env(tmp_path / "home")
+    env = perf.git_env(tmp_path / "home", Path(sys.executable).parent)
     repo = tmp_path / "certified"
     perf.build_history(repo, perf.clean_messages(6, seed=9), env)
     entries, refused = perf.certify_history(repo)
