@@ -113,3 +113,25 @@ def test_toplevel_without_pygit2(repo: Path, tmp_path: Path) -> None:
     assert gitio.toplevel(repo / "sub").resolve() == repo.resolve()
     with pytest.raises(GitError, match="not a git repository"):
         gitio.toplevel(tmp_path)
+
+
+def test_git_process_exchanges_more_than_a_pipe_holds_both_ways(repo: Path) -> None:
+    """cat-file answers while it still reads: neither side may wait on a full pipe."""
+    first = commit(repo, "First\n", {"a.txt": "a\n" * 1000})
+    queries = f"{first}:a.txt\n".encode() * 5000  # 250 kB of queries in, 10 MB of answers out
+    code, out, err = gitio.git_process(["cat-file", "--batch"], repo, input=queries)
+    assert (code, err) == (0, b"")
+    assert out.count(b"a\n") == 5000 * 1000
+    code, out, _ = gitio.git_process(["hash-object", "--stdin"], repo, input=b"x" * 3_000_000)
+    assert code == 0 and len(out.strip()) == 40
+
+
+def test_git_process_runs_in_the_directory_and_reports_failures(repo: Path, tmp_path: Path) -> None:
+    (repo / "sub").mkdir()
+    code, out, _ = gitio.git_process(["rev-parse", "--show-prefix"], repo / "sub")
+    assert (code, out) == (0, b"sub/\n")
+    code, out, err = gitio.git_process(["cat-file", "-e", "no-such-object"], repo, input=b"")
+    assert code == 128 and out == b"" and b"no-such-object" in err
+    with pytest.raises(GitError, match="not a directory"):
+        gitio.git_process(["status"], tmp_path / "missing")
+

@@ -4,12 +4,16 @@ The only package that imports pygit2, and it does so lazily inside the functions
 need it: `run_git` and the helpers built on it stay importable from the commit-msg
 hook's fast path without paying for pygit2 (DESIGN.md, read channel). Every git failure
 becomes a `GitError` with an actionable one-line sentence, never a raw pygit2 error.
+
+The git binary is started by `git_process` with `os.posix_spawnp` and pipes read through
+`select.poll`: importing `subprocess` (signal, threading, locale, selectors) would cost the
+hook about 5 ms on every commit, more than one git process does.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
+import select
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -163,16 +167,93 @@ def try_git(
     env: Mapping[str, str] | None = None,
 ) -> tuple[int, bytes, bytes]:
     """Run the git binary and return (exit status, stdout, stderr) for callers that branch on it."""
-    full_env = {**os.environ, **(env or {}), "LC_ALL": "C"}
+    return git_process(args, cwd, input=input, env={**os.environ, **(env or {}), "LC_ALL": "C"})
+
+
+_CHUNK = 65536
+
+
+def git_process(args: Sequence[str], cwd: str | Path, *, input: bytes | None = None,
+                env: Mapping[str, str] | None = None) -> tuple[int, bytes, bytes]:
+    """`git -C cwd ARGS` with env (this process's when None), input on its stdin (stdin is
+    inherited when None); (exit status, stdout, stderr), the status negative for a signal."""
+    if not os.path.isdir(cwd):
+        raise GitError(f"not a directory: {cwd}")
+    argv = ["git", "-C", os.fspath(cwd), *args]
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
+    in_read = in_write = -1
+    if input is not None:
+        in_read, in_write = os.pipe()
+        actions.append((os.POSIX_SPAWN_DUP2, in_read, 0))
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, capture_output=True, check=False, env=full_env
-        )
+        pid = os.posix_spawnp("git", argv, os.environ if env is None else env, file_actions=actions,
+                              setsigdef=_DEFAULT_SIGNALS)
     except FileNotFoundError:
+        for fd in (out_read, out_write, err_read, err_write, in_read, in_write):
+            if fd >= 0:
+                os.close(fd)
         raise GitError("the git binary is not on PATH; install git") from None
-    except NotADirectoryError:
-        raise GitError(f"not a directory: {cwd}") from None
-    return done.returncode, done.stdout, done.stderr
+    for fd in (out_write, err_write, in_read):
+        if fd >= 0:
+            os.close(fd)
+    try:
+        out, err = _exchange(out_read, err_read, in_write, input or b"")
+    finally:
+        _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), out, err
+
+
+def _default_signals() -> tuple[int, ...]:
+    """The signals Python ignores for itself (SIGPIPE, SIGXFSZ), which a child gets back at their
+    defaults, as subprocess restores them: a git writing into a closed pipe then stops."""
+    import _signal  # what the signal module re-exports; loaded at interpreter start, unlike signal
+
+    return tuple(getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name))
+
+
+_DEFAULT_SIGNALS = _default_signals()
+
+
+def _exchange(out_read: int, err_read: int, in_write: int, data: bytes) -> tuple[bytes, bytes]:
+    """Write data to in_write (unless it is -1) while reading both outputs to their ends."""
+    chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
+    open_fds = {out_read, err_read}
+    poller = select.poll()
+    for fd in open_fds:
+        poller.register(fd, select.POLLIN)
+    view, offset = memoryview(data), 0
+    if in_write >= 0:
+        os.set_blocking(in_write, False)  # write what fits; poll says when more does
+        open_fds.add(in_write)
+        poller.register(in_write, select.POLLOUT)
+    try:
+        while open_fds:
+            for fd, _ in poller.poll():
+                if fd == in_write:
+                    try:
+                        offset += os.write(fd, view[offset:offset + _CHUNK])
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # git stopped reading: its exit status says why
+                        offset = len(view)
+                    if offset >= len(view):
+                        poller.unregister(fd)
+                        open_fds.discard(fd)
+                        os.close(fd)
+                    continue
+                chunk = os.read(fd, _CHUNK)
+                if chunk:
+                    chunks[fd].append(chunk)
+                else:
+                    poller.unregister(fd)
+                    open_fds.discard(fd)
+                    os.close(fd)
+    finally:
+        for fd in open_fds:
+            os.close(fd)
+    return b"".join(chunks[out_read]), b"".join(chunks[err_read])
 
 
 def run_git(

@@ -13,11 +13,11 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
-import subprocess
 from collections import OrderedDict
 from pathlib import Path
 
 from diylisis.errors import GitError
+from diylisis.gitio import git_process
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -321,14 +321,11 @@ class GitCommandContext:
         self._mentions: dict[str, bool] = {}
 
     def _git(self, *args: str, input: bytes | None = None, ok: tuple[int, ...] = (0,)) -> tuple[int, bytes]:
-        try:
-            done = subprocess.run(["git", *args], cwd=self.workdir, input=input, capture_output=True, check=False)
-        except FileNotFoundError:
-            raise GitError("the git binary is not on PATH; install git") from None
-        if done.returncode not in ok:
-            reason = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
-            raise GitError(f"git {args[0]} failed: {reason[0] if reason else done.returncode}")
-        return done.returncode, done.stdout
+        code, out, err = git_process(args, self.workdir, input=input)
+        if code not in ok:
+            reason = err.decode("utf-8", errors="replace").strip().splitlines()
+            raise GitError(f"git {args[0]} failed: {reason[0] if reason else code}")
+        return code, out
 
     @functools.cached_property
     def _paths(self) -> PathIndex:
