@@ -1,3 +1,7 @@
 """diylisis: `git distill` certifies that a record is portable for a declared recipient role."""
 
 __version__ = "0.1.0"
+
+from diylisis import precompiled as _precompiled
+
+_precompiled.install()

@@ -24,6 +24,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from diylisis import precompiled
+
 LEXICON_DIR = Path(__file__).with_name("lexicons")
 CACHE_PATH = LEXICON_DIR / "derived.json"
 _LEFT = r"(?<![A-Za-z0-9_])"
@@ -70,6 +72,9 @@ class Lexicon:
         if not mask:
             return None
         if mask == _gate(self.languages, key).full:  # type: ignore[union-attr]
+            return _compiled(self.languages, key)
+        if precompiled.installed and _SEEN.get(self.languages, 0) <= _WARM_UP:
+            # the whole alternation came compiled with the package; a reduced one would be compiled here
             return _compiled(self.languages, key)
         return _subset(self.languages, key, mask)
 

@@ -1,0 +1,143 @@
+"""Regular expressions shipped compiled, so a process that judges one record does not compile them.
+
+Python compiles a pattern in pure Python (re._parser, re._compiler); the commit-msg hook
+compiles about ninety, the lexicon alternations among them, which cost it about 25 ms of a
+run. The compiler's output (the regex engine's code words, group count and group names)
+depends only on the pattern, its flags and the interpreter. `python -m diylisis.precompiled
+--write` stores it for the running interpreter in data/patterns.<cache tag>.bin, and
+install() hands the engine that code and puts the resulting Pattern objects in the `re`
+module's own cache, where re.compile, re.search and the rest look first. An interpreter
+without a matching file, or with another engine version, compiles everything as before;
+DIYLISIS_PRECOMPILED=0 turns the file off.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+FORMAT = 1
+installed = 0  # how many patterns install() put in re's cache
+
+
+def data_path() -> str:
+    """The file for the running interpreter (cpython-311 and the like)."""
+    return os.path.join(DATA_DIR, f"patterns.{sys.implementation.cache_tag}.bin")
+
+
+def install() -> int:
+    """Put the stored patterns in re's cache; how many (0: no file for this interpreter, or it does not fit)."""
+    global installed
+    if os.environ.get("DIYLISIS_PRECOMPILED") == "0":
+        return 0
+    try:
+        with open(data_path(), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return 0
+    import _sre
+    import marshal
+    import re
+    from array import array
+
+    try:
+        header, entries = marshal.loads(data)
+        if header != _header() or not isinstance(re._cache, dict):  # type: ignore[attr-defined]
+            return 0
+        for pattern, flags, final_flags, code, groups, groupindex, indexgroup in entries:
+            words = array(_WORD, code).tolist()
+            compiled = _sre.compile(pattern, final_flags, words, groups, groupindex, indexgroup)
+            re._cache[str, pattern, flags] = compiled  # type: ignore[attr-defined]
+    except (ValueError, TypeError, EOFError, RuntimeError):
+        return 0
+    installed = len(entries)
+    return installed
+
+
+_WORD = "I"  # the engine's code words are _sre.CODESIZE bytes: 4 on every build this was written for
+
+
+def _header() -> tuple[object, ...]:
+    import _sre
+
+    return (FORMAT, sys.implementation.cache_tag, sys.version_info[:2], _sre.MAGIC, _sre.CODESIZE)
+
+
+def collect() -> list[tuple[str, int]]:
+    """(pattern, flags) of everything the commit-msg path compiles, found by doing its work once.
+
+    Imports the modules on that path, compiles every lexicon key's alternation and the word
+    lists' patterns for the shipped languages, and judges a clean message; run in a fresh
+    interpreter with DIYLISIS_PRECOMPILED=0, so the `re` cache holds just those.
+    """
+    import re
+
+    import diylisis.certification
+    import diylisis.hooks  # noqa: F401
+    from diylisis.detectors import DetectSettings, claims, detect_text, session, terms
+    from diylisis.detectors.lexicon import _compiled, keys_of, lexicon_for
+
+    global installed
+    lexicon = lexicon_for(None)
+    for language in lexicon.languages:
+        for key in sorted(keys_of(language)):
+            _compiled(lexicon.languages, key)
+    claims._opening(lexicon.words("claim_opening"))
+    session._agent_pattern(lexicon.words("agent_role"))
+    terms._common(lexicon.words("common_compound"))
+    installed = 1  # judge the message as the hook does with the file in place: whole alternations
+    detect_text(_CLEAN, None, DetectSettings())
+    return sorted((pattern, flags) for kind, pattern, flags in re._cache if kind is str)  # type: ignore[attr-defined]
+
+
+_CLEAN = """\
+Reject negative offsets in the archive reader
+
+The archive reader now stops with exit code 2 when an entry header gives a
+negative offset, and names the entry. It used to seek backwards and read
+the previous entry's bytes as this one's content.
+"""
+
+
+def build(patterns: list[tuple[str, int]]) -> bytes:
+    """The file content storing the compiled form of each (pattern, flags) for this interpreter."""
+    import marshal
+    from array import array
+    from re import _compiler, _parser
+
+    entries = []
+    for pattern, flags in patterns:
+        parsed = _parser.parse(pattern, flags)
+        code = _compiler._code(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup = [None] * parsed.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        entries.append((pattern, flags, flags | parsed.state.flags, array(_WORD, code).tobytes(),
+                        parsed.state.groups - 1, groupindex, tuple(indexgroup)))
+    return marshal.dumps((_header(), entries))
+
+
+def write() -> str:
+    """Collect and store the patterns of the commit-msg path in a fresh interpreter; the path written."""
+    import subprocess
+
+    env = dict(os.environ, DIYLISIS_PRECOMPILED="0")
+    script = "import sys; from diylisis import precompiled; sys.stdout.write(repr(precompiled.collect()))"
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    import ast
+
+    path = data_path()
+    with open(path, "wb") as handle:
+        handle.write(build(ast.literal_eval(done.stdout)))
+    return path
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m diylisis.precompiled --write")
+    # Run as __main__ this file is a second copy of the module; write through the package's one.
+    from diylisis.precompiled import write as write_file
+
+    print(write_file())
