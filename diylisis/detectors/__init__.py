@@ -21,7 +21,7 @@ from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.text import ignored_lines, prepare
 from diylisis.errors import RuleCrashed
-from diylisis.frozen import frozen_model
+from diylisis.frozen import frozen_model, replace
 from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
 
 RULES: tuple[Rule, ...] = check_registry(
@@ -181,8 +181,6 @@ def is_blocking(finding: Finding) -> bool:
 def _relevel(finding: Finding, rule: Rule, level: Severity) -> Finding:
     """The finding at its final level: a rule's findings default to the rule's (or config's) level;
     one a rule deliberately lowered (an ambiguous case) stays lower unless config re-levels the rule."""
-    from dataclasses import replace
-
     if finding.severity is Severity.ERROR or level is not rule.severity:
         final = level
     else:

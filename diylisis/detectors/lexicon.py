@@ -20,11 +20,10 @@ import hashlib
 import json
 import re
 import sys
-import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis import precompiled
+from diylisis.frozen import frozen_model
 
 LEXICON_DIR = Path(__file__).with_name("lexicons")
 CACHE_PATH = LEXICON_DIR / "derived.json"
@@ -32,7 +31,7 @@ _LEFT = r"(?<![A-Za-z0-9_])"
 _RIGHT = r"(?![A-Za-z0-9_])"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class Lexicon:
     """The merged word lists of the enabled languages."""
 
@@ -102,13 +101,13 @@ def _lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
     shipped = available_languages()
     common = (COMMON,) if (LEXICON_DIR / f"{COMMON}.toml").exists() else ()
     if languages is None:
-        return Lexicon(common + shipped)
+        return Lexicon(languages=common + shipped)
     missing = [lang for lang in languages if lang not in shipped]
     if missing:
         from diylisis.errors import ConfigError
 
         raise ConfigError(f"[detect] languages: no lexicon for {', '.join(missing)} (have {', '.join(shipped)})")
-    return Lexicon(common + tuple(languages))
+    return Lexicon(languages=common + tuple(languages))
 
 
 def keys_of(language: str) -> frozenset[str]:
@@ -125,6 +124,8 @@ def _load(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
 
 
 def _parse_lexicon(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
+    import tomllib
+
     with (LEXICON_DIR / f"{language}.toml").open("rb") as handle:
         return _parsed(language, tomllib.load(handle))
 
@@ -210,7 +211,7 @@ def fold(text: str) -> str:
     return low if low.isascii() else low.translate(_FOLD)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class _Gate:
     triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
     always: int  # fragments with no required literal: they always run
@@ -299,7 +300,7 @@ def _piece(literal: str) -> str:
     return max(parts, key=len) if parts else literal
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class _Scanner:
     pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
     closure: dict[str, tuple[tuple[str | None, str, int], ...]]  # piece -> owners of it and of its prefixes
@@ -459,7 +460,7 @@ def _exact_sequence(items: list) -> frozenset[str] | None:
 # --- the precomputed file (lexicons/derived.json) -------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_model
 class _Derived:
     lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns
     literals: dict[str, tuple[str, ...] | None]  # fragment -> required_literals, sorted
@@ -495,6 +496,8 @@ def cache_text(directory: Path = LEXICON_DIR) -> str:
     """The precomputed file's content for the lexicons in directory, computed from the TOML files."""
     lexicons = {}
     literals: dict[str, list[str] | None] = {}
+    import tomllib
+
     for path in sorted(directory.glob("*.toml")):
         with path.open("rb") as handle:
             data = tomllib.load(handle)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from diylisis.frozen import frozen_model
 from diylisis.model import Category, Finding, Severity
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from diylisis.detectors.text import Doc
 
@@ -20,7 +20,7 @@ DOC_SECTIONS = ("What it flags", "Why a fresh reader fails", "Example", "Repair"
 Detect = Callable[["Doc"], Iterable[Finding]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Rule:
     """One detector rule: stable id, kebab name, residue category, languages, doc, default severity."""
 

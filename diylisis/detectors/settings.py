@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
 
 from diylisis.errors import ConfigError
+from diylisis.frozen import frozen_model
 from diylisis.model import Severity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KEYS = {"glossary", "reject", "disable", "severity", "per_path", "trackers", "languages"}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class PathRule:
     """Rules disabled or re-levelled for files matching a glob."""
 
@@ -22,7 +25,7 @@ class PathRule:
     severity: tuple[tuple[str, Severity], ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class DetectSettings:
     """Glossary, reject list, disabled rules, severity overrides, per-path rules, tracker URLs, languages."""
 

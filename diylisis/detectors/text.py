@@ -9,11 +9,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from diylisis.frozen import field, frozen_model
 from diylisis.model import Category, Finding, Severity
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from diylisis.detectors.lexicon import Lexicon
     from diylisis.detectors.settings import DetectSettings
@@ -49,7 +49,7 @@ _FOLDED = "folded"  # Doc.memo keys
 _TRIGGERS = "triggers"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Doc:
     """A record prepared for the rules: its text, masked views, and what resolves_at may ask."""
 

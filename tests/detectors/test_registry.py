@@ -137,4 +137,4 @@ def test_every_lexicon_entry_compiles_alone_and_merged() -> None:
         for key, fragments in terms.items():
             for fragment in fragments:
                 re.compile(fragment)  # a bad fragment fails here with its own text in the error
-            assert Lexicon((language,)).pattern(key) is not None, (language, key)
+            assert Lexicon(languages=(language,)).pattern(key) is not None, (language, key)
