@@ -16,7 +16,7 @@ from diylisis.detectors import (
     session,
     terms,
 )
-from diylisis.detectors.lexicon import fold, lexicon_for, required_literals
+from diylisis.detectors.lexicon import fold, fragment_literals, lexicon_for
 from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.text import ignored_lines, prepare
@@ -164,7 +164,7 @@ def _required_literals(rule: Rule) -> tuple[str, ...] | None:
     literals: list[str] = []
     for need in rule.requires:
         if not isinstance(need, str):
-            found = required_literals(need.pattern)
+            found = fragment_literals(need.pattern)
             if found is None:
                 return None
             literals.extend(sorted(found))

@@ -229,7 +229,7 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     triggers: dict[str, int] = {}
     always = 0
     for index, (_, fragment) in enumerate(parts):
-        required = _fragment_literals(fragment)
+        required = fragment_literals(fragment)
         if required is None:
             always |= 1 << index
             continue
@@ -469,7 +469,7 @@ class _Derived:
 _ABSENT = object()
 
 
-def _fragment_literals(fragment: str) -> tuple[str, ...] | frozenset[str] | None:
+def fragment_literals(fragment: str) -> tuple[str, ...] | frozenset[str] | None:
     """required_literals(fragment), read from the precomputed file when it is current."""
     derived = _derived()
     if derived is not None:
@@ -507,6 +507,13 @@ def cache_text(directory: Path = LEXICON_DIR) -> str:
             for fragment in fragments:
                 found = required_literals(fragment)
                 literals[fragment] = None if found is None else sorted(found)
+    from diylisis.detectors import RULES
+
+    for rule in RULES:  # the patterns rules require (Rule.requires) are looked up the same way
+        for need in rule.requires:
+            if not isinstance(need, str):
+                found = required_literals(need.pattern)
+                literals[need.pattern] = None if found is None else sorted(found)
     body = {"digest": source_digest(directory), "lexicons": lexicons, "literals": literals}
     return json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 

@@ -9,9 +9,9 @@ from diylisis.detectors.lexicon import (
     CACHE_PATH,
     LEXICON_DIR,
     _derived,
-    _fragment_literals,
     _parse_lexicon,
     cache_text,
+    fragment_literals,
     read_cache,
     required_literals,
     source_digest,
@@ -44,7 +44,7 @@ def test_loaded_tables_equal_the_computed_ones() -> None:
         for fragment in (fragment for entries in terms.values() for fragment in entries):
             fragments += 1
             computed = required_literals(fragment)
-            stored = _fragment_literals(fragment)
+            stored = fragment_literals(fragment)
             assert (None if stored is None else frozenset(stored)) == computed, fragment
     assert fragments > 100
 
