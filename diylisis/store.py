@@ -46,22 +46,31 @@ class Settings:
     notes_ref: str
     object_format: str  # "sha1" | "sha256"
     identity_env: tuple[tuple[str, str], ...]  # GIT_*_NAME/EMAIL only when git has none
+    # the author and committer lines of a new notes commit as `git commit-tree` would write
+    # them, the date left as None for "now"; None when only git can write the commit
+    idents: tuple[Ident, Ident] | None = None
 
 
-SETTINGS_KEYS = ("distill.notesref", "extensions.objectformat", "user.name", "user.email")
+@frozen_model
+class Ident:
+    """Who an author or committer line names, and its date as git writes it (None: the time of writing)."""
+
+    name: str
+    email: str
+    date: str | None
+
+
+# the user.* and author.*/committer.* keys give git's identity; the last two make git write a
+# commit we do not (a signature, an encoding header)
+SETTINGS_KEYS = ("distill.notesref", "extensions.objectformat", "user.name", "user.email",
+                 "author.name", "author.email", "committer.name", "committer.email",
+                 "commit.gpgsign", "i18n.commitencoding")
 
 
 def settings(repo_root: str | Path) -> Settings:
-    """The notes ref, object format and a fallback commit identity, from one `git config` call."""
-    code, out, err = try_git(
-        [
-            "config",
-            "-z",
-            "--get-regexp",
-            r"^(distill\.notesref|extensions\.objectformat|user\.name|user\.email)$",
-        ],
-        repo_root,
-    )
+    """The notes ref, object format and commit identity, from one `git config` call."""
+    pattern = "^(" + "|".join(key.replace(".", r"\.") for key in SETTINGS_KEYS) + ")$"
+    code, out, err = try_git(["config", "-z", "--get-regexp", pattern], repo_root)
     if code not in (0, 1):
         raise GitError(f"cannot read git config in {repo_root}: {_first_line(err)}")
     values: dict[str, str] = {}
@@ -86,7 +95,81 @@ def settings_from(values: Mapping[str, str]) -> Settings:
         notes_ref=_expand_notes_ref(values.get("distill.notesref", DEFAULT_NOTES_REF)),
         object_format=values.get("extensions.objectformat", "sha1").lower(),
         identity_env=tuple(identity),
+        idents=_idents(values, {**os.environ, **dict(identity)}),
     )
+
+
+def _idents(values: Mapping[str, str], environ: Mapping[str, str]) -> tuple[Ident, Ident] | None:
+    """The author and committer git would write (git: ident.c fmt_ident), or None where git
+    must write the commit itself: signing, a commit encoding other than UTF-8, a date in the
+    environment in another form than git's own `@<seconds> <zone>`, or an identity git refuses."""
+    if values.get("commit.gpgsign", "false").lower() not in ("false", "no", "off", "0"):
+        return None
+    if values.get("i18n.commitencoding", "utf-8").lower() not in ("utf-8", "utf8"):
+        return None
+    made = []
+    for role in ("author", "committer"):
+        variable = f"GIT_{role.upper()}"
+        parts = []
+        for part in ("name", "email"):
+            # the environment, even empty, else a non-empty author.*/committer.*, else user.*
+            given = environ.get(f"{variable}_{part.upper()}")
+            if given is None:
+                given = values.get(f"{role}.{part}") or values.get(f"user.{part}")
+            cleaned = _without_crud(given or "")
+            if not cleaned or cleaned[0] == "." or cleaned[-1] == ".":
+                return None  # git refuses it, or trims a dot as only some git versions do
+            parts.append(cleaned)
+        date = environ.get(f"{variable}_DATE")
+        if date is not None:
+            date = _raw_date(date)
+            if date is None:
+                return None
+        made.append(Ident(name=parts[0], email=parts[1], date=date))
+    return made[0], made[1]
+
+
+_CRUD = frozenset(chr(c) for c in range(33)) | frozenset(",:;<>\"\\'")
+
+
+def _without_crud(text: str) -> str:
+    """text as git puts it in an identity line: crud off both ends, no newline or angle bracket inside."""
+    start, end = 0, len(text)
+    while start < end and text[start] in _CRUD:
+        start += 1
+    while end > start and text[end - 1] in _CRUD:
+        end -= 1
+    return text[start:end].replace("\n", "").replace("<", "").replace(">", "")
+
+
+def _raw_date(text: str) -> str | None:
+    """`@<seconds> <+/-hhmm>` (what git commit exports to its hooks) as git writes it, else None."""
+    seconds, space, zone = text[1:].partition(" ")
+    if not (text.startswith("@") and space and seconds.isdigit() and seconds.isascii()
+            and len(zone) == 5 and zone[0] in "+-" and zone[1:].isdigit() and zone[1:].isascii()):
+        return None
+    minutes = int(zone[1:3]) * 60 + int(zone[3:])
+    return _date(int(seconds), -minutes if zone[0] == "-" else minutes)
+
+
+def _date(seconds: int, offset_minutes: int) -> str:
+    sign = "-" if offset_minutes < 0 else "+"
+    offset_minutes = abs(offset_minutes)
+    return f"{seconds} {sign}{offset_minutes // 60:02d}{offset_minutes % 60:02d}"
+
+
+def _now() -> str:
+    """The current time in the local zone, as git dates a commit."""
+    seconds = int(time.time())
+    return _date(seconds, time.localtime(seconds).tm_gmtoff // 60)
+
+
+def commit_object(tree: str, parent: str | None, message: str, idents: tuple[Ident, Ident]) -> bytes:
+    """The bytes of the commit `git commit-tree TREE [-p PARENT]` writes for message."""
+    lines = [f"tree {tree}"] + ([f"parent {parent}"] if parent else [])
+    for role, ident in zip(("author", "committer"), idents, strict=True):
+        lines.append(f"{role} {ident.name} <{ident.email}> {ident.date or _now()}")
+    return ("\n".join(lines) + "\n\n" + message).encode("utf-8")
 
 
 def _expand_notes_ref(name: str) -> str:
@@ -232,8 +315,10 @@ def _try_put(
     """One compare-and-swap attempt; False when another writer moved a ref first.
 
     The new notes and snapshots trees are built here from one `git cat-file --batch` read of
-    the old ones, written with the snapshot and note blobs as one pack (`git unpack-objects`),
-    and committed with `git commit-tree`: a handful of git processes instead of one per step.
+    the old ones, and their commits as `git commit-tree` would write them (`commit_object`, or
+    `git commit-tree` itself when only git can write them, as for a signed commit); all are
+    written with the snapshot and note blobs as one pack (`git unpack-objects`), and the refs
+    move in one `git update-ref --stdin`: three git processes instead of one per step.
     A note replaces an existing one where it lies; a new note goes where the tree's fanout
     puts it (flat in a flat tree, `ab/cdef...` below an existing two-hex-digit level), which
     is how `git notes` reads and later rewrites it.
@@ -279,11 +364,16 @@ def _try_put(
                            f"{old_snapshots}:" if old_snapshots else None)
     new_notes_tree = notes_tree.write(writer)
     new_snapshots_tree = snapshots_tree.write(writer)
-    writer.flush(repo_root)
     wanted = [(new_notes_tree, old_notes, NOTES_MESSAGE)]
     if not old_snapshots or new_snapshots_tree != _tree_of(found, f"{old_snapshots}^{{tree}}"):
         wanted.append((new_snapshots_tree, old_snapshots, SNAPSHOTS_MESSAGE))
-    made = _commits(repo_root, wanted, env)
+    if config.idents is not None:
+        made = [writer.add("commit", commit_object(tree, parent, message, config.idents))
+                for tree, parent, message in wanted]
+        writer.flush(repo_root)
+    else:
+        writer.flush(repo_root)
+        made = [_commit_tree(repo_root, tree, parent, message, env) for tree, parent, message in wanted]
     new_notes = made[0]
     new_snapshots = made[1] if len(made) > 1 else old_snapshots
     return compare_and_swap(
@@ -421,30 +511,11 @@ class _ObjectWriter:
         self.objects.clear()
 
 
-def _commits(repo_root: str | Path, wanted: Sequence[tuple[str, str | None, str]],
-             env: Mapping[str, str]) -> list[str]:
-    """One `git commit-tree` per (tree, parent, message), run side by side; their ids in order."""
-    if len(wanted) == 1:
-        tree, parent, message = wanted[0]
-        args = ["commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"]
-        return [run_git(args, repo_root, input=message.encode(), env=env).decode().strip()]
-    import subprocess
-
-    full_env = {**os.environ, **env, "LC_ALL": "C"}  # as gitio.try_git runs git
-    running = []
-    for tree, parent, message in wanted:
-        args = ["git", "commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"]
-        try:
-            process = subprocess.Popen(args, cwd=repo_root, env=full_env, stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        except FileNotFoundError:
-            raise GitError("the git binary is not on PATH; install git") from None
-        running.append((process, message))
-    answers = [(process.communicate(message.encode()), process.returncode) for process, message in running]
-    for (_, err), code in answers:
-        if code != 0:
-            raise GitError(f"git commit-tree failed: {_first_line(err)}")
-    return [out.decode().strip() for (out, _), _ in answers]
+def _commit_tree(repo_root: str | Path, tree: str, parent: str | None, message: str,
+                 env: Mapping[str, str]) -> str:
+    """`git commit-tree`, for the commits only git can write (signed ones, another encoding)."""
+    args = ["commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"]
+    return run_git(args, repo_root, input=message.encode(), env=env).decode().strip()
 
 
 def ref_tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None]:

@@ -27,14 +27,16 @@ the previous entry's bytes as this one's content.
 
 # Heavy modules the fast path has no use for: pygit2 (and cffi under it), rich (and the
 # markdown and highlighting stacks it pulls in), click (cli.main dispatches `hook commit-msg
-# FILE` before importing it), schema validation, and stdlib families a message check never
-# needs (networking, email, XML, async, process pools, logging).
+# FILE` before importing it), schema validation, stdlib families a message check never
+# needs (networking, email, XML, async, process pools, logging), and subprocess with what it
+# pulls in (gitio starts git with os.posix_spawnp).
 DENIED = frozenset({
     "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl", "click",
     "jsonschema", "referencing", "rpds", "tomli_w", "yaml", "_yaml",
     "importlib.metadata", "email", "http", "urllib.request", "xml", "ssl", "socket",
     "asyncio", "concurrent", "multiprocessing", "sqlite3", "unittest", "logging",
     "decimal", "pickle", "tarfile", "zipfile", "argparse", "difflib",
+    "subprocess", "threading", "selectors", "signal",
 })
 
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the

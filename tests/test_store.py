@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -201,3 +203,82 @@ def test_a_certificate_put_by_the_commit_msg_hook_finds_the_commit(repo: Path) -
         message = gitio.commit_message_bytes(gitio.open_repo(repo), head)
         assert message == b"Explain the change\n\nBody\n"
         assert store.get(repo, message) == [{"role": "reviewer"}]
+
+
+def _masked(raw: str) -> tuple[str, list[int]]:
+    """A commit object's text with its author and committer seconds taken out, and those seconds."""
+    seconds = [int(part) for part in re.findall(r"^(?:author|committer) .*> (\d+) [+-]\d{4}$", raw, re.M)]
+    return re.sub(r"^((?:author|committer) .*>) \d+ ", r"\1 T ", raw, flags=re.M), seconds
+
+
+def _same_commit_as_git_writes(repo: Path) -> str:
+    """The notes commit the store wrote, checked against `git commit-tree` on the same tree,
+    parent and message in the same environment (the store's fallback identity included)."""
+    written = git(repo, "cat-file", "commit", store.DEFAULT_NOTES_REF)
+    tree = git(repo, "rev-parse", f"{store.DEFAULT_NOTES_REF}^{{tree}}").strip()
+    parent = git(repo, "rev-parse", "-q", "--verify", f"{store.DEFAULT_NOTES_REF}^", check=False).strip()
+    env = {**os.environ, **dict(store.settings(repo).identity_env)}
+    made = subprocess.run(["git", "commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"],
+                          cwd=repo, env=env, input=store.NOTES_MESSAGE.encode(), capture_output=True, check=True)
+    expected = git(repo, "cat-file", "commit", made.stdout.decode().strip())
+    (mine, my_seconds), (theirs, their_seconds) = _masked(written), _masked(expected)
+    assert mine == theirs
+    assert all(abs(a - b) <= 5 for a, b in zip(my_seconds, their_seconds, strict=True))
+    return written
+
+
+@pytest.mark.parametrize("setup", ["environment", "user-config", "role-config", "crud", "no-identity"])
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Kolkata", "America/St_Johns"])
+def test_the_notes_commit_is_the_one_git_commit_tree_writes(
+        repo: Path, monkeypatch: pytest.MonkeyPatch, setup: str, zone: str) -> None:
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    if setup != "environment":
+        for variable in ("NAME", "EMAIL"):
+            monkeypatch.delenv(f"GIT_AUTHOR_{variable}")
+            monkeypatch.delenv(f"GIT_COMMITTER_{variable}")
+    if setup in ("user-config", "role-config"):
+        git(repo, "config", "user.name", "Config User")
+        git(repo, "config", "user.email", "user@example.com")
+    if setup == "role-config":
+        git(repo, "config", "author.name", "Config Author")
+        git(repo, "config", "committer.email", "committer@example.com")
+        git(repo, "config", "author.email", "")  # empty: git falls back to user.email
+    if setup == "crud":
+        monkeypatch.setenv("GIT_AUTHOR_NAME", ' ,"Ann <Q> Example";: ')
+        monkeypatch.setenv("GIT_COMMITTER_EMAIL", "<committer@example.com>\n")
+    try:
+        assert store.settings(repo).idents is not None  # written by the store, not by git
+        store.put(repo, [b"first\n"], _cert("reviewer"))
+        store.put(repo, [b"second\n"], _cert("reviewer"))  # a commit with a parent
+        _same_commit_as_git_writes(repo)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_the_notes_commit_keeps_the_author_date_git_commit_gives_its_hooks(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "@1700000000 -0130")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "@1700000100 +0000")
+    store.put(repo, [b"r\n"], _cert("reviewer"))
+    written = _same_commit_as_git_writes(repo)
+    assert "> 1700000000 -0130\n" in written and "> 1700000100 +0000\n" in written
+
+
+@pytest.mark.parametrize("config, environment", [
+    (("i18n.commitEncoding", "ISO-8859-1"), None),  # git adds an encoding header
+    (None, ("GIT_COMMITTER_DATE", "2020-01-02 03:04:05 +0100")),  # only git parses this form
+    (None, ("GIT_AUTHOR_NAME", "Ann Example Jr.")),  # git versions differ on a trailing dot
+])
+def test_git_writes_the_commits_the_store_cannot(
+        repo: Path, monkeypatch: pytest.MonkeyPatch, config: tuple[str, str] | None,
+        environment: tuple[str, str] | None) -> None:
+    if config:
+        git(repo, "config", *config)
+    if environment:
+        monkeypatch.setenv(*environment)
+    assert store.settings(repo).idents is None
+    store.put(repo, [b"r\n"], _cert("reviewer"))
+    assert store.get(repo, b"r\n") == [_cert("reviewer")]
+    _same_commit_as_git_writes(repo)
