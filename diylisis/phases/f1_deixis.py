@@ -22,9 +22,10 @@ _PATHLIKE = re.compile(
 )
 _COMMIT_ID = re.compile(r"(?<![\w/#-])([0-9a-f]{7,40})(?![\w-])")
 _SENTENCE_PART = r"(?:[^.\n]|\.(?=\S))*"  # a dot inside a path or number does not end a sentence
+_DECISION_WORDS = ("we decided", "decided to", "decision:", "we chose", "chose to", "we will use", "opted for",
+                   "settled on", "instead of")
 _DECISION = re.compile(
-    _SENTENCE_PART + r"\b(?:we decided|decided to|decision:|we chose|chose to|we will use|opted for|"
-    r"settled on|instead of)\b" + _SENTENCE_PART + r"\.?|"
+    _SENTENCE_PART + r"\b(?:" + "|".join(_DECISION_WORDS) + r")\b" + _SENTENCE_PART + r"\.?|"
     + _SENTENCE_PART + r"(?:결정했|결정함|결정:|택했|채택)" + _SENTENCE_PART + r"\.?",
     re.IGNORECASE,
 )
@@ -128,7 +129,7 @@ def _decisions(text: str, context: RepoContext | None,
                self_ledger: str | None) -> Iterable[DecisionRecord]:
     seen = 0
     for line_no, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith((">", "```")):
+        if line.lstrip().startswith((">", "```")) or not _may_decide(line):
             continue
         for match in _DECISION.finditer(line):
             claim = match.group(0).strip()
@@ -137,6 +138,20 @@ def _decisions(text: str, context: RepoContext | None,
             seen += 1
             yield DecisionRecord(id=f"decision-{seen}", claim=claim, line=line_no,
                                  ledger_ref=_ledger_ref(claim, context) or self_ledger)
+
+
+def _may_decide(line: str) -> bool:
+    """False only where _DECISION cannot match: an ASCII line holding none of its words.
+
+    The pattern tries every start of a sentence and backtracks over the rest of it, so a line
+    it does not match costs time quadratic in its length; most lines name no decision at all.
+    A line with other characters is always tried: IGNORECASE folds some of them onto ASCII
+    letters (the Kelvin sign onto k), and the Korean words have no case.
+    """
+    if not line.isascii():
+        return True
+    lowered = line.lower()
+    return any(word in lowered for word in _DECISION_WORDS)
 
 
 def _ledger_ref(claim: str, context: RepoContext | None) -> str | None:
