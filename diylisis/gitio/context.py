@@ -25,16 +25,29 @@ if TYPE_CHECKING:
 
     import pygit2
 
-_SCP = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>[^/].*)$")
-_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]+@)?(?P<host>[^/:]+)(?::\d+)?/(?P<path>.+)$", re.I)
-_ANCHOR = re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
 _TEXT_LIMIT = 8 * 1024 * 1024  # larger blobs are data dumps, not prose that defines terms
+
+
+# Compiled on first use, once: a commit-msg hook on a record that names no path and no issue
+# needs none of them, and compiling them costs it about 1 ms.
+@functools.cache
+def _remote_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(URL, scp-like) remote address patterns."""
+    return (re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]+@)?(?P<host>[^/:]+)(?::\d+)?/(?P<path>.+)$", re.I),
+            re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>[^/].*)$"))
+
+
+@functools.cache
+def _anchor() -> re.Pattern[str]:
+    """A line anchor after a path (:12, :3-9, #L4, #L4-L8)."""
+    return re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
 def parse_remote_url(url: str) -> tuple[str, str, str] | None:
     """(host, owner, name) from an https, ssh or scp-like remote URL; None for local paths."""
     url = url.strip()
-    match = _URL.match(url) or (None if "://" in url or url.startswith(("/", ".")) else _SCP.match(url))
+    url_pattern, scp_pattern = _remote_patterns()
+    match = url_pattern.match(url) or (None if "://" in url or url.startswith(("/", ".")) else scp_pattern.match(url))
     if match is None:
         return None
     path = match.group("path").strip("/")
@@ -48,7 +61,7 @@ def parse_remote_url(url: str) -> tuple[str, str, str] | None:
 
 def normalize_path(path: str) -> str:
     """A path as the tree spells it: no line anchor, no ./ prefix, no trailing slash."""
-    path = _ANCHOR.sub("", path.strip().strip("`'\""))
+    path = _anchor().sub("", path.strip().strip("`'\""))
     while path.startswith("./"):
         path = path[2:]
     return path.strip("/")
