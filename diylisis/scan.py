@@ -7,7 +7,7 @@ settings. Results are plain values that the text, JSON and SARIF renderers share
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,11 +45,17 @@ def scan_message(commit_id: str, data: bytes, context: RepoContext | None, setti
 def _message_result(
     commit_id: str, data: bytes, findings: tuple[Finding, ...], suppressed: tuple[Finding, ...]
 ) -> ScanResult:
+    return _commit_result(commit_id, sha256_digest(data), findings, suppressed)
+
+
+def _commit_result(
+    commit_id: str, digest: str, findings: tuple[Finding, ...], suppressed: tuple[Finding, ...]
+) -> ScanResult:
     return ScanResult(
         target=f"commit:{commit_id}",
         kind=RecordKind.COMMIT,
         label=f"commit:{commit_id[:12]}",
-        digest=sha256_digest(data),
+        digest=digest,
         findings=findings,
         suppressed=suppressed,
         revision=commit_id,
@@ -61,43 +67,55 @@ PARALLEL_FROM = 1000
 _CHUNK = 250
 
 
-def default_jobs(count: int) -> int:
-    """Worker processes for a range of count commits: one per usable CPU (at most 8), or 1 for a short range."""
+def usable_cpus() -> int:
+    """CPUs this process may run on (at most 8 are used)."""
     import os
 
-    if count < PARALLEL_FROM:
-        return 1
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(usable, 8))
 
 
 def scan_messages(
-    repo: Any, messages: Sequence[tuple[str, bytes]], settings: DetectSettings, *, jobs: int = 1
+    repo: Any, messages: Iterable[tuple[str, bytes]], settings: DetectSettings, *, jobs: int = 0
 ) -> Iterator[ScanResult]:
     """Scan commit messages ((id, bytes) from gitio.history.walk_messages), each against its own tree, in order.
 
-    With jobs > 1 the messages are judged in that many worker processes; results are the same.
+    jobs > 1 judges them in that many worker processes, fed while messages are still being
+    read; 0 chooses one per usable CPU when there are PARALLEL_FROM messages or more, else
+    1. The results are the same either way.
     """
+    import itertools
+
     from diylisis.gitio.context import PygitContext
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
-    if jobs <= 1 or len(messages) <= _CHUNK:
-        for commit_id, data in messages:
+    messages = iter(messages)
+    head = list(itertools.islice(messages, max(PARALLEL_FROM, _CHUNK + 1)))
+    if jobs == 0:
+        jobs = usable_cpus() if len(head) >= PARALLEL_FROM else 1
+    if jobs <= 1 or len(head) <= _CHUNK:
+        for commit_id, data in itertools.chain(head, messages):
             context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
             yield scan_message(commit_id, data, context, settings)
         return
     import multiprocessing
 
-    chunks = [messages[start : start + _CHUNK] for start in range(0, len(messages), _CHUNK)]
     # fork shares the loaded modules and compiled patterns with the workers; elsewhere they start afresh
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and _is_linux() else "spawn"
     pool = multiprocessing.get_context(method).Pool(jobs, _start_worker, (repo.path, origin, settings))
     try:
-        for chunk, judged in zip(chunks, pool.imap(_judge_chunk, chunks), strict=True):
-            for (commit_id, data), (findings, suppressed) in zip(chunk, judged, strict=True):
-                yield _message_result(commit_id, data, findings, suppressed)
+        for judged in pool.imap(_judge_chunk, _chunks(itertools.chain(head, messages))):
+            for commit_id, digest, findings, suppressed in judged:
+                yield _commit_result(commit_id, digest, findings, suppressed)
     finally:
         pool.terminate()
+
+
+def _chunks(messages: Iterator[tuple[str, bytes]]) -> Iterator[list[tuple[str, bytes]]]:
+    import itertools
+
+    while chunk := list(itertools.islice(messages, _CHUNK)):
+        yield chunk
 
 
 def _is_linux() -> bool:
@@ -115,15 +133,18 @@ def _start_worker(path: str, origin: tuple[str, str, str] | None, settings: Dete
     _WORKER.update(repo=pygit2.Repository(path), origin=origin, settings=settings)
 
 
-def _judge_chunk(chunk: Sequence[tuple[str, bytes]]) -> list[tuple[tuple[Finding, ...], tuple[Finding, ...]]]:
-    """(findings, suppressed) of each message of a chunk, in a worker process."""
+def _judge_chunk(chunk: list[tuple[str, bytes]]) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...]]]:
+    """(commit id, digest, findings, suppressed) of each message of a chunk, in a worker process."""
     from diylisis.gitio.context import PygitContext
 
     repo, origin, settings = _WORKER["repo"], _WORKER["origin"], _WORKER["settings"]
     out = []
     for commit_id, data in chunk:
         context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
-        out.append(detect_text(data.decode("utf-8", errors="replace"), context, settings, record=f"commit:{commit_id}"))
+        findings, suppressed = detect_text(
+            data.decode("utf-8", errors="replace"), context, settings, record=f"commit:{commit_id}"
+        )
+        out.append((commit_id, sha256_digest(data), findings, suppressed))
     return out
 
 

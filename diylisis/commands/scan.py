@@ -57,9 +57,8 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
         from diylisis.gitio.history import walk_messages
         from diylisis.render import progress
 
-        messages = list(walk_messages(repo, range_spec, include_merges=merges))
-        workers = jobs or scan.default_jobs(len(messages))
-        results = list(progress(scan.scan_messages(repo, messages, settings, jobs=workers), "scanning", len(messages)))
+        messages = walk_messages(repo, range_spec, include_merges=merges)
+        results = list(progress(scan.scan_messages(repo, messages, settings, jobs=jobs), "scanning"))
     else:
         parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
         snapshots = [records.read_snapshot(t, root) for t in parsed]

@@ -15,6 +15,7 @@ UPPER_KEY = re.compile(r"(?<![\w/#.-])([A-Z][A-Z0-9]{1,9})-(\d{1,6})(?![\w/-]|\.
 LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,3})-([a-z0-9]{1,8})(?![\w/@-]|\.\w)")
 CODE = re.compile(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = re.compile(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
+_CODE_HINT = re.compile(r"[A-Z][0-9]")  # in every CODE match, and far cheaper to look for
 _VOWEL = re.compile(r"[aeiouy]")
 # Priority, heading, version, quarter and line-number shapes ("P1", "H2", "v3", "Q4", "L93").
 _CODE_SKIP = frozenset({"P", "H", "V", "S", "Q", "X", "L", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"})
@@ -55,6 +56,8 @@ def finding_codes(doc: Doc) -> Iterator[Finding]:
     """SI202: finding codes of a private audit ("audit F11", "F24" in a review narrative)."""
     why = "the code names an item in a private audit or review the reader cannot open"
     fix = "say what the finding was, in a clause"
+    if not _CODE_HINT.search(doc.prose):
+        return
     codes = list(CODE.finditer(doc.prose))
     if not codes:
         return
@@ -137,7 +140,7 @@ def _agent_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 
 def tracker_keys(doc: Doc) -> Iterator[Finding]:
     """SI206: issue keys ("ABC-123", "bd-a1b2") that no committed file defines and config does not map."""
-    public = {word.upper() for word in doc.lexicon.words("public_key_prefix")} | {"GH"}
+    public = _public_prefixes(doc.lexicon.words("public_key_prefix"))
     for match in UPPER_KEY.finditer(doc.prose):
         prefix, _ = match.groups()
         if prefix in public or prefix.rstrip("0123456789") in public:
@@ -160,6 +163,11 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
     for match in candidates:
         if match.group(1) in qualified:
             yield from _key_finding(doc, match)
+
+
+@functools.cache
+def _public_prefixes(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(word.upper() for word in words) | {"GH"}
 
 
 def _key_finding(doc: Doc, match: re.Match[str]) -> Iterator[Finding]:

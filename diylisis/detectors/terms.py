@@ -12,6 +12,7 @@ from diylisis.model import Category, Finding, Severity
 
 HYPHENATED = re.compile(r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])")
 CAMEL = re.compile(r"(?<![\w/.@#$`-])[A-Z][a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])")
+_CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 _DEFINES = (
     r"\b(?:means|is|are|stands for|refers to|=|:|called|named|—|–)\b",
     r"(?:이란|란|는|은)\s",
@@ -24,7 +25,7 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
     common = _common(doc.lexicon.words("common_compound"))
     seen: set[str] = set()
     candidates = []
-    for pattern in (HYPHENATED, CAMEL):
+    for pattern in _candidate_patterns(doc.prose):
         for match in pattern.finditer(doc.prose):
             term = match.group()
             low = term.lower()
@@ -50,6 +51,11 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
             "a term that no file of the repository contains and the record does not define",
             "define it in a clause where it first appears, or use the established name",
         )
+
+
+def _candidate_patterns(prose: str) -> tuple[re.Pattern[str], ...]:
+    """HYPHENATED and CAMEL, each only when the text has what every match of it holds ('-', a lower-upper pair)."""
+    return ((HYPHENATED,) if "-" in prose else ()) + ((CAMEL,) if _CAMEL_HINT.search(prose) else ())
 
 
 def rejected_terms(doc: Doc) -> Iterator[Finding]:
