@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     T = TypeVar("T")
+    F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Missing:
@@ -95,24 +96,28 @@ def frozen_model(cls: type[T]) -> type[T]:
     every = (*inherited.values(), *own)
     namespace.pop("__dict__", None)
     namespace.pop("__weakref__", None)
-    namespace["__slots__"] = tuple(f.name for f in own)
-    namespace["__model_fields__"] = every
-    namespace["__match_args__"] = ()  # keyword-only: patterns name their fields
     if not namespace.get("__doc__"):
         namespace["__doc__"] = cls.__name__ + _signature(every)
-    made = type(cls)(cls.__name__, cls.__bases__, namespace)
-    made.__qualname__ = cls.__qualname__
-    _set_method(made, "__init__", _init_for(made, every))
-    _set_method(made, "__repr__", _repr_for(tuple(f.name for f in every if f.repr)))
-    _set_method(made, "__eq__", _eq_for(_values(tuple(f.name for f in every if f.compare))))
-    _set_method(made, "__hash__", _hash_for(_values(tuple(
-        f.name for f in every if (f.compare if f.hash is None else f.hash)))))
-    made.__setattr__ = _frozen_setattr  # type: ignore[assignment]
-    made.__delattr__ = _frozen_delattr  # type: ignore[assignment]
-    made.__getstate__ = _getstate  # type: ignore[attr-defined]
-    made.__setstate__ = _setstate  # type: ignore[attr-defined]
-    made.__dataclass_fields__ = _DataclassFields()  # type: ignore[attr-defined]
-    return made
+    qualname = cls.__qualname__
+    # everything goes into the namespace of one type() call: setting a dunder method on a
+    # class afterwards makes Python update its slots each time
+    namespace.update({
+        "__qualname__": qualname,
+        "__slots__": tuple(f.name for f in own),
+        "__model_fields__": every,
+        "__match_args__": (),  # keyword-only: patterns name their fields
+        "__init__": _named(_init_for(qualname, getattr(cls, "__post_init__", None), every), qualname),
+        "__repr__": _named(_repr_for(tuple(f.name for f in every if f.repr)), qualname),
+        "__eq__": _named(_eq_for(_values(tuple(f.name for f in every if f.compare))), qualname),
+        "__hash__": _named(_hash_for(_values(tuple(
+            f.name for f in every if (f.compare if f.hash is None else f.hash)))), qualname),
+        "__setattr__": _frozen_setattr,
+        "__delattr__": _frozen_delattr,
+        "__getstate__": _getstate,
+        "__setstate__": _setstate,
+        "__dataclass_fields__": _DATACLASS_FIELDS,
+    })
+    return type(cls)(cls.__name__, cls.__bases__, namespace)  # type: ignore[return-value]
 
 
 def is_model(value: Any) -> bool:
@@ -155,20 +160,20 @@ def _signature(every: tuple[Field, ...]) -> str:
     return f"(*, {', '.join(parts)})" if parts else "()"
 
 
-def _set_method(cls: type, name: str, function: Any) -> None:
-    function.__qualname__ = f"{cls.__qualname__}.{name}"
-    setattr(cls, name, function)
+def _named(function: F, owner: str) -> F:
+    """function, named as a method of the class whose qualified name is owner."""
+    function.__qualname__ = f"{owner}.{function.__name__}"
+    return function
 
 
-def _init_for(cls: type, every: tuple[Field, ...]) -> Callable[..., None]:
+def _init_for(owner: str, post_init: Callable[[Any], None] | None, every: tuple[Field, ...]) -> Callable[..., None]:
     """One keyword-only __init__ over a table of the fields: nothing compiled per class."""
     table = tuple((f.name, f.default, f.default_factory) for f in every if f.init)
     names = frozenset(name for name, _, _ in table)
     # a field left out of __init__ still gets its default, as dataclasses sets it
     fixed = tuple((f.name, f.default, f.default_factory) for f in every
                   if not f.init and (f.default is not MISSING or f.default_factory is not MISSING))
-    post_init = getattr(cls, "__post_init__", None)
-    qualname = f"{cls.__qualname__}.__init__()"
+    qualname = f"{owner}.__init__()"
     set_value = object.__setattr__
 
     def __init__(self: Any, **values: Any) -> None:
@@ -272,3 +277,6 @@ class _DataclassFields:
         found: dict[str, Any] = shadow.__dataclass_fields__  # type: ignore[attr-defined]
         type.__setattr__(owner, "__dataclass_fields__", found)
         return found
+
+
+_DATACLASS_FIELDS = _DataclassFields()
