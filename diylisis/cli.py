@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from importlib import import_module
 
 from diylisis.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, DistillError
 
@@ -41,6 +40,8 @@ _VERBOSE_FLAGS = ("-v", "--verbose")
 
 def _build_group():
     """The click group (imported and built on first use, never on the commit-msg fast path)."""
+    from importlib import import_module  # importlib and warnings: not on the commit-msg path
+
     import click
 
     class LazyGroup(click.Group):
