@@ -491,10 +491,10 @@ class _ObjectWriter:
 
     def flush(self, repo_root: str | Path) -> None:
         """Write every added object (one git process)."""
-        import struct
         import zlib
 
-        chunks = [b"PACK", struct.pack(">II", 2, len(self.objects))]
+        # pack header: version 2 and the object count, both 4-byte big-endian
+        chunks = [b"PACK", (2).to_bytes(4, "big"), len(self.objects).to_bytes(4, "big")]
         for kind, data in self.objects.values():
             size = len(data)
             byte = (_OBJECT_TYPES[kind] << 4) | (size & 0x0F)
