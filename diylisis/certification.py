@@ -34,17 +34,19 @@ class Workspace:
 
     @classmethod
     def open(cls, path: str | Path = ".") -> Workspace:
-        """The repository containing path, its git dir and HEAD, from one `git rev-parse`
-        (no pygit2 import)."""
-        code, out, _ = gitio.try_git(["rev-parse", "--show-toplevel", "--absolute-git-dir",
-                                      "--verify", "-q", "HEAD^{commit}"], path)
+        """The repository containing path, its git dir and HEAD from one `git rev-parse`, and its
+        GIT_KEYS from one `git config` started beside it (no pygit2 import)."""
+        (code, out, _), values = gitio.try_gits([
+            ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}"],
+            gitio.config_command(GIT_KEYS)], path)
         lines = out.decode("utf-8", errors="surrogateescape").splitlines()
         if code not in (0, 1) or len(lines) < 2 or not lines[0].strip():  # 1: HEAD is unborn
             raise GitError(f"not a git repository with a work tree: {path} "
                            "(run inside a repository, or create one with git init)")
         root = Path(lines[0].strip())
         head = lines[2].strip() if code == 0 and len(lines) > 2 else None
-        return cls(root=root, git_dir=Path(lines[1].strip()), config=config.load(root), head=head or None)
+        return cls(root=root, git_dir=Path(lines[1].strip()), config=config.load(root), head=head or None,
+                   memo={"git": gitio.config_values_from(values, root)})
 
 
 # Every git config value a certification reads, in one `git config` call: the message
@@ -53,9 +55,9 @@ GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS)
 
 
 def git_values(workspace: Workspace) -> dict[str, str]:
-    """The GIT_KEYS values set in this repository, read on first use."""
+    """The GIT_KEYS values set in this repository (read when the workspace was opened)."""
     if "git" not in workspace.memo:
-        workspace.memo["git"] = msgfile.config_values(workspace.root, GIT_KEYS)
+        workspace.memo["git"] = gitio.config_values(workspace.root, GIT_KEYS)
     return workspace.memo["git"]
 
 

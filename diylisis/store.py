@@ -22,7 +22,7 @@ from pathlib import Path
 
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.frozen import frozen_model
-from diylisis.gitio import cat_objects, run_git, try_git
+from diylisis.gitio import cat_objects, config_values, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -69,16 +69,7 @@ SETTINGS_KEYS = ("distill.notesref", "extensions.objectformat", "user.name", "us
 
 def settings(repo_root: str | Path) -> Settings:
     """The notes ref, object format and commit identity, from one `git config` call."""
-    pattern = "^(" + "|".join(key.replace(".", r"\.") for key in SETTINGS_KEYS) + ")$"
-    code, out, err = try_git(["config", "-z", "--get-regexp", pattern], repo_root)
-    if code not in (0, 1):
-        raise GitError(f"cannot read git config in {repo_root}: {_first_line(err)}")
-    values: dict[str, str] = {}
-    for entry in out.split(b"\0"):
-        if entry:
-            key, _, value = entry.decode("utf-8", errors="replace").partition("\n")
-            values[key.lower()] = value
-    return settings_from(values)
+    return settings_from(config_values(repo_root, SETTINGS_KEYS))
 
 
 def settings_from(values: Mapping[str, str]) -> Settings:

@@ -135,3 +135,15 @@ def test_git_process_runs_in_the_directory_and_reports_failures(repo: Path, tmp_
     with pytest.raises(GitError, match="not a directory"):
         gitio.git_process(["status"], tmp_path / "missing")
 
+
+
+def test_try_gits_answers_each_command_in_order(repo: Path) -> None:
+    git(repo, "config", "distill.notesref", "refs/notes/other")
+    (rev, config, missing) = gitio.try_gits(
+        [["rev-parse", "--show-toplevel"], gitio.config_command(["distill.notesref", "user.name"]),
+         ["rev-parse", "--verify", "-q", "no-such-ref"]], repo)
+    assert rev[0] == 0 and Path(rev[1].decode().strip()).resolve() == repo.resolve()
+    assert gitio.config_values_from(config, repo) == {"distill.notesref": "refs/notes/other"}
+    assert missing[0] == 1
+    with pytest.raises(GitError, match="cannot read git config"):
+        gitio.config_values_from((128, b"", b"fatal: bad config line 3\n"), repo)

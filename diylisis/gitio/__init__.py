@@ -170,6 +170,11 @@ def try_git(
     return git_process(args, cwd, input=input, env={**os.environ, **(env or {}), "LC_ALL": "C"})
 
 
+def try_gits(commands: Sequence[Sequence[str]], cwd: str | Path) -> list[tuple[int, bytes, bytes]]:
+    """try_git for each command, all started at once so that their waits overlap."""
+    return git_processes([(args, None) for args in commands], cwd, env={**os.environ, "LC_ALL": "C"})
+
+
 _CHUNK = 65536
 
 
@@ -177,9 +182,34 @@ def git_process(args: Sequence[str], cwd: str | Path, *, input: bytes | None = N
                 env: Mapping[str, str] | None = None) -> tuple[int, bytes, bytes]:
     """`git -C cwd ARGS` with env (this process's when None), input on its stdin (stdin is
     inherited when None); (exit status, stdout, stderr), the status negative for a signal."""
+    return git_processes([(args, input)], cwd, env=env)[0]
+
+
+def git_processes(commands: Sequence[tuple[Sequence[str], bytes | None]], cwd: str | Path, *,
+                  env: Mapping[str, str] | None = None) -> list[tuple[int, bytes, bytes]]:
+    """git_process for each (ARGS, input), all started before any is waited for."""
     if not os.path.isdir(cwd):
         raise GitError(f"not a directory: {cwd}")
-    argv = ["git", "-C", os.fspath(cwd), *args]
+    started: list[tuple[int, int, int, int]] = []
+    try:
+        for args, input in commands:
+            started.append(_start(["git", "-C", os.fspath(cwd), *args], input, env))
+    except BaseException:
+        for pid, *pipes in started:
+            for fd in pipes:
+                if fd >= 0:
+                    os.close(fd)
+            os.waitpid(pid, 0)
+        raise
+    try:
+        outputs = _exchange(started, [input or b"" for _, input in commands])  # closes every pipe
+    finally:
+        statuses = [os.waitpid(pid, 0)[1] for pid, _, _, _ in started]
+    return [(os.waitstatus_to_exitcode(status), out, err) for status, (out, err) in zip(statuses, outputs, strict=True)]
+
+
+def _start(argv: list[str], input: bytes | None, env: Mapping[str, str] | None) -> tuple[int, int, int, int]:
+    """(pid, stdout to read, stderr to read, stdin to write or -1) of argv started with pipes."""
     out_read, out_write = os.pipe()
     err_read, err_write = os.pipe()
     actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
@@ -188,7 +218,7 @@ def git_process(args: Sequence[str], cwd: str | Path, *, input: bytes | None = N
         in_read, in_write = os.pipe()
         actions.append((os.POSIX_SPAWN_DUP2, in_read, 0))
     try:
-        pid = os.posix_spawnp("git", argv, os.environ if env is None else env, file_actions=actions,
+        pid = os.posix_spawnp(argv[0], argv, os.environ if env is None else env, file_actions=actions,
                               setsigdef=_DEFAULT_SIGNALS)
     except FileNotFoundError:
         for fd in (out_read, out_write, err_read, err_write, in_read, in_write):
@@ -198,11 +228,7 @@ def git_process(args: Sequence[str], cwd: str | Path, *, input: bytes | None = N
     for fd in (out_write, err_write, in_read):
         if fd >= 0:
             os.close(fd)
-    try:
-        out, err = _exchange(out_read, err_read, in_write, input or b"")
-    finally:
-        _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), out, err
+    return pid, out_read, err_read, in_write
 
 
 def _default_signals() -> tuple[int, ...]:
@@ -216,44 +242,46 @@ def _default_signals() -> tuple[int, ...]:
 _DEFAULT_SIGNALS = _default_signals()
 
 
-def _exchange(out_read: int, err_read: int, in_write: int, data: bytes) -> tuple[bytes, bytes]:
-    """Write data to in_write (unless it is -1) while reading both outputs to their ends."""
-    chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
-    open_fds = {out_read, err_read}
+def _exchange(started: Sequence[tuple[int, int, int, int]], inputs: Sequence[bytes]) -> list[tuple[bytes, bytes]]:
+    """Write each process its input (where it has a stdin pipe) while reading all outputs to their ends."""
+    chunks: dict[int, list[bytes]] = {}
+    pending: dict[int, tuple[memoryview, int]] = {}  # stdin pipe -> (input, bytes written)
     poller = select.poll()
-    for fd in open_fds:
-        poller.register(fd, select.POLLIN)
-    view, offset = memoryview(data), 0
-    if in_write >= 0:
-        os.set_blocking(in_write, False)  # write what fits; poll says when more does
-        open_fds.add(in_write)
-        poller.register(in_write, select.POLLOUT)
+    for (_, out_read, err_read, in_write), data in zip(started, inputs, strict=True):
+        for fd in (out_read, err_read):
+            chunks[fd] = []
+            poller.register(fd, select.POLLIN)
+        if in_write >= 0:
+            os.set_blocking(in_write, False)  # write what fits; poll says when more does
+            pending[in_write] = (memoryview(data), 0)
+            poller.register(in_write, select.POLLOUT)
+    open_fds = set(chunks) | set(pending)
     try:
         while open_fds:
             for fd, _ in poller.poll():
-                if fd == in_write:
+                if fd in pending:
+                    view, offset = pending[fd]
                     try:
                         offset += os.write(fd, view[offset:offset + _CHUNK])
                     except BlockingIOError:
                         continue
                     except BrokenPipeError:  # git stopped reading: its exit status says why
                         offset = len(view)
-                    if offset >= len(view):
-                        poller.unregister(fd)
-                        open_fds.discard(fd)
-                        os.close(fd)
-                    continue
-                chunk = os.read(fd, _CHUNK)
-                if chunk:
-                    chunks[fd].append(chunk)
+                    pending[fd] = (view, offset)
+                    if offset < len(view):
+                        continue
                 else:
-                    poller.unregister(fd)
-                    open_fds.discard(fd)
-                    os.close(fd)
+                    chunk = os.read(fd, _CHUNK)
+                    if chunk:
+                        chunks[fd].append(chunk)
+                        continue
+                poller.unregister(fd)
+                open_fds.discard(fd)
+                os.close(fd)
     finally:
         for fd in open_fds:
             os.close(fd)
-    return b"".join(chunks[out_read]), b"".join(chunks[err_read])
+    return [(b"".join(chunks[out_read]), b"".join(chunks[err_read])) for _, out_read, err_read, _ in started]
 
 
 def run_git(
@@ -268,6 +296,31 @@ def run_git(
         reason = _first_line(err.decode("utf-8", errors="replace")) or f"exit status {code}"
         raise GitError(f"git {args[0] if args else ''} failed: {reason}")
     return out
+
+
+def config_command(keys: Sequence[str]) -> list[str]:
+    """The `git config` arguments that print the set values of keys (lower-case names), NUL-separated."""
+    return ["config", "-z", "--get-regexp", "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"]
+
+
+def config_values_from(answer: tuple[int, bytes, bytes], root: str | Path) -> dict[str, str]:
+    """Key -> value from a config_command's (exit status, stdout, stderr); the last value wins, as git
+    reads it."""
+    code, out, err = answer
+    if code not in (0, 1):  # 1: none of the keys is set
+        reason = _first_line(err.decode("utf-8", errors="replace")) or f"exit status {code}"
+        raise GitError(f"cannot read git config in {root}: {reason}")
+    values: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        if entry:
+            key, _, value = entry.decode("utf-8", errors="replace").partition("\n")
+            values[key.lower()] = value
+    return values
+
+
+def config_values(root: str | Path, keys: Sequence[str]) -> dict[str, str]:
+    """The set values of keys (lower-case names) from one `git config` call."""
+    return config_values_from(try_git(config_command(keys), root), root)
 
 
 def cat_objects(root: str | Path, queries: Sequence[str]) -> dict[str, tuple[str, bytes, str]]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
-from diylisis.gitio import try_git
+from diylisis.gitio import config_values, try_git
 from diylisis.model import Snapshot, Target
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, replace_file
 
@@ -84,21 +84,6 @@ class GitFacts:
     cleanup: str  # commit.cleanup, 'default' when unset
     comment: str | None  # core.commentChar as configured
     head: str | None  # the commit HEAD names, None on an unborn branch
-
-
-def config_values(repo_root: Path, keys: tuple[str, ...]) -> dict[str, str]:
-    """The set values of keys (lower-case names) from one `git config --get-regexp` call."""
-    pattern = "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"
-    code, out, err = try_git(["config", "-z", "--get-regexp", pattern], repo_root)
-    if code not in (0, 1):  # 1: none of the keys is set
-        reason = err.decode("utf-8", errors="replace").strip().splitlines()
-        raise BadInput(f"cannot read git config: {reason[0] if reason else f'exit {code}'}")
-    values: dict[str, str] = {}
-    for entry in out.split(b"\0"):
-        if entry:
-            key, _, value = entry.decode("utf-8", errors="replace").partition("\n")
-            values[key.lower()] = value  # the last value wins, as git reads it
-    return values
 
 
 def config_from(values: Mapping[str, str]) -> tuple[str, str | None]:
