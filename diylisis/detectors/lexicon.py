@@ -57,8 +57,8 @@ class Lexicon:
         """
         _SEEN[self.languages] = seen = _SEEN.get(self.languages, 0) + 1
         if seen <= _WARM_UP:
-            return _triggers_one_by_one(self.languages, folded)
-        return _triggers_scanned(self.languages, folded)
+            return _confirmed(self.languages, _triggers_one_by_one(self.languages, folded), folded)
+        return _confirmed(self.languages, _triggers_scanned(self.languages, folded), folded)
 
     def pattern_for(self, key: str, present: dict[str, int]) -> re.Pattern[str] | None:
         """pattern(key) reduced to the fragments that can match the text or a view of it (None: none can).
@@ -216,6 +216,8 @@ class _Gate:
     triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
     always: int  # fragments with no required literal: they always run
     full: int
+    further: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()  # (fragment bit, further_literals)
+    checked: int = 0  # the bits that have further literals
 
 
 _MAX_ALTERNATIVES = 64
@@ -228,6 +230,7 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
         return None
     triggers: dict[str, int] = {}
     always = 0
+    further = []
     for index, (_, fragment) in enumerate(parts):
         required = fragment_literals(fragment)
         if required is None:
@@ -235,11 +238,53 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
             continue
         for literal in required:
             triggers[literal] = triggers.get(literal, 0) | 1 << index
+        if more := fragment_further_literals(fragment):
+            further.append((1 << index, tuple(tuple(pieces) for pieces in more)))
     return _Gate(
         triggers=tuple(triggers.items()),
         always=always,
         full=(1 << len(parts)) - 1,
+        further=tuple(further),
+        checked=sum(bit for bit, _ in further),
     )
+
+
+def _confirmed(languages: tuple[str, ...], present: dict[str, int], folded: str) -> dict[str, int]:
+    """present without the fragments some further literal set of which has no member in folded."""
+    table = _further_table(languages)
+    for key, mask in list(present.items()):
+        entry = table.get(key)
+        if entry is None or not mask & entry[0]:
+            continue
+        for bit, sets in entry[1]:
+            if not mask & bit:
+                continue
+            for pieces in sets:  # loops, not all(any(...)): this runs for most fragments a record lets through
+                for literal in pieces:
+                    if literal in folded:
+                        break
+                else:
+                    mask &= ~bit
+                    break
+        if mask:
+            present[key] = mask
+        else:
+            del present[key]
+    return present
+
+
+_Further = tuple[int, tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]]
+
+
+@functools.cache
+def _further_table(languages: tuple[str, ...]) -> dict[str, _Further]:
+    """Key -> (bits with further literals, (bit, further literal sets) per such fragment), for keys that have any."""
+    table = {}
+    for key in sorted({key for language in languages for key in _load(language)[1]}):
+        gate = _gate(languages, key)
+        if gate is not None and gate.checked:
+            table[key] = (gate.checked, gate.further)
+    return table
 
 
 # A process that judges one record (the commit-msg hook) would spend more compiling the trie
@@ -370,8 +415,33 @@ def required_literals(fragment: str) -> frozenset[str] | None:
     found = _required(list(parsed))
     if not found:
         return None
-    pieces = frozenset(max(_UNSAFE.split(fold(s)), key=lambda p: len(p.strip())).strip() for s in found)
+    pieces = _cut(found)
     return None if "" in pieces else pieces
+
+
+def further_literals(fragment: str) -> tuple[frozenset[str], ...]:
+    """Sets of folded literals besides required_literals(fragment), each also needed by every match.
+
+    A match holds one literal of each set, so a record must hold one of each for the fragment
+    to match it: the prefilter checks them after the first set let the fragment through.
+    """
+    from re import _parser
+
+    first = required_literals(fragment)
+    if first is None:
+        return ()
+    parsed = _parser.parse(fragment, re.IGNORECASE)
+    out = []
+    for found in _candidates(list(parsed))[1:]:
+        pieces = _cut(found)
+        if "" not in pieces and pieces != first and pieces not in out:
+            out.append(pieces)
+    return tuple(out)
+
+
+def _cut(found: frozenset[str]) -> frozenset[str]:
+    """Each literal folded and cut to its part that is safe to look for (see _UNSAFE)."""
+    return frozenset(max(_UNSAFE.split(fold(s)), key=lambda p: len(p.strip())).strip() for s in found)
 
 
 # The text is scanned once for every view. A view blanks masked characters to spaces, and every
@@ -383,6 +453,12 @@ _UNSAFE = re.compile(r"\s{2,}|[\[\]\n]")
 
 def _required(items: list) -> frozenset[str] | None:
     """A set of strings one of which every match of the item sequence contains (None: unknown)."""
+    candidates = _candidates(items)
+    return candidates[0] if candidates else None
+
+
+def _candidates(items: list) -> list[frozenset[str]]:
+    """Every set of strings of which each match of the item sequence contains one, best first."""
     from re import _constants as c
 
     candidates: list[frozenset[str]] = []
@@ -414,10 +490,9 @@ def _required(items: list) -> frozenset[str] | None:
             candidates.append(inner)
     candidates.append(run)
     usable = [cand for cand in candidates if cand and "" not in cand]
-    if not usable:
-        return None
     # Long literals rarely occur by chance; the scanner's trie makes many of them cheap.
-    return max(usable, key=lambda cand: (min(min(len(s) for s in cand), 8), -len(cand), min(len(s) for s in cand)))
+    return sorted(usable, key=lambda cand: (min(min(len(s) for s in cand), 8), -len(cand), min(len(s) for s in cand)),
+                  reverse=True)
 
 
 def _exact(op: object, av: object) -> frozenset[str] | None:
@@ -464,6 +539,7 @@ def _exact_sequence(items: list) -> frozenset[str] | None:
 class _Derived:
     lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns
     literals: dict[str, tuple[str, ...] | None]  # fragment -> required_literals, sorted
+    further: dict[str, tuple[tuple[str, ...], ...]]  # lexicon fragment -> further_literals, each sorted
 
 
 _ABSENT = object()
@@ -477,6 +553,14 @@ def fragment_literals(fragment: str) -> tuple[str, ...] | frozenset[str] | None:
         if found is not _ABSENT:
             return found  # type: ignore[return-value]
     return required_literals(fragment)
+
+
+def fragment_further_literals(fragment: str) -> tuple[tuple[str, ...] | frozenset[str], ...]:
+    """further_literals(fragment) of a lexicon fragment, read from the precomputed file when it is current."""
+    derived = _derived()
+    if derived is not None and fragment in derived.literals:
+        return derived.further.get(fragment, ())
+    return further_literals(fragment)
 
 
 def source_digest(directory: Path = LEXICON_DIR) -> str:
@@ -496,6 +580,7 @@ def cache_text(directory: Path = LEXICON_DIR) -> str:
     """The precomputed file's content for the lexicons in directory, computed from the TOML files."""
     lexicons = {}
     literals: dict[str, list[str] | None] = {}
+    further: dict[str, list[list[str]]] = {}
     import tomllib
 
     for path in sorted(directory.glob("*.toml")):
@@ -507,6 +592,8 @@ def cache_text(directory: Path = LEXICON_DIR) -> str:
             for fragment in fragments:
                 found = required_literals(fragment)
                 literals[fragment] = None if found is None else sorted(found)
+                if more := further_literals(fragment):
+                    further[fragment] = [sorted(pieces) for pieces in more]
     from diylisis.detectors import RULES
 
     for rule in RULES:  # the patterns rules require (Rule.requires) are looked up the same way
@@ -514,7 +601,7 @@ def cache_text(directory: Path = LEXICON_DIR) -> str:
             if not isinstance(need, str):
                 found = required_literals(need.pattern)
                 literals[need.pattern] = None if found is None else sorted(found)
-    body = {"digest": source_digest(directory), "lexicons": lexicons, "literals": literals}
+    body = {"digest": source_digest(directory), "lexicons": lexicons, "literals": literals, "further": further}
     return json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
@@ -534,9 +621,10 @@ def read_cache(path: Path, digest: str) -> _Derived | None:
             for language, entry in body["lexicons"].items()
         }
         literals = {fragment: None if found is None else tuple(found) for fragment, found in body["literals"].items()}
+        further = {fragment: tuple(tuple(pieces) for pieces in sets) for fragment, sets in body["further"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    return _Derived(lexicons=lexicons, literals=literals)
+    return _Derived(lexicons=lexicons, literals=literals, further=further)
 
 
 @functools.cache

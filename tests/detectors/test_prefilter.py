@@ -9,9 +9,11 @@ import pytest
 from diylisis.detectors import RULES, DetectSettings, _plan, detect_text
 from diylisis.detectors.lexicon import (
     _load,
+    _parts,
     _triggers_one_by_one,
     _triggers_scanned,
     fold,
+    further_literals,
     lexicon_for,
     required_literals,
 )
@@ -63,6 +65,27 @@ def test_required_literals_are_folded_and_cut_where_a_view_could_differ() -> Non
     assert required_literals("tests  pass") == frozenset({"tests"})  # two spaces: a mask could make them
     assert required_literals(r"\d+/\d+") == frozenset({"/"})
     assert required_literals(r"\w+") is None
+
+
+def test_further_literal_sets_are_each_needed_by_every_match() -> None:
+    # a check word then a tick or ": ok": the word lets the fragment through, the tick must follow
+    sets = further_literals(r"(?:tests?|lint)\b[^\n]{0,30}?(?:[✅✔]|: ?ok\b)")
+    assert any({"✅", "✔"} <= pieces for pieces in sets)
+    lexicon = lexicon_for(None)
+    texts = TEXTS + tuple(rule.doc for rule in RULES)
+    checked = 0
+    for key in _keys():
+        for wrapped, fragment in _parts(lexicon.languages, key):
+            sets = further_literals(fragment)
+            if not sets:
+                continue
+            pattern = re.compile(wrapped, re.IGNORECASE)
+            for text in texts:
+                for match in pattern.finditer(text):
+                    folded = fold(match.group())
+                    assert all(any(literal in folded for literal in pieces) for pieces in sets), (fragment, match)
+                    checked += 1
+    assert checked > 20
 
 
 def test_fold_merges_what_ignorecase_merges() -> None:
