@@ -6,8 +6,8 @@ Every class is immutable; phases return new values and never mutate their input.
 from __future__ import annotations
 
 import enum
-import hashlib
 
+from diylisis.digests import sha256
 from diylisis.frozen import field, frozen_model
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -41,7 +41,7 @@ class Target:
 
 def sha256_digest(data: bytes) -> str:
     """ContentDigest over the exact snapshot bytes (spec: target_identity)."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256(data).hexdigest()
 
 
 @frozen_model

@@ -13,13 +13,13 @@ hook certifies through it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from diylisis.digests import sha1, sha256
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.frozen import frozen_model
 from diylisis.gitio import cat_objects, config_values, run_git, try_git
@@ -183,7 +183,7 @@ def notes_ref(repo_root: str | Path) -> str:
 def blob_id(data: bytes, object_format: str = "sha1") -> str:
     """The id git gives a blob with this content, computed without writing it."""
     header = b"blob %d\0" % len(data)
-    algorithm = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+    algorithm = sha256 if object_format == "sha256" else sha1
     return algorithm(header + data).hexdigest()
 
 
@@ -471,7 +471,7 @@ class _ObjectWriter:
     """Objects to write in one pack through `git unpack-objects` (ids computed here)."""
 
     def __init__(self, object_format: str) -> None:
-        self.algorithm = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+        self.algorithm = sha256 if object_format == "sha256" else sha1
         self.objects: dict[str, tuple[str, bytes]] = {}
 
     def add(self, kind: str, data: bytes) -> str:

@@ -46,7 +46,8 @@ DENIED = frozenset({
 # history walks, the external refuter command and the other commands are not on it.
 ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
-    "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.frozen", "diylisis.state",
+    "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.frozen", "diylisis.digests",
+    "diylisis.state",
     "diylisis.certification", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.store", "diylisis.precompiled", "diylisis.engine", "diylisis.gate", "diylisis.gitio",
     "diylisis.gitio.context",
