@@ -100,11 +100,15 @@ def scan_messages(
         return
     import multiprocessing
 
-    # fork shares the loaded modules and compiled patterns with the workers; elsewhere they start afresh
+    # The first chunk is judged here: with fork, the workers then start with the compiled
+    # patterns and the word tables it warmed (elsewhere they start afresh).
+    for commit_id, data in head[:_CHUNK]:
+        context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
+        yield scan_message(commit_id, data, context, settings)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and _is_linux() else "spawn"
     pool = multiprocessing.get_context(method).Pool(jobs, _start_worker, (repo.path, origin, settings))
     try:
-        for judged in pool.imap(_judge_chunk, _chunks(itertools.chain(head, messages))):
+        for judged in pool.imap(_judge_chunk, _chunks(itertools.chain(head[_CHUNK:], messages))):
             for commit_id, digest, findings, suppressed in judged:
                 yield _commit_result(commit_id, digest, findings, suppressed)
     finally:
