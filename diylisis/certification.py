@@ -6,8 +6,8 @@ the gate, the write channel, the run files and the note store.
 
 from __future__ import annotations
 
+import os
 import time
-from pathlib import Path
 
 from diylisis import codec, config, gitio, records, runs, store
 from diylisis.config import ContractFields
@@ -20,13 +20,17 @@ from diylisis.phases import f0_contract
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 @frozen_model
 class Workspace:
-    """The repository a command works in, read once."""
+    """The repository a command works in, read once. Its paths are absolute path strings."""
 
-    root: Path
-    git_dir: Path
+    root: str
+    git_dir: str
     config: config.Config
     head: str | None = None  # the commit HEAD named at open; None on an unborn branch
     # git config values read once per command (git_values); not part of the value
@@ -43,9 +47,9 @@ class Workspace:
         if code not in (0, 1) or len(lines) < 2 or not lines[0].strip():  # 1: HEAD is unborn
             raise GitError(f"not a git repository with a work tree: {path} "
                            "(run inside a repository, or create one with git init)")
-        root = Path(lines[0].strip())
+        root = os.path.normpath(lines[0].strip())
         head = lines[2].strip() if code == 0 and len(lines) > 2 else None
-        return cls(root=root, git_dir=Path(lines[1].strip()), config=config.load(root), head=head or None,
+        return cls(root=root, git_dir=os.path.normpath(lines[1].strip()), config=config.load(root), head=head or None,
                    memo={"git": gitio.config_values_from(values, root)})
 
 
@@ -159,7 +163,8 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
 
     def certified_elsewhere(path: str, role: str) -> bool:
         try:
-            data = (workspace.root / path).read_bytes()
+            with open(os.path.join(workspace.root, path), "rb") as handle:
+                data = handle.read()
         except OSError:
             return False
         return any(c.get("role") == role for c in store.get(workspace.root, data))
@@ -187,10 +192,11 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         store.put_many(workspace.root, entries, config=store.settings_from(git_values(workspace)))
         if certificate_target and certificate_target not in ("notes", "session"):
             # an externally named landing place, besides the note (F7: contract.certificate_target)
-            landing = workspace.root / certificate_target.removeprefix("file:")
+            landing = os.path.join(workspace.root, certificate_target.removeprefix("file:"))
             import json
 
-            landing.write_text(json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            with open(landing, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n")
 
     def self_ledger(snapshot: Snapshot) -> str | None:
         # a commit message is itself the durable record of the decisions it states

@@ -6,8 +6,8 @@ built-in defaults. Flags are applied by the commands; this module only reads fil
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
-from pathlib import Path
 from types import MappingProxyType
 
 from diylisis.errors import ConfigError
@@ -15,6 +15,7 @@ from diylisis.frozen import field, frozen_model
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 CONFIG_FILE = ".distill.toml"
@@ -68,7 +69,7 @@ class Config:
         return DetectSettings.from_mapping(dict(self.detect_table))
 
 
-def load(root: Path) -> Config:
+def load(root: str | Path) -> Config:
     """Read the repository's configuration (F0 defaults); a file that does not parse is exit 2."""
     table, source = _read_table(root)
     unknown = sorted(set(table) - set(SECTIONS))
@@ -85,25 +86,26 @@ def load(root: Path) -> Config:
     )
 
 
-def _read_table(root: Path) -> tuple[Mapping[str, Any], str | None]:
-    own = root / CONFIG_FILE
-    if own.is_file():
+def _read_table(root: str | Path) -> tuple[Mapping[str, Any], str | None]:
+    own = os.path.join(root, CONFIG_FILE)
+    if os.path.isfile(own):
         return _parse(own), CONFIG_FILE
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
+    pyproject = os.path.join(root, "pyproject.toml")
+    if os.path.isfile(pyproject):
         table = _parse(pyproject).get("tool", {}).get("diylisis")
         if table is not None:
             return table, "pyproject.toml [tool.diylisis]"
     return {}, None
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def _parse(path: str) -> dict[str, Any]:
     import tomllib  # only when a configuration file exists: most repositories have none
 
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            return tomllib.loads(handle.read())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path.name} does not parse: {error}") from None
+        raise ConfigError(f"{os.path.basename(path)} does not parse: {error}") from None
 
 
 def _section(table: Mapping[str, Any], name: str, source: str | None) -> Mapping[str, Any]:

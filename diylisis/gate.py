@@ -7,14 +7,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
 from diylisis.state import Answer, Question, RunState
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, Protocol
 else:
     Protocol = object  # a protocol only types: nothing checks isinstance against it

@@ -16,7 +16,6 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
 from diylisis.frozen import frozen_model, replace
@@ -26,6 +25,7 @@ from diylisis.state import GateKind, Question, RunState
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import TextIO
 
 HOOK_ID = "# diylisis-hook v1"
@@ -153,8 +153,8 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     from diylisis import certification
 
     workspace = certification.Workspace.open(cwd)
-    message_path = Path(os.path.abspath(Path(cwd) / path))
-    target = Target(kind=RecordKind.MSGFILE, locator=str(message_path))
+    message_path = os.path.abspath(os.path.join(cwd, path))
+    target = Target(kind=RecordKind.MSGFILE, locator=message_path)
     snapshot = certification.read(workspace, target)
     if not snapshot.data.strip():
         return EXIT_OK  # git refuses an empty message itself, with its own words
@@ -203,7 +203,7 @@ def forget_run(workspace, state: RunState) -> None:
     from diylisis import runs
 
     try:
-        (runs.runs_dir(workspace.git_dir) / f"{state.run_id}.json").unlink()
+        os.unlink(runs.run_file(workspace.git_dir, state.run_id))
     except FileNotFoundError:
         pass
 
@@ -242,7 +242,7 @@ def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") ->
     settings = workspace.config.hooks
     failed = 0
     for path in paths:
-        relative = _repo_path(workspace.root, Path(cwd), path)
+        relative = _repo_path(workspace.root, cwd, path)
         if settings.files and not any(fnmatch.fnmatch(relative, glob) for glob in settings.files):
             out.note(f"git distill: {relative} is outside [hooks] files; skipped")
             continue
@@ -254,12 +254,11 @@ def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") ->
     return EXIT_FAILED if failed else EXIT_OK
 
 
-def _repo_path(root: Path, cwd: Path, path: str) -> str:
-    absolute = Path(os.path.abspath(cwd / path))
-    try:
-        return absolute.relative_to(Path(os.path.abspath(root))).as_posix()
-    except ValueError:
-        raise BadInput(f"{path} is outside the repository at {root}") from None
+def _repo_path(root: str | Path, cwd: str | Path, path: str) -> str:
+    relative = os.path.relpath(os.path.abspath(os.path.join(cwd, path)), os.path.abspath(root))
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        raise BadInput(f"{path} is outside the repository at {root}")
+    return relative.replace(os.sep, "/")
 
 
 def staged_blob(root: Path, path: str) -> bytes | None:
@@ -533,15 +532,17 @@ def is_ours(text: str) -> bool:
 # --- installed hooks -----------------------------------------------------------------------
 
 
-def hooks_dir(root: Path) -> Path:
+def hooks_dir(root: str | Path) -> Path:
     """The directory git runs hooks from: core.hooksPath when set, else the git dir's hooks."""
+    from pathlib import Path  # not on the commit-msg path
+
     code, out, _ = try_git(["config", "--get", "core.hooksPath"], root)
     configured = out.decode("utf-8", errors="surrogateescape").strip() if code == 0 else ""
     if configured:
         path = Path(os.path.expanduser(configured))
-        return path if path.is_absolute() else root / path  # hooks run from the work-tree root
+        return path if path.is_absolute() else Path(root) / path  # hooks run from the work-tree root
     common = run_git(["rev-parse", "--git-common-dir"], root).decode().strip()
-    base = Path(common) if Path(common).is_absolute() else root / common
+    base = Path(common) if Path(common).is_absolute() else Path(root) / common
     return base / "hooks"
 
 

@@ -17,7 +17,6 @@ import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 
 from diylisis.digests import sha1, sha256
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
@@ -26,6 +25,7 @@ from diylisis.gitio import cat_objects, config_values, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 DEFAULT_NOTES_REF = "refs/notes/distill"

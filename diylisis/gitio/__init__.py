@@ -15,12 +15,13 @@ from __future__ import annotations
 import os
 import select
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from diylisis.errors import GitError
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import pygit2
 
 
@@ -32,6 +33,8 @@ def _pygit2():  # type: ignore[no-untyped-def]
 
 def open_repo(path: str | Path = ".") -> pygit2.Repository:
     """Open the repository containing path, discovering it from a subdirectory."""
+    from pathlib import Path  # pathlib (and urllib.parse under it) is not on the hook's path
+
     pygit2 = _pygit2()
     start = Path(path)
     try:
@@ -122,11 +125,15 @@ def workdir(repo: pygit2.Repository) -> Path:
     """The work-tree root; a bare repository has none."""
     if repo.workdir is None:
         raise GitError(f"the repository at {repo.path} is bare and has no work tree")
+    from pathlib import Path
+
     return Path(repo.workdir)
 
 
 def git_dir(repo: pygit2.Repository) -> Path:
     """The repository's git directory (.git, or the bare repository itself)."""
+    from pathlib import Path
+
     return Path(repo.path)
 
 
@@ -350,6 +357,8 @@ def toplevel(path: str | Path = ".") -> Path:
             f"not a git repository with a work tree: {path} "
             "(run inside a repository, or create one with git init)"
         )
+    from pathlib import Path
+
     return Path(out.decode("utf-8", errors="surrogateescape").strip())
 
 

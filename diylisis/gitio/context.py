@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import os
 import re
 from collections import OrderedDict
-from pathlib import Path
 
 from diylisis.errors import GitError
 from diylisis.gitio import git_process
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     import pygit2
@@ -326,7 +327,7 @@ class GitCommandContext:
 
     def __init__(self, workdir: str | Path, revision: str | None = None, *, exclude_path: str | None = None,
                  config: dict[str, str] | None = None) -> None:
-        self.workdir = Path(workdir)
+        self.workdir = os.fspath(workdir)
         self._config = config
         self.revision = revision
         self._exclude = normalize_path(exclude_path) if exclude_path else None  # the record's own file

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 from diylisis.config import ContractFields
 from diylisis.errors import DistillError
 from diylisis.model import DEFAULT_VERB, ActivationEdge, Contract, RecordKind, Target
 from diylisis.state import FieldMark
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TRACKED_FIELDS = ("activity", "scope", "stop", "allowed_sources")  # spec: ContractField
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
@@ -115,13 +118,13 @@ def _judgment_only(activity: str) -> str:
     return activity[: match.start()].strip() if match else activity
 
 
-def check_certificate_target(contract: Contract, target: Target, root: Path) -> None:
+def check_certificate_target(contract: Contract, target: Target, root: str | Path) -> None:
     """The certificate must not land inside the record it certifies (referent, not string)."""
     named = contract.certificate_target
     if not named or named in ("notes", "session"):
         return
-    parent = (root / named.split(":", 1)[-1]).parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
+    parent = os.path.dirname(os.path.join(root, named.split(":", 1)[-1])) or "."
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
         raise ContractMisfit(f"certificate_target {named!r} cannot be written: {parent} is not a writable folder")
     if target.kind not in (RecordKind.FILE, RecordKind.MSGFILE, RecordKind.PRBODY):
         return
@@ -133,9 +136,9 @@ def check_certificate_target(contract: Contract, target: Target, root: Path) -> 
         )
 
 
-def _same_file(root: Path, first: str, second: str) -> bool:
-    one = os.path.realpath(root / first)
-    two = os.path.realpath(root / second)
+def _same_file(root: str | Path, first: str, second: str) -> bool:
+    one = os.path.realpath(os.path.join(root, first))
+    two = os.path.realpath(os.path.join(root, second))
     if os.path.exists(one) and os.path.exists(two):
         return os.path.samefile(one, two)
     return os.path.normcase(one) == os.path.normcase(two)

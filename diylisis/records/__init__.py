@@ -7,7 +7,7 @@ stays on the commit-msg hook's fast path.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from types import ModuleType
 
 from diylisis.model import RecordKind, Snapshot, Target
@@ -16,6 +16,7 @@ from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, parse_target
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 ADAPTERS: dict[RecordKind, ModuleType] = {
@@ -26,12 +27,10 @@ ADAPTERS: dict[RecordKind, ModuleType] = {
 }
 
 
-def root_of(repo: str | Path | Any) -> Path:
+def root_of(repo: str | Path | Any) -> str:
     """The work-tree root of a path or of an opened pygit2 repository."""
     workdir = getattr(repo, "workdir", None)
-    if workdir is not None:
-        return Path(workdir)
-    return Path(repo)
+    return os.path.normpath(os.fspath(workdir if workdir is not None else repo))
 
 
 def read_snapshot(
@@ -49,7 +48,7 @@ def write_channel(target: Target, repo: str | Path | Any) -> WriteChannel | None
 def no_channel_reason(target: Target, repo_root: str | Path) -> str:
     """Why the target has no write channel ('' when it has one)."""
     if target.kind is RecordKind.COMMIT:
-        return commit.no_channel_reason(target, Path(repo_root))
+        return commit.no_channel_reason(target, root_of(repo_root))
     if write_channel(target, repo_root) is None:
         return f"{describe(target)} cannot be written"
     return ""

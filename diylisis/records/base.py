@@ -10,7 +10,6 @@ Nothing here imports pygit2 at module load: the commit-msg hook parses `msgfile:
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from diylisis.errors import BadInput, DistillError
 from diylisis.frozen import frozen_model
@@ -18,6 +17,7 @@ from diylisis.model import RecordKind, Snapshot, Target
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Protocol
 else:
     Protocol = object  # a protocol only types: nothing checks isinstance against it
@@ -42,13 +42,13 @@ class WriteChannel:
 class RecordAdapter(Protocol):
     """One substrate's read and write channels (STYLE.md: read, write_channel, apply, describe)."""
 
-    def read(self, target: Target, repo_root: Path, *, max_bytes: int = ...) -> Snapshot:
+    def read(self, target: Target, repo_root: str, *, max_bytes: int = ...) -> Snapshot:
         """The exact bytes of the record, their boundary and identity."""
 
-    def write_channel(self, target: Target, repo_root: Path) -> WriteChannel | None:
+    def write_channel(self, target: Target, repo_root: str) -> WriteChannel | None:
         """How a repair would be written, or None when the substrate has no write channel."""
 
-    def apply(self, target: Target, repo_root: Path, new_bytes: bytes) -> None:
+    def apply(self, target: Target, repo_root: str, new_bytes: bytes) -> None:
         """Write the repaired bytes through the write channel; raise when there is none."""
 
     def describe(self, target: Target) -> str:
@@ -88,8 +88,8 @@ def parse_target(text: str, repo: object, cwd: str | Path | None = None) -> Targ
     repo is the work-tree root or an opened pygit2 repository.
     """
     workdir = getattr(repo, "workdir", None)
-    root = Path(workdir if workdir is not None else repo)  # type: ignore[arg-type]
-    here = Path(cwd) if cwd is not None else Path.cwd()
+    root = os.path.normpath(os.fspath(workdir if workdir is not None else repo))  # type: ignore[call-overload]
+    here = os.fspath(cwd) if cwd is not None else os.getcwd()
     if not text or not text.strip():
         raise BadInput(
             "empty target: name a record as commit:REV, file:PATH, msgfile:PATH or prbody:PATH"
@@ -112,8 +112,8 @@ def parse_target(text: str, repo: object, cwd: str | Path | None = None) -> Targ
     raise AssertionError(kind)  # pragma: no cover - every RecordKind is matched
 
 
-def _shorthand(text: str, root: Path, here: Path) -> Target:
-    is_path = os.path.lexists(here / text)
+def _shorthand(text: str, root: str, here: str) -> Target:
+    is_path = os.path.lexists(os.path.join(here, text))
     is_rev = _is_commit(text, root)
     if is_path and is_rev:
         raise BadInput(
@@ -129,7 +129,7 @@ def _shorthand(text: str, root: Path, here: Path) -> Target:
     )
 
 
-def _is_commit(text: str, root: Path) -> bool:
+def _is_commit(text: str, root: str) -> bool:
     from diylisis.gitio import open_repo, resolve_commit
 
     try:
@@ -139,9 +139,9 @@ def _is_commit(text: str, root: Path) -> bool:
     return True
 
 
-def _file_target(spec: str, root: Path, here: Path) -> Target:
+def _file_target(spec: str, root: str, here: str) -> Target:
     """file:PATH or file:PATH@REV, with PATH made repository-relative and kept inside it."""
-    if os.path.lexists(here / spec) or "@" not in spec:
+    if os.path.lexists(os.path.join(here, spec)) or "@" not in spec:
         return Target(kind=RecordKind.FILE, locator=repo_relative(spec, root, here))
     path, revision = _split_at_revision(spec, root)
     if not path or not revision:
@@ -153,7 +153,7 @@ def _file_target(spec: str, root: Path, here: Path) -> Target:
     )
 
 
-def _split_at_revision(spec: str, root: Path) -> tuple[str, str]:
+def _split_at_revision(spec: str, root: str) -> tuple[str, str]:
     """Split PATH@REV; a path may hold '@' and a revision may too (HEAD@{1}), so ask git."""
     splits = [i for i, char in enumerate(spec) if char == "@"]
     if len(splits) == 1:
@@ -164,33 +164,38 @@ def _split_at_revision(spec: str, root: Path) -> tuple[str, str]:
     return spec[: splits[0]], spec[splits[0] + 1 :]
 
 
-def repo_relative(path: str, root: Path, here: Path, *, worktree: bool = True) -> str:
+def repo_relative(path: str, root: str | Path, here: str | Path, *, worktree: bool = True) -> str:
     """The POSIX path of path relative to the repository root; BadInput when it leaves it."""
-    root_real = Path(os.path.realpath(root))
-    candidate = Path(os.path.normpath(os.path.join(os.path.realpath(here), path)))
-    try:
-        relative = candidate.relative_to(root_real)
-    except ValueError:
-        raise BadInput(f"{path} is outside the repository at {root}") from None
-    if not relative.parts:
+    root_real = os.path.realpath(root)
+    candidate = os.path.normpath(os.path.join(os.path.realpath(here), path))
+    relative = _below(candidate, root_real)
+    if relative is None:
+        raise BadInput(f"{path} is outside the repository at {os.path.normpath(root)}")
+    if not relative:
         raise BadInput(f"{path} is the repository root, not a file")
-    if relative.parts[0] == ".git":
+    if relative.split(os.sep, 1)[0] == ".git":
         raise BadInput(f"{path} is inside the .git directory, not a record of the repository")
-    if worktree and os.path.lexists(candidate):
-        real = Path(os.path.realpath(candidate))
-        try:
-            real.relative_to(root_real)
-        except ValueError:
-            raise BadInput(f"{path} is a symbolic link leading outside the repository") from None
-    return relative.as_posix()
+    if worktree and os.path.lexists(candidate) and _below(os.path.realpath(candidate), root_real) is None:
+        raise BadInput(f"{path} is a symbolic link leading outside the repository")
+    return relative.replace(os.sep, "/")
 
 
-def replace_file(path: Path, data: bytes, what: str) -> None:
+def _below(path: str, root: str) -> str | None:
+    """path relative to root (both absolute and normalized), '' for root itself, None outside it."""
+    if path == root:
+        return ""
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    return path[len(prefix):] if path.startswith(prefix) else None
+
+
+def replace_file(path: str | Path, data: bytes, what: str) -> None:
     """Write data to path through a temporary file and a rename, keeping the file's mode."""
+    path = os.fspath(path)
     try:
-        mode = path.stat().st_mode if path.exists() else None
-        temporary = path.with_name(f".{path.name}.distill-{os.getpid()}")
-        temporary.write_bytes(data)
+        mode = os.stat(path).st_mode if os.path.exists(path) else None
+        temporary = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.distill-{os.getpid()}")
+        with open(temporary, "wb") as handle:
+            handle.write(data)
         if mode is not None:
             os.chmod(temporary, mode & 0o7777)
         os.replace(temporary, path)

@@ -6,8 +6,6 @@ exists only for HEAD's commit while no remote-tracking ref reaches it: amend.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from diylisis import gitio
 from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel
@@ -17,7 +15,7 @@ if TYPE_CHECKING:
     import pygit2
 
 
-def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
+def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
     """The commit message bytes after the object header, identified by the commit id."""
     repo = gitio.open_repo(repo_root)
     commit_id = gitio.resolve_commit(repo, target.locator)
@@ -37,17 +35,17 @@ def message_snapshot(commit_id: str, data: bytes, max_bytes: int = DEFAULT_MAX_B
     )
 
 
-def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
+def write_channel(target: Target, repo_root: str) -> WriteChannel | None:
     """Amend when the target is HEAD's commit and no remote-tracking ref reaches it."""
     return _amendable(target, repo_root)[0]
 
 
-def no_channel_reason(target: Target, repo_root: Path) -> str:
+def no_channel_reason(target: Target, repo_root: str) -> str:
     """Why the commit's message cannot be amended ('' when it can)."""
     return _amendable(target, repo_root)[1]
 
 
-def _amendable(target: Target, repo_root: Path) -> tuple[WriteChannel | None, str]:
+def _amendable(target: Target, repo_root: str) -> tuple[WriteChannel | None, str]:
     repo = gitio.open_repo(repo_root)
     commit_id = gitio.resolve_commit(repo, target.locator)
     head_id = gitio.resolve_commit(repo, "HEAD")
@@ -73,7 +71,7 @@ def _names_head(repo: pygit2.Repository, locator: str, head_id: str) -> bool:
     return locator in (branch, branch.removeprefix("refs/heads/"), branch.removeprefix("refs/"))
 
 
-def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
+def apply(target: Target, repo_root: str, new_bytes: bytes) -> None:
     """Amend HEAD: same tree, parents and author, the new message bytes stored verbatim."""
     channel, why = _amendable(target, repo_root)
     if channel is None:

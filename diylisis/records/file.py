@@ -9,7 +9,6 @@ commits the pass's deltas. A file at a revision has no write channel.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from diylisis import gitio
 from diylisis.errors import BadInput, DistillError
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     import pygit2
 
 
-def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
+def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
     """The file's exact bytes from the work tree, or from the tree of target.revision."""
     path = repo_relative(target.locator, repo_root, repo_root, worktree=target.revision is None)
     repo = gitio.open_repo(repo_root)
@@ -44,7 +43,7 @@ def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES)
             tree_revision=commit_id,
             path=path,
         )
-    data = _read_worktree(repo_root / path, path, max_bytes)
+    data = _read_worktree(os.path.join(repo_root, path), path, max_bytes)
     return Snapshot(
         target=target,
         data=data,
@@ -54,15 +53,16 @@ def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES)
     )
 
 
-def _read_worktree(full: Path, path: str, max_bytes: int) -> bytes:
+def _read_worktree(full: str, path: str, max_bytes: int) -> bytes:
     try:
-        if not full.is_file():
-            what = "a directory" if full.is_dir() else "missing"
+        if not os.path.isfile(full):
+            what = "a directory" if os.path.isdir(full) else "missing"
             raise BadInput(f"{path} is {what}, not a file in the work tree")
-        size = full.stat().st_size
+        size = os.stat(full).st_size
         if size > max_bytes:
             raise BadInput(f"{path} is {size} bytes, over the {max_bytes}-byte record limit")
-        data = full.read_bytes()
+        with open(full, "rb") as handle:
+            data = handle.read()
     except OSError as error:
         raise BadInput(f"cannot read {path}: {error.strerror}") from None
     return check_record(data, path, max_bytes)
@@ -75,7 +75,7 @@ def _head_or_none(repo: pygit2.Repository) -> str | None:
         return None  # an empty repository: paths resolve against nothing yet
 
 
-def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
+def write_channel(target: Target, repo_root: str) -> WriteChannel | None:
     """A work-tree file is edited and committed; a file at a revision cannot be written."""
     if target.revision is not None:
         return None
@@ -84,13 +84,13 @@ def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
     )
 
 
-def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
+def apply(target: Target, repo_root: str, new_bytes: bytes) -> None:
     """Write the repaired bytes to the work-tree file (the engine commits them)."""
     if target.revision is not None:
         raise no_channel(target, f"a file at revision {target.revision} cannot be edited")
     path = repo_relative(target.locator, repo_root, repo_root)
-    full = Path(os.path.realpath(repo_root / path))  # write through an in-repository symlink
-    replace_file(full, new_bytes, str(path))
+    full = os.path.realpath(os.path.join(repo_root, path))  # write through an in-repository symlink
+    replace_file(full, new_bytes, path)
 
 
 def describe(target: Target) -> str:

@@ -13,7 +13,6 @@ adjust_comment_line_char). Pure Python plus one `git config` and one `git rev-pa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
@@ -91,7 +90,7 @@ def config_from(values: Mapping[str, str]) -> tuple[str, str | None]:
     return values.get("commit.cleanup", "default").lower(), values.get("core.commentchar")
 
 
-def read_config(repo_root: Path) -> tuple[str, str | None]:
+def read_config(repo_root: str) -> tuple[str, str | None]:
     """(commit.cleanup, core.commentChar) from one `git config` call; unset cleanup is 'default'."""
     return config_from(config_values(repo_root, CONFIG_KEYS))
 
@@ -156,15 +155,14 @@ def _ends_with_comment(message: bytes, comment: bytes) -> bool:
     return bool(lines) and lines[-1].startswith(comment)
 
 
-def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
+def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
          facts: GitFacts | None = None) -> Snapshot:
     """The message as git will store it; the other possible reductions as alternates.
 
     facts: the repository's cleanup mode, comment char and HEAD when the caller already
     read them (a hook reads the message several times in one run), else read here.
     """
-    path = Path(target.locator)
-    raw = _read_file(path, max_bytes)
+    raw = _read_file(target.locator, max_bytes)
     if facts is None:
         cleanup, comment = read_config(repo_root)
         facts = GitFacts(cleanup=cleanup, comment=comment, head=_head(repo_root))
@@ -181,10 +179,11 @@ def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
     )
 
 
-def _read_file(path: Path, max_bytes: int) -> bytes:
+def _read_file(path: str, max_bytes: int) -> bytes:
     try:
         # the diff below a -v scissors line may be large; the stored message is what is bounded
-        return path.read_bytes()
+        with open(path, "rb") as handle:
+            return handle.read()
     except FileNotFoundError:
         raise BadInput(f"message file {path} does not exist") from None
     except OSError as error:
@@ -199,20 +198,19 @@ def _valid(data: bytes, max_bytes: int) -> bool:
     return True
 
 
-def _head(repo_root: Path) -> str | None:
+def _head(repo_root: str) -> str | None:
     code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], repo_root)
     return out.decode().strip() if code == 0 and out.strip() else None
 
 
-def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
+def write_channel(target: Target, repo_root: str) -> WriteChannel | None:
     """The hook's message file is edited in place; git commits what it then holds."""
     return WriteChannel(kind="edit-in-place", detail=f"rewrite the message file {target.locator}")
 
 
-def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
+def apply(target: Target, repo_root: str, new_bytes: bytes) -> None:
     """Rewrite the message file with the repaired message."""
-    path = Path(target.locator)
-    replace_file(path, new_bytes, f"message file {path}")
+    replace_file(target.locator, new_bytes, f"message file {target.locator}")
 
 
 def describe(target: Target) -> str:

@@ -7,8 +7,8 @@ identity re-check reads the same snapshot again.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 from diylisis.errors import BadInput
 from diylisis.gitio import try_git
@@ -24,7 +24,7 @@ def normalize(raw: bytes) -> bytes:
     return raw.replace(b"\r\n", b"\n")
 
 
-def read(target: Target, repo_root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
+def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
     """The body text with CRLF turned to LF."""
     raw = (
         _read_stdin(max_bytes) if target.locator == STDIN else _read_path(target.locator, max_bytes)
@@ -46,35 +46,34 @@ def _read_stdin(max_bytes: int) -> bytes:
 
 
 def _read_path(locator: str, max_bytes: int) -> bytes:
-    path = Path(locator)
     try:
-        if path.stat().st_size > max_bytes:
+        if os.stat(locator).st_size > max_bytes:
             raise BadInput(f"{locator} is over the {max_bytes}-byte record limit")
-        return path.read_bytes()
+        with open(locator, "rb") as handle:
+            return handle.read()
     except FileNotFoundError:
         raise BadInput(f"PR body file {locator} does not exist") from None
     except OSError as error:
         raise BadInput(f"cannot read PR body file {locator}: {error.strerror}") from None
 
 
-def _head(repo_root: Path) -> str | None:
+def _head(repo_root: str) -> str | None:
     code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], repo_root)
     return out.decode().strip() if code == 0 and out.strip() else None
 
 
-def write_channel(target: Target, repo_root: Path) -> WriteChannel | None:
+def write_channel(target: Target, repo_root: str) -> WriteChannel | None:
     """A body file is edited in place; a body on standard input cannot be written back."""
     if target.locator == STDIN:
         return None
     return WriteChannel(kind="edit-in-place", detail=f"rewrite the PR body file {target.locator}")
 
 
-def apply(target: Target, repo_root: Path, new_bytes: bytes) -> None:
+def apply(target: Target, repo_root: str, new_bytes: bytes) -> None:
     """Rewrite the PR body file with the repaired text."""
     if target.locator == STDIN:
         raise no_channel(target, "a PR body read from standard input cannot be written back")
-    path = Path(target.locator)
-    replace_file(path, new_bytes, f"PR body file {path}")
+    replace_file(target.locator, new_bytes, f"PR body file {target.locator}")
 
 
 def describe(target: Target) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from diylisis.frozen import frozen_model
 from diylisis.model import (
@@ -17,6 +16,8 @@ from diylisis.state import DecisionRecord, FieldMark, Item
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from diylisis.config import RefuterSettings
 
 CHOICES = ("lint", "command")
@@ -67,11 +68,13 @@ def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSett
 
 
 def realization_for(settings: RefuterSettings, override: str | None = None, *,
-                    root: Path | None = None) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
+                    root: str | Path | None = None) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
     """F5 realization: the configured command, else lint-fallback; `override` is lint|command."""
     settings = settings_for(settings, override)
     if not settings.command:
         return refute
+    from pathlib import Path
+
     from diylisis.refuter import command
 
     return command.realization(settings, Path(root or "."))

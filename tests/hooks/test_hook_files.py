@@ -54,3 +54,17 @@ def test_hooks_files_globs_narrow_the_files(work: Path) -> None:
     assert done.returncode == 0 and "outside [hooks] files" in done.stderr
     write(work, "docs/design/cache.md", BAD)
     assert distill(work, "hook", "files", "TASKS.md", "docs/design/cache.md").returncode == 1
+
+
+def test_a_path_is_taken_relative_to_the_repository_and_kept_inside_it(tmp_path: Path) -> None:
+    from diylisis.errors import BadInput
+    from diylisis.hooks import _repo_path
+
+    root, sibling = tmp_path / "repo", tmp_path / "repo2"
+    (root / "docs").mkdir(parents=True)
+    sibling.mkdir()
+    assert _repo_path(str(root), root / "docs", "plan.md") == "docs/plan.md"
+    assert _repo_path(root, ".", str(root / "docs" / ".." / "a.md")) == "a.md"
+    for path in (str(sibling / "a.md"), "../a.md"):  # a sibling folder sharing the name's start
+        with pytest.raises(BadInput, match="outside the repository"):
+            _repo_path(str(root), root, path)
