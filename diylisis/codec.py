@@ -20,9 +20,11 @@ from diylisis.frozen import MISSING, fields, is_model
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeVar
 
     T = TypeVar("T")
+    Decoder = Callable[[Any, str], Any]
 
 # classes that are members of a union and therefore need a tag when encoded
 TAGGED: dict[str, type] = {"value": model.Value, "reference": model.Reference}
@@ -52,13 +54,22 @@ def encode(value: Any) -> Any:
 
 def decode(cls: type[T], data: Any) -> T:
     """JSON data -> a model value of `cls` (raises DecodeError on a shape mismatch)."""
-    decoded: T = _decode(cls, data, cls.__name__)
+    decoded: T = _decoder(cls)(data, cls.__name__)
     return decoded
 
 
 def dumps(value: Any) -> str:
     """Compact, key-sorted JSON for notes and run files (one line)."""
     return json.dumps(encode(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+# --- decoding ---------------------------------------------------------------------------------
+# Each type gets one decoding function, built from its annotations the first time it is met:
+# verify decodes tens of thousands of certificates, so nothing is looked up or dispatched per
+# value that can be settled once per type. A decoder is called as decoder(data, where), where
+# `where` is the path that error messages name (Certificate.sweep[].category).
+
+_DECODERS: dict[Any, Decoder] = {}
 
 
 @cache
@@ -74,142 +85,260 @@ def _extra_namespace() -> dict[str, Any]:
     return dict(vars(state))
 
 
-def _decode(tp: Any, data: Any, where: str) -> Any:
-    return _decode_as(tp, _kind_of(tp), data, where)
-
-
-def _decode_as(tp: Any, kind: tuple, data: Any, where: str) -> Any:
-    """data as a value of tp, read the way kind (tp's `_classify` plan) says."""
-    name = kind[0]
-    if name == "value":
-        if tp is float and isinstance(data, int | float) and not isinstance(data, bool):
-            return float(data)
-        if isinstance(tp, type) and isinstance(data, tp) and not (tp is int and isinstance(data, bool)):
-            return data
-        raise DecodeError(f"{where}: expected {getattr(tp, '__name__', tp)}, got {type(data).__name__}")
-    if name == "model":
-        if not isinstance(data, dict):
-            raise DecodeError(f"{where}: expected an object for {tp.__name__}")
-        kwargs = {}
-        for field_name, hint, hint_kind, required, direct in _fields_plan(tp):
-            if field_name in data:
-                value = data[field_name]
-                if type(value) in direct:  # what _decode_as would return unchanged
-                    kwargs[field_name] = value
-                else:
-                    kwargs[field_name] = _decode_as(hint, hint_kind, value, f"{where}.{field_name}")
-            elif required:
-                raise DecodeError(f"{where}: missing field {field_name!r}")
-        try:
-            return tp(**kwargs)
-        except (TypeError, ValueError) as error:
-            raise DecodeError(f"{where}: {error}") from None
-    if name == "union":
-        options = kind[1]
-        if data is None and type(None) in options:
-            return None
-        if isinstance(data, dict) and "type" in data:
-            cls = TAGGED.get(data["type"])
-            if cls in options:
-                return _decode(cls, data, where)
-        for option, option_kind in zip(options, kind[2], strict=True):
-            if option is type(None):
-                continue
-            try:
-                return _decode_as(option, option_kind, data, where)
-            except DecodeError:
-                continue
-        raise DecodeError(f"{where}: {data!r} matches none of {tp}")
-    if name == "tuple":
-        if not isinstance(data, list):
-            raise DecodeError(f"{where}: expected an array")
-        args, arg_kinds, variadic = kind[1], kind[2], kind[3]
-        if variadic:
-            return tuple(_decode_as(args[0], arg_kinds[0], item, f"{where}[]") for item in data)
-        return tuple(_decode_as(arg, arg_kind, item, f"{where}[]")
-                     for arg, arg_kind, item in zip(args, arg_kinds, data, strict=True))
-    if name == "dict":
-        value_type, value_kind = kind[1], kind[2]
-        if not isinstance(data, dict):
-            raise DecodeError(f"{where}: expected an object")
-        return {key: _decode_as(value_type, value_kind, item, where) for key, item in data.items()}
-    if name == "enum":
-        try:
-            return tp(data)
-        except ValueError:
-            raise DecodeError(f"{where}: {data!r} is not a {tp.__name__}") from None
-    return data  # "any"
-
-
-def _kind_of(tp: Any) -> tuple:
-    """How _decode reads values of tp, worked out once per type (verify decodes thousands of notes)."""
+def _decoder(tp: Any) -> Decoder:
+    """The decoding function of tp, built on first use."""
     try:
-        return _kind_cached(tp)
-    except TypeError:  # an unhashable annotation: classify it each time
-        return _classify(tp)
+        return _DECODERS[tp]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable annotation: build its decoder each time
+        return _build(tp)
+    if isinstance(tp, type) and is_model(tp):
+        return _model_decoder(tp)  # registers itself before its fields' decoders are built
+    decoder = _DECODERS[tp] = _build(tp)
+    return decoder
 
 
-@cache
-def _kind_cached(tp: Any) -> tuple:
-    return _classify(tp)
-
-
-def _classify(tp: Any) -> tuple:
-    """tp's decoding plan, with the plans of the types inside it (union options, items, fields)."""
+def _build(tp: Any) -> Decoder:
     import typing
 
     origin = typing.get_origin(tp)
     if tp is typing.Any:
-        return ("any",)
+        return _any
     if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(tp)
-        return ("union", options, tuple(_kind_of(option) for option in options))
+        return _union_decoder(tp, typing.get_args(tp))
     if origin is tuple:
         args = typing.get_args(tp)
-        variadic = len(args) == 2 and args[1] is Ellipsis
-        kinds = (_kind_of(args[0]),) if variadic else tuple(_kind_of(arg) for arg in args)
-        return ("tuple", args, kinds, variadic)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _array_decoder(args[0])
+        return _fixed_tuple_decoder(args)
     if origin is dict:
-        _, value_type = typing.get_args(tp)
-        return ("dict", value_type, _kind_of(value_type))
+        return _dict_decoder(typing.get_args(tp)[1])
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return ("enum",)
+        return _enum_decoder(tp)
     if isinstance(tp, type) and is_model(tp):
-        return ("model",)  # its fields' plans come from _fields_plan, on first use
-    return ("value",)
+        return _model_decoder(tp)
+    return _value_decoder(tp)
 
 
-@cache
-def _fields_plan(tp: type) -> tuple[tuple[str, Any, tuple, bool, tuple[type, ...]], ...]:
-    """(name, type, plan, required, direct types) per field of a model. Built apart from
-    _classify so a model whose fields refer back to it never recurses while its plan is made."""
-    hints = _hints(tp)
-    return tuple(
-        (f.name, hints[f.name], _kind_of(hints[f.name]),
-         f.default is MISSING and f.default_factory is MISSING,
-         _direct_types(hints[f.name]))
-        for f in fields(tp))
+def _any(data: Any, where: str) -> Any:
+    return data
 
 
-def _direct_types(tp: Any) -> tuple[type, ...]:
-    """Exact JSON value types that _decode_as(tp, ...) returns as they are: a plain scalar class
-    (str, int, bool, float), and for `T | None` also None, when T is the first option tried."""
-    def plain(option: Any) -> bool:
-        return (isinstance(option, type) and _kind_of(option) == ("value",)
-                and option in (str, int, bool, float))
+def _value_decoder(tp: Any) -> Decoder:
+    """A scalar: the JSON value itself when it is a tp (an int where a float is expected becomes one)."""
+    name = getattr(tp, "__name__", tp)
 
-    kind = _kind_of(tp)
-    if kind == ("value",):
-        return (tp,) if plain(tp) else ()
-    if kind[0] == "union":
-        options = kind[1]
-        direct: list[type] = [type(None)] if type(None) in options else []
+    def mismatch(data: Any, where: str) -> DecodeError:
+        return DecodeError(f"{where}: expected {name}, got {type(data).__name__}")
+
+    if tp is float:
+        def decode_float(data: Any, where: str) -> Any:
+            if isinstance(data, int | float) and not isinstance(data, bool):
+                return float(data)
+            raise mismatch(data, where)
+
+        return decode_float
+    if tp is int:
+        def decode_int(data: Any, where: str) -> Any:
+            if isinstance(data, int) and not isinstance(data, bool):
+                return data
+            raise mismatch(data, where)
+
+        return decode_int
+    if isinstance(tp, type):
+        def decode_instance(data: Any, where: str) -> Any:
+            if isinstance(data, tp):
+                return data
+            raise mismatch(data, where)
+
+        return decode_instance
+
+    def decode_nothing(data: Any, where: str) -> Any:  # an annotation no JSON value can meet
+        raise mismatch(data, where)
+
+    return decode_nothing
+
+
+def _enum_decoder(tp: type[enum.Enum]) -> Decoder:
+    def decode_enum(data: Any, where: str) -> Any:
+        try:
+            return tp(data)
+        except ValueError:
+            raise DecodeError(f"{where}: {data!r} is not a {tp.__name__}") from None
+
+    return decode_enum
+
+
+def _union_decoder(tp: Any, options: tuple[Any, ...]) -> Decoder:
+    """`A | B | None`: None when allowed; a tagged object as its tag's class; else the first
+    option (in declared order) the data decodes as."""
+    nullable = type(None) in options
+    tagged = {tag: _decoder(cls) for tag, cls in TAGGED.items() if cls in options}
+    tried = tuple(_decoder(option) for option in options if option is not type(None))
+
+    def decode_union(data: Any, where: str) -> Any:
+        if data is None and nullable:
+            return None
+        if tagged and isinstance(data, dict) and "type" in data:
+            tag = data["type"]
+            # an unhashable tag is no tag: try the options, as for an unknown one
+            decoder = tagged.get(tag) if isinstance(tag, str) else None
+            if decoder is not None:
+                return decoder(data, where)
+        for decoder in tried:
+            try:
+                return decoder(data, where)
+            except DecodeError:
+                continue
+        raise DecodeError(f"{where}: {data!r} matches none of {tp}")
+
+    return decode_union
+
+
+def _array_decoder(item_type: Any) -> Decoder:
+    """`tuple[T, ...]` from a JSON array."""
+    decode_item = _decoder(item_type)
+    plain = _plain_types(item_type)
+
+    def decode_array(data: Any, where: str) -> Any:
+        if not isinstance(data, list):
+            raise DecodeError(f"{where}: expected an array")
+        if plain:
+            for item in data:
+                if type(item) not in plain:
+                    break
+            else:
+                return tuple(data)  # every item is what decode_item would return unchanged
+        item_where = where + "[]"
+        return tuple([decode_item(item, item_where) for item in data])
+
+    return decode_array
+
+
+def _fixed_tuple_decoder(args: tuple[Any, ...]) -> Decoder:
+    """`tuple[A, B]` from a JSON array of exactly that many items (a length mismatch is a ValueError)."""
+    decoders = tuple(_decoder(arg) for arg in args)
+
+    def decode_fixed(data: Any, where: str) -> Any:
+        if not isinstance(data, list):
+            raise DecodeError(f"{where}: expected an array")
+        item_where = where + "[]"
+        return tuple(decode(item, item_where) for decode, item in zip(decoders, data, strict=True))
+
+    return decode_fixed
+
+
+def _dict_decoder(value_type: Any) -> Decoder:
+    decode_value = _decoder(value_type)
+
+    def decode_dict(data: Any, where: str) -> Any:
+        if not isinstance(data, dict):
+            raise DecodeError(f"{where}: expected an object")
+        return {key: decode_value(item, where) for key, item in data.items()}
+
+    return decode_dict
+
+
+def _model_decoder(tp: type) -> Decoder:
+    """A frozen model from a JSON object: each field decoded by its annotation, then the class
+    itself validates (its __post_init__); unknown keys are ignored, a missing required field is
+    an error. The plan is filled in after the decoder is registered, so a model whose fields
+    refer back to it finds its own decoder instead of recursing."""
+    plan: list[tuple[str, str, Decoder, Any, tuple[type, ...]]] = []  # name, ".name", decoder, default, plain
+    name = tp.__name__
+    if _plainly_built(tp):
+        decoder = _direct_decoder(tp, plan)
+    else:
+        def decoder(data: Any, where: str) -> Any:
+            if not isinstance(data, dict):
+                raise DecodeError(f"{where}: expected an object for {name}")
+            kwargs = {}
+            for field_name, suffix, decode_field, default, plain in plan:
+                if field_name in data:
+                    value = data[field_name]
+                    kwargs[field_name] = value if type(value) in plain else decode_field(value, where + suffix)
+                elif default is MISSING:
+                    raise DecodeError(f"{where}: missing field {field_name!r}")
+            try:
+                return tp(**kwargs)
+            except (TypeError, ValueError) as error:
+                raise DecodeError(f"{where}: {error}") from None
+
+    _DECODERS[tp] = decoder
+    try:
+        hints = _hints(tp)
+        plan.extend((f.name, "." + f.name, _decoder(hints[f.name]),
+                     f.default if f.default_factory is MISSING else _FACTORY, _plain_types(hints[f.name]))
+                    for f in fields(tp))
+    except BaseException:
+        del _DECODERS[tp]
+        raise
+    return decoder
+
+
+_FACTORY: Any = object()  # the default of a field that has a default factory: not known up front
+
+
+def _plainly_built(tp: type) -> bool:
+    """tp's generated __init__ would only set each field to its value or default and call
+    __post_init__: a frozen_model class itself, every field an __init__ argument, no default factory."""
+    return ("__model_fields__" in vars(tp) and tp.__new__ is object.__new__
+            and all(f.init and f.default_factory is MISSING for f in fields(tp)))
+
+
+def _direct_decoder(tp: type, plan: list[tuple[str, str, Decoder, Any, tuple[type, ...]]]) -> Decoder:
+    """decode_model for a plainly built class: the fields are set on a new instance as its
+    __init__ would set them, then __post_init__ validates it. Calling the class costs a keyword
+    dictionary and a check of the argument names per object, and verify makes about twenty
+    objects per certificate."""
+    name = tp.__name__
+    post_init = getattr(tp, "__post_init__", None)
+    new = object.__new__
+    set_value = object.__setattr__
+
+    def decode_model(data: Any, where: str) -> Any:
+        if not isinstance(data, dict):
+            raise DecodeError(f"{where}: expected an object for {name}")
+        made = new(tp)
+        for field_name, suffix, decode_field, default, plain in plan:
+            value = data.get(field_name, MISSING)
+            if value is MISSING:
+                if default is MISSING:
+                    raise DecodeError(f"{where}: missing field {field_name!r}")
+                value = default
+            elif type(value) not in plain:
+                value = decode_field(value, where + suffix)
+            set_value(made, field_name, value)
+        if post_init is not None:
+            try:
+                post_init(made)
+            except (TypeError, ValueError) as error:
+                raise DecodeError(f"{where}: {error}") from None
+        return made
+
+    return decode_model
+
+
+_PLAIN = (str, int, bool, float)
+
+
+def _plain_types(tp: Any) -> tuple[type, ...]:
+    """Exact JSON value types that tp's decoder returns as they are, so a caller may skip it: a
+    plain scalar class (str, int, bool, float), and for `T | None` also None, when T is the
+    first option tried."""
+    import typing
+
+    if tp in _PLAIN:
+        return (tp,)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        options = typing.get_args(tp)
+        plain: list[type] = [type(None)] if type(None) in options else []
         first = next((option for option in options if option is not type(None)), None)
-        if plain(first):
-            direct.append(first)
-        return tuple(direct)
+        if first in _PLAIN:
+            plain.append(first)
+        return tuple(plain)
     return ()
-
 
 def certificate_to_dict(certificate: model.Certificate) -> dict[str, Any]:
     """Certificate -> the versioned JSON object stored in the note (docs/certificate.md)."""
