@@ -150,7 +150,7 @@ def hook_request(workspace, role: str):
 
 def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     """The commit-msg hook: certify msgfile:PATH, write mechanical repairs, refuse what needs judgment."""
-    from diylisis import certification
+    from diylisis import certification, store
 
     workspace = certification.Workspace.open(cwd)
     message_path = os.path.abspath(os.path.join(cwd, path))
@@ -165,7 +165,13 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         return EXIT_OK
     state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
                                 check_dirty=False)
-    result = _run(workspace, state, hook_gate(settings.role))
+    # the store's first read of the certificate refs runs in git while the message is judged
+    reading = store.start_put(workspace.root, (snapshot.data, *snapshot.alternates),
+                              store.settings_from(certification.git_values(workspace)))
+    try:
+        result = _run(workspace, state, hook_gate(settings.role), reading=reading)
+    finally:
+        reading.close()
     forget_run(workspace, result.state)
     if result.state.status == "certified":
         for delta in result.state.repair_deltas:
@@ -178,15 +184,16 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     return EXIT_FAILED
 
 
-def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False):
-    """The engine with the certification edges (a `read` override for staged content).
+def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False, reading=None):
+    """The engine with the certification edges (a `read` override for staged content, a
+    store.start_put reading for the certificate).
 
     No run file is saved: forget_run drops it after every hook run anyway, so writing it
     after each pass would only cost an encode and a file write per pass.
     """
     from diylisis import certification, engine
 
-    edges = certification.edges(workspace, state.target, gate, check_only=check_only)
+    edges = certification.edges(workspace, state.target, gate, check_only=check_only, reading=reading)
     edges = replace(edges, save=_unsaved)
     if read is not None:
         edges = replace(edges, read=read)

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from diylisis.digests import sha1, sha256
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.frozen import frozen_model
-from diylisis.gitio import cat_objects, config_values, run_git, try_git
+from diylisis.gitio import CatObjects, cat_objects, config_values, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -267,11 +267,20 @@ def put(repo_root: str | Path, keys: Sequence[bytes], certificate: Mapping[str, 
     put_many(repo_root, [(key, certificate) for key in keys])
 
 
+def start_put(repo_root: str | Path, keys: Iterable[bytes], config: Settings) -> CatObjects:
+    """The reading a put_many of certificates for these keys starts with, started now: its git process
+    runs while the certificate is being made. Hand it to put_many, or close() it when none follows."""
+    return CatObjects(repo_root, _put_queries(config, [blob_id(key, config.object_format) for key in keys]))
+
+
 def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, Any]]],
-             *, config: Settings | None = None) -> None:
+             *, config: Settings | None = None, reading: CatObjects | None = None) -> None:
     """Attach each certificate to its key's blob in one compare-and-swap (one role line per blob).
 
     config: the store settings when the caller already read them (settings_from), else read here.
+    reading: a start_put begun earlier; the first attempt uses its answers when they cover these
+    keys (they may be older than the refs by then: the compare-and-swap then fails and the next
+    attempt reads again).
     """
     if not entries:
         raise BadInput("a certificate needs at least one snapshot to be keyed under")
@@ -281,7 +290,7 @@ def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, 
                   for key, certificate in entries]  # serialize refuses a bad certificate before any write
     lines = {blob_id(key, config.object_format): (role, line, key) for key, role, line in serialized}
     for attempt in range(MAX_ATTEMPTS):
-        if _try_put(repo_root, config, env, lines):
+        if _try_put(repo_root, config, env, lines, reading if attempt == 0 else None):
             return
         import random  # only when another writer won: the first attempt needs no backoff
 
@@ -302,6 +311,7 @@ def _try_put(
     config: Settings,
     env: dict[str, str],
     lines: Mapping[str, tuple[str, str, bytes]],
+    reading: CatObjects | None = None,
 ) -> bool:
     """One compare-and-swap attempt; False when another writer moved a ref first.
 
@@ -318,13 +328,12 @@ def _try_put(
     of those reads has moved after its tip was read, so the compare-and-swap fails and the
     attempt is retried on a consistent reading.
     """
-    blobs = list(lines)
-    queries = [config.notes_ref, SNAPSHOTS_REF, f"{config.notes_ref}^{{tree}}", f"{SNAPSHOTS_REF}^{{tree}}"]
-    for blob in blobs:
-        queries += [f"{config.notes_ref}:{path}"
-                    for path in (*_note_paths(blob), blob[:2], f"{blob[:2]}/{blob[2:4]}")]
-        queries.append(f"{SNAPSHOTS_REF}:{blob[:2]}")
-    found = {q: hit for q, hit in cat_objects(repo_root, queries).items() if hit[0] in _OBJECT_TYPES}
+    queries = _put_queries(config, list(lines))
+    if reading is not None and set(queries) <= set(reading.queries):
+        answers = reading.objects()
+    else:
+        answers = cat_objects(repo_root, queries)
+    found = {q: hit for q, hit in answers.items() if hit[0] in _OBJECT_TYPES}
     tips = {ref: found[ref][2] if ref in found and found[ref][0] == "commit" else None
             for ref in (config.notes_ref, SNAPSHOTS_REF)}
     old_notes, old_snapshots = tips[config.notes_ref], tips[SNAPSHOTS_REF]
@@ -375,6 +384,16 @@ def _try_put(
         },
         config.object_format,
     )
+
+
+def _put_queries(config: Settings, blobs: Sequence[str]) -> list[str]:
+    """What one attempt reads: both refs' tips and trees, and where each blob's note and snapshot lie."""
+    queries = [config.notes_ref, SNAPSHOTS_REF, f"{config.notes_ref}^{{tree}}", f"{SNAPSHOTS_REF}^{{tree}}"]
+    for blob in blobs:
+        queries += [f"{config.notes_ref}:{path}"
+                    for path in (*_note_paths(blob), blob[:2], f"{blob[:2]}/{blob[2:4]}")]
+        queries.append(f"{SNAPSHOTS_REF}:{blob[:2]}")
+    return queries
 
 
 def _keyed_by_tip(found: Mapping[str, tuple], ref: str, tip: str | None) -> dict[str, tuple]:

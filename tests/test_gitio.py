@@ -147,3 +147,18 @@ def test_try_gits_answers_each_command_in_order(repo: Path) -> None:
     assert missing[0] == 1
     with pytest.raises(GitError, match="cannot read git config"):
         gitio.config_values_from((128, b"", b"fatal: bad config line 3\n"), repo)
+
+
+def test_a_git_process_runs_while_the_caller_works_and_is_read_later(repo: Path) -> None:
+    first = commit(repo, "First\n", {"a.txt": "a\n" * 1000})
+    big = gitio.GitProcess(["hash-object", "--stdin"], repo, input=b"x" * 3_000_000)  # more than a pipe holds
+    queries = [f"{first}:a.txt"] * 3000 + ["no-such-object"]
+    reading = gitio.CatObjects(repo, queries)
+    expected = git(repo, "hash-object", "--stdin", input=b"x" * 3_000_000).strip()
+    assert big.finish() == (0, (expected + "\n").encode(), b"") and big.finish()[0] == 0
+    found = reading.objects()
+    assert set(found) == {f"{first}:a.txt"} and found[f"{first}:a.txt"][1] == b"a\n" * 1000
+    unused = gitio.CatObjects(repo, ["HEAD"])
+    unused.close()
+    with pytest.raises(GitError, match="not a directory"):
+        gitio.GitProcess(["status"], repo / "missing", input=b"")

@@ -282,3 +282,42 @@ def test_git_writes_the_commits_the_store_cannot(
     store.put(repo, [b"r\n"], _cert("reviewer"))
     assert store.get(repo, b"r\n") == [_cert("reviewer")]
     _same_commit_as_git_writes(repo)
+
+
+def _cat_file_runs(trace: Path) -> int:
+    return sum("cat-file" in line for line in trace.read_text(encoding="utf-8").splitlines()
+               if "trace: built-in" in line)
+
+
+def test_a_reading_started_early_is_the_first_attempts_read(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    store.put(repo, [b"older\n"], _cert("reviewer"))
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    config = store.settings(repo)
+    reading = store.start_put(repo, [b"r\n", b"r\n\n"], config)
+    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, reading=reading)
+    assert _cat_file_runs(trace) == 1
+    monkeypatch.delenv("GIT_TRACE")
+    assert store.get(repo, b"r\n") == [_cert("reviewer")]
+    assert store.get(repo, b"older\n") == [_cert("reviewer")]
+
+
+def test_a_reading_the_refs_moved_past_is_read_again(repo: Path) -> None:
+    config = store.settings(repo)
+    reading = store.start_put(repo, [b"r\n"], config)
+    reading.objects()  # taken before the other writer's certificate below
+    store.put(repo, [b"r\n"], _cert("ci-agent"))
+    store.put(repo, [b"other\n"], _cert("ci-agent"))
+    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, reading=reading)
+    assert sorted(c["role"] for c in store.get(repo, b"r\n")) == ["ci-agent", "reviewer"]
+    assert store.get(repo, b"other\n") == [_cert("ci-agent")]
+
+
+def test_a_reading_for_other_keys_is_not_used(repo: Path) -> None:
+    config = store.settings(repo)
+    reading = store.start_put(repo, [b"first draft\n"], config)
+    store.put_many(repo, [(b"repaired\n", _cert("reviewer"))], config=config, reading=reading)
+    reading.close()
+    assert store.get(repo, b"repaired\n") == [_cert("reviewer")]
+    assert store.get(repo, b"first draft\n") == []

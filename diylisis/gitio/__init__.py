@@ -215,6 +215,40 @@ def git_processes(commands: Sequence[tuple[Sequence[str], bytes | None]], cwd: s
     return [(os.waitstatus_to_exitcode(status), out, err) for status, (out, err) in zip(statuses, outputs, strict=True)]
 
 
+class GitProcess:
+    """try_git started now and finished later: its input is written as far as the pipe takes it at
+    once, the rest and its output are exchanged by finish(), which also reaps it."""
+
+    def __init__(self, args: Sequence[str], cwd: str | Path, *, input: bytes) -> None:
+        if not os.path.isdir(cwd):
+            raise GitError(f"not a directory: {cwd}")
+        pid, out_read, err_read, in_write = _start(["git", "-C", os.fspath(cwd), *args], input,
+                                                   {**os.environ, "LC_ALL": "C"})
+        os.set_blocking(in_write, False)
+        written = 0
+        try:
+            while written < len(input):
+                written += os.write(in_write, input[written:written + _CHUNK])
+        except (BlockingIOError, BrokenPipeError):
+            pass
+        if written >= len(input):
+            os.close(in_write)
+            in_write = -1
+        self._started = (pid, out_read, err_read, in_write)
+        self._rest = input[written:]
+        self._result: tuple[int, bytes, bytes] | None = None
+
+    def finish(self) -> tuple[int, bytes, bytes]:
+        """(exit status, stdout, stderr), as try_git gives them; the same on every call."""
+        if self._result is None:
+            try:
+                (out, err), = _exchange([self._started], [self._rest])
+            finally:
+                _, status = os.waitpid(self._started[0], 0)
+            self._result = (os.waitstatus_to_exitcode(status), out, err)
+        return self._result
+
+
 def _start(argv: list[str], input: bytes | None, env: Mapping[str, str] | None) -> tuple[int, int, int, int]:
     """(pid, stdout to read, stderr to read, stdin to write or -1) of argv started with pipes."""
     out_read, out_write = os.pipe()
@@ -334,7 +368,35 @@ def cat_objects(root: str | Path, queries: Sequence[str]) -> dict[str, tuple[str
     """(type, content, id) per query from one `git cat-file --batch`; missing ones are left out."""
     if not queries:
         return {}
-    raw = run_git(["cat-file", "--batch"], root, input="".join(f"{q}\n" for q in queries).encode())
+    return CatObjects(root, queries).objects()
+
+
+class CatObjects:
+    """A `git cat-file --batch` over queries, started at once and answered by objects(): the git
+    process works while the caller does something else. close() ends one whose answer is not needed."""
+
+    def __init__(self, root: str | Path, queries: Sequence[str]) -> None:
+        self.queries = tuple(queries)
+        self._process = GitProcess(["cat-file", "--batch"], root,
+                                   input="".join(f"{q}\n" for q in self.queries).encode())
+        self._found: dict[str, tuple[str, bytes, str]] | None = None
+
+    def objects(self) -> dict[str, tuple[str, bytes, str]]:
+        """(type, content, id) per query; missing ones are left out."""
+        if self._found is None:
+            code, raw, err = self._process.finish()
+            if code != 0:
+                reason = _first_line(err.decode("utf-8", errors="replace")) or f"exit status {code}"
+                raise GitError(f"git cat-file failed: {reason}")
+            self._found = _batch_answers(self.queries, raw)
+        return self._found
+
+    def close(self) -> None:
+        """Let the process end (its answer read and dropped) without raising."""
+        self._process.finish()
+
+
+def _batch_answers(queries: Sequence[str], raw: bytes) -> dict[str, tuple[str, bytes, str]]:
     found: dict[str, tuple[str, bytes, str]] = {}
     at = 0
     for query in queries:
