@@ -104,13 +104,19 @@ def _result(check: Any, failure: str, index: dict[str, int]) -> dict[str, Any]:
 
 
 def sarif_for_checks(checks: Iterable[Any]) -> dict[str, Any]:
-    """A SARIF 2.1.0 log of verification checks: a result per failure, none for passing records."""
+    """A SARIF 2.1.0 log of verification checks: a result per failure, none for passing records.
+
+    The checks are read once and not kept, so a long range costs memory only for its failures."""
     from diylisis import __version__
 
-    checks = list(checks)
     rules = _rules()
     index = {rule["id"]: number for number, rule in enumerate(rules)}
-    results = [_result(check, failure, index) for check in checks for failure in check.failures]
+    results = []
+    records = verified = 0
+    for check in checks:
+        records += 1
+        verified += check.ok
+        results.extend(_result(check, failure, index) for failure in check.failures)
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -118,7 +124,6 @@ def sarif_for_checks(checks: Iterable[Any]) -> dict[str, Any]:
             "tool": {"driver": {"name": "git-distill", "version": __version__,
                                 "rules": rules}},
             "results": results,
-            "properties": {"records": len(checks),
-                           "verified": sum(1 for check in checks if check.ok)},
+            "properties": {"records": records, "verified": verified},
         }],
     }

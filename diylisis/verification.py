@@ -8,8 +8,9 @@ resolved again in the verifying repository, and the refuter realization is ranke
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 
-from diylisis import codec, store
+from diylisis import codec, gitio, store
 from diylisis.frozen import frozen_model
 from diylisis.model import Certificate, Realization, Reference, RepoContext, Snapshot, Target
 from diylisis.phases.f2_grounding import resolves_at
@@ -73,15 +74,52 @@ def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
                  role=role, failures=tuple(failures), certificate=certificate)
 
 
+# Records verified per bulk read of notes: the notes and certificates of one chunk are all that
+# is held at a time, so memory does not grow with the range (a certificate note is about 3 kB of
+# JSON, and ten times that once parsed and decoded), and fewer live objects keep Python's
+# cyclic garbage collector cheap.
+CHUNK = 1000
+
+
 def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_for,
                min_realization: Realization | None = None) -> Iterator[Check]:
-    """Verify many snapshots with the notes read in bulk (one pass, no process per record)."""
-    snapshots = list(snapshots)
-    notes = store.get_many(root, [s.data for s in snapshots])
+    """Verify many snapshots, in order, a chunk at a time: the notes of each chunk read in one
+    bulk call (no process per record)."""
     config = store.settings(root)
-    for snapshot in snapshots:
-        found = notes.get(store.blob_id(snapshot.data, config.object_format), [])
-        yield _check(snapshot, found, role, _once(context_for, snapshot), min_realization)
+    snapshots = iter(snapshots)
+    note_of: dict[str, str] | None = None
+    while chunk := list(islice(snapshots, CHUNK)):
+        if note_of is None:
+            note_of = _list_notes(root, config.notes_ref)
+        keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
+        found = _read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of})
+        for snapshot, key in zip(chunk, keys, strict=True):
+            yield _check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization)
+
+
+# store.get_many lists the whole notes ref on every call; verify lists it once and reads the
+# notes of each chunk with one `git cat-file --batch`.
+def _list_notes(root, ref: str) -> dict[str, str]:
+    """Annotated blob -> note blob for every note under ref (none when the ref does not exist)."""
+    note_of = {}
+    for line in gitio.run_git(["notes", "--ref", ref, "list"], root).decode().splitlines():
+        note, _, annotated = line.partition(" ")
+        note_of[annotated] = note
+    return note_of
+
+
+def _read_notes(root, ref: str, note_of: dict[str, str]) -> dict[str, list[dict]]:
+    """Annotated blob -> its certificates (parsed JSON objects), reading the notes note_of names."""
+    if not note_of:
+        return {}
+    objects = gitio.cat_objects(root, list(dict.fromkeys(note_of.values())))
+    found = {}
+    for blob, note in note_of.items():
+        kind, content, _ = objects.get(note, ("missing", b"", ""))
+        if kind != "blob":
+            raise store.CorruptNote(f"the note {note} on blob {blob} in {ref} is not a readable blob")
+        found[blob] = store.parse_note(content.decode("utf-8", errors="replace"), blob, ref)
+    return found
 
 
 def _once(context_for, snapshot: Snapshot) -> Callable[[], RepoContext | None]:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 
 import click
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput
+
+TYPE_CHECKING = False  # true for type checkers only
+if TYPE_CHECKING:
+    from diylisis.verification import Check
 
 
 @click.command()
@@ -34,19 +39,20 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     workspace = certification.Workspace.open()
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
+    total = None  # a range is read while it is verified: its length is not known up front
     if range_spec:
-        snapshots = list(_range_snapshots(workspace, range_spec, merges))
+        snapshots = _range_snapshots(workspace, range_spec, merges)
     else:
         parsed = [records.parse_target(t, workspace.root) for t in (targets or ("HEAD",))]
         snapshots = [certification.read(workspace, target) for target in parsed]
+        total = len(snapshots)
     context = certification.context_for(workspace)
     wanted = Realization(min_realization) if min_realization else None
     from diylisis.render import progress
 
-    checks = list(progress(verification.check_many(workspace.root, snapshots, role, context, wanted),
-                           "verifying", len(snapshots)))
-    _render(checks, output_format, verbose)
-    return EXIT_OK if all(c.ok for c in checks) else EXIT_FAILED
+    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted),
+                      "verifying", total)
+    return EXIT_OK if _render(checks, output_format, verbose) else EXIT_FAILED
 
 
 def _range_snapshots(workspace, range_spec: str, merges: bool):
@@ -58,24 +64,39 @@ def _range_snapshots(workspace, range_spec: str, merges: bool):
         yield message_snapshot(commit_id, data, workspace.config.max_record_bytes)
 
 
-def _render(checks, output_format: str, verbose: bool) -> None:
+def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
+    """Print the report of checks, read once and not kept (a range may be long); True when all are ok.
+
+    Only what the report shows is kept of each check, never its certificate."""
+    failed = 0
+
+    def tally(checks: Iterable[Check]) -> Iterator[Check]:
+        nonlocal failed
+        for check in checks:
+            failed += not check.ok
+            yield check
+
     if output_format == "json":
-        click.echo(json.dumps({"ok": all(c.ok for c in checks), "records": [
-            {"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
-             "ok": c.ok, "failures": list(c.failures),
-             "realization": c.certificate.realization.value if c.certificate else None}
-            for c in checks]}, ensure_ascii=False, indent=2))
-        return
+        records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
+                    "ok": c.ok, "failures": list(c.failures),
+                    "realization": c.certificate.realization.value if c.certificate else None}
+                   for c in tally(checks)]
+        click.echo(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2))
+        return not failed
     if output_format == "sarif":
         from diylisis.sarif_verify import sarif_for_checks
 
-        click.echo(json.dumps(sarif_for_checks(checks), indent=2))
-        return
-    failed = [c for c in checks if not c.ok]
-    for c in checks:
+        click.echo(json.dumps(sarif_for_checks(tally(checks)), indent=2))
+        return not failed
+    lines = []
+    count = 0
+    for c in tally(checks):
+        count += 1
         if c.ok and verbose:
-            click.echo(f"ok  {c.target}  {c.certificate.role} ({c.certificate.realization.value})")
-        for failure in c.failures:
-            click.echo(f"FAIL {c.target}: {failure}")
+            lines.append(f"ok  {c.target}  {c.certificate.role} ({c.certificate.realization.value})")
+        lines.extend(f"FAIL {c.target}: {failure}" for failure in c.failures)
     if failed or verbose:
-        click.echo(f"{len(checks) - len(failed)} of {len(checks)} record(s) verify")
+        lines.append(f"{count - failed} of {count} record(s) verify")
+    if lines:
+        click.echo("\n".join(lines))
+    return not failed

@@ -1,0 +1,134 @@
+"""verification: each record re-checked against the certificates stored under its content."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import commit, git
+from test_codec import _certificate
+
+from diylisis import certification, codec, store, verification
+from diylisis.frozen import replace
+from diylisis.gitio import history, open_repo
+from diylisis.model import (
+    Realization,
+    RecordKind,
+    Reference,
+    RefKind,
+    RouteJudgment,
+    StableRef,
+    Target,
+    TargetIdentity,
+    sha256_digest,
+)
+from diylisis.records.commit import message_snapshot
+
+
+def _certify(repo: Path, data: bytes, commit_id: str, *, role: str = "reviewer", digest: str | None = None,
+             references: tuple[str, ...] = (), **changes: object) -> dict:
+    judgments = _certificate().judgments[:1] + tuple(
+        RouteJudgment(item=locator, verdict=Reference(ref=StableRef(kind=RefKind.PATH, locator=locator)),
+                      basis="resolves_at held at the certified revision") for locator in references)
+    certificate = _certificate(
+        target=Target(kind=RecordKind.COMMIT, locator=commit_id), role=role, judgments=judgments,
+        identity=TargetIdentity(digest=digest or sha256_digest(data), boundary="message", revision=commit_id),
+        outcome="already-portable", deltas=())
+    return {**codec.certificate_to_dict(replace(certificate, reception=replace(certificate.reception, role=role))),
+            **changes}
+
+
+def _history(repo: Path) -> list[tuple[str, bytes]]:
+    """Seven commits, one of each outcome verify knows, certified by hand; (id, message), newest first."""
+    outcomes = ["ok", "uncertified", "stale", "corrupt", "references", "other-role", "weaker"]
+    entries = []
+    for number, outcome in enumerate(outcomes):
+        commit(repo, f"Change {number}: {outcome}\n\nThe code is in src/m{number}.py.\n",
+               {f"src/m{number}.py": f"N = {number}\n"})
+    messages = list(history.walk_messages(open_repo(repo), "HEAD"))
+    for (commit_id, data), outcome in zip(messages, reversed(outcomes), strict=True):
+        match outcome:
+            case "ok":
+                entries.append((data, _certify(repo, data, commit_id)))
+            case "stale":
+                entries.append((data, _certify(repo, data, commit_id, digest=sha256_digest(b"other"))))
+            case "corrupt":
+                entries.append((data, _certify(repo, data, commit_id, sweep=[])
+                                | {"realization": "oracle"}))
+            case "references":
+                entries.append((data, _certify(repo, data, commit_id,
+                                               references=("src/m0.py", "src/gone.py"))))
+            case "other-role":
+                entries.append((data, _certify(repo, data, commit_id, role="implementer")))
+            case "weaker":
+                entries.append((data, _certify(repo, data, commit_id,
+                                               realization=Realization.LINT_FALLBACK.value)))
+    store.put_many(repo, entries)
+    return messages
+
+
+@pytest.mark.parametrize("role", [None, "reviewer", "implementer"])
+def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     role: str | None) -> None:
+    messages = _history(repo)
+    workspace = certification.Workspace.open(repo)
+    snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
+    context_for = certification.context_for(workspace)
+    wanted = Realization.GENERIC_SUBAGENT
+    one_by_one = [verification.check(s, store.get(repo, s.data), role, context_for(s), wanted) for s in snapshots]
+    monkeypatch.setattr(verification, "CHUNK", 3)  # seven records: chunks of 3, 3 and 1
+    chunked = list(verification.check_many(repo, iter(snapshots), role, context_for, wanted))
+    assert chunked == one_by_one
+    failures = {c.revision: c.failures for c in chunked}
+    newest_first = [commit_id for commit_id, _ in messages]
+    weaker, other_role, references, corrupt, stale, uncertified, ok = newest_first
+    if role == "reviewer":
+        assert failures[ok] == ()
+        assert failures[uncertified][0].startswith("missing: no certificate for role reviewer")
+        assert failures[stale][0].startswith("stale: the certificate names sha256:")
+        assert failures[corrupt][0].startswith("corrupt: a certificate on this content does not decode")
+        assert [f.split(" (")[0] for f in failures[references]] == ["unresolved reference: src/gone.py"]
+        assert "(certified for implementer)" in failures[other_role][0]
+        assert failures[weaker] == ("below: refuter lint-fallback is below the required generic-subagent",)
+
+
+def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    messages = _history(repo)
+    blob = git(repo, "hash-object", "-w", "--stdin", input=messages[-1][1]).strip()
+    git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
+    snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
+    monkeypatch.setattr(verification, "CHUNK", 2)
+    checks = verification.check_many(repo, snapshots, None, certification.context_for(
+        certification.Workspace.open(repo)))
+    with pytest.raises(store.CorruptNote, match=blob):
+        list(checks)
+
+
+def test_the_verify_report_names_every_outcome(repo: Path) -> None:
+    from click.testing import CliRunner
+
+    from diylisis.commands.verify import command
+
+    messages = _history(repo)
+    runner = CliRunner()
+
+    def verify(*args: str):  # the command's return value is the exit code cli.main gives the process
+        return runner.invoke(command, list(args), standalone_mode=False, catch_exceptions=False)
+
+    text = verify("--range", "HEAD", "--role", "reviewer", "-v", "--min-realization", "generic-subagent")
+    assert text.return_value == 1
+    lines = text.output.splitlines()
+    assert lines[0] == f"FAIL commit:{messages[0][0]}: below: refuter lint-fallback is below the required " \
+                       "generic-subagent"
+    assert lines[-2] == f"ok  commit:{messages[-1][0]}  reviewer (generic-subagent)"
+    assert lines[-1] == "1 of 7 record(s) verify"
+    report = json.loads(verify("--range", "HEAD", "--format", "json").output)
+    assert report["ok"] is False
+    assert [r["revision"] for r in report["records"]] == [commit_id for commit_id, _ in messages]
+    assert [r["ok"] for r in report["records"]] == [True, True, False, False, False, False, True]
+    assert [r["realization"] for r in report["records"]][:2] == ["lint-fallback", "generic-subagent"]
+    sarif = json.loads(verify("--range", "HEAD", "--format", "sarif").output)
+    assert sarif["runs"][0]["properties"] == {"records": 7, "verified": 3}
+    assert len(sarif["runs"][0]["results"]) == 5
