@@ -159,5 +159,23 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point for `git-distill`, `diylisis` and `python -m diylisis`."""
     fast = fast_commit_msg(sys.argv[1:] if argv is None else list(argv))
     if fast is not None:
-        sys.exit(_guarded(lambda: _commit_msg(*fast)))
+        code = _guarded(lambda: _commit_msg(*fast))
+        if argv is None:  # the process is the hook: end it without the interpreter's teardown
+            _exit_now(code)
+        sys.exit(code)
     sys.exit(_guarded(lambda: _click_main(argv)))
+
+
+def _exit_now(code: int) -> None:
+    """Flush the standard streams and end the process with code, skipping the interpreter's
+    finalization: tearing down the ~150 modules the hook loaded costs about 5 ms of every
+    commit. Nothing is lost: the hook has closed every file it wrote and waited for every git
+    process it started, and it registers no atexit handler."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed or broken stream: nothing more can be said on it
+    os._exit(code)
