@@ -8,7 +8,8 @@ resolved again in the verifying repository, and the refuter realization is ranke
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
+from functools import partial
+from itertools import chain, islice
 
 from diylisis import codec, gitio, store
 from diylisis.frozen import frozen_model
@@ -18,14 +19,16 @@ from diylisis.phases.f2_grounding import resolves_at
 
 @frozen_model
 class Check:
-    """The verdict on one record: ok, or each failure named."""
+    """The verdict on one record: ok, or each failure named; and whom the certificate that was
+    checked is for, and which refuter it names (None when no certificate was found)."""
 
     target: Target
     revision: str | None
     digest: str
-    role: str | None
+    role: str | None  # the role asked for; None: any
     failures: tuple[str, ...]  # "missing: ...", "stale: ...", "unresolved reference: ...", "below: ..."
-    certificate: Certificate | None = None
+    certified_role: str | None = None
+    realization: Realization | None = None
 
     @property
     def ok(self) -> bool:
@@ -70,8 +73,8 @@ def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
     if min_realization is not None and certificate.realization.rank < min_realization.rank:
         failures.append(f"below: refuter {certificate.realization.value} is below the required "
                         f"{min_realization.value}")
-    return Check(target=snapshot.target, revision=snapshot.revision, digest=digest,
-                 role=role, failures=tuple(failures), certificate=certificate)
+    return Check(target=snapshot.target, revision=snapshot.revision, digest=digest, role=role,
+                 failures=tuple(failures), certified_role=certificate.role, realization=certificate.realization)
 
 
 # Records verified per bulk read of notes: the notes and certificates of one chunk are all that
@@ -79,22 +82,84 @@ def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
 # JSON, and ten times that once parsed and decoded), and fewer live objects keep Python's
 # cyclic garbage collector cheap.
 CHUNK = 1000
+# A range this long is shared among worker processes; a shorter one costs more to start them than it saves.
+PARALLEL_FROM = 2000
 
 
 def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_for,
-               min_realization: Realization | None = None) -> Iterator[Check]:
+               min_realization: Realization | None = None, *, jobs: int = 1) -> Iterator[Check]:
     """Verify many snapshots, in order, a chunk at a time: the notes of each chunk read in one
-    bulk call (no process per record)."""
-    config = store.settings(root)
+    bulk call (no process per record).
+
+    jobs > 1 verifies the chunks in that many worker processes where processes can be forked
+    (Linux), while the snapshots are still being read; 0 chooses one per usable CPU for
+    PARALLEL_FROM snapshots or more, else 1. The checks are the same either way.
+    """
     snapshots = iter(snapshots)
-    note_of: dict[str, str] | None = None
+    head = list(islice(snapshots, max(PARALLEL_FROM, CHUNK + 1)))
+    if not head:
+        return
+    config = store.settings(root)
+    check_chunk = partial(_check_chunk, root, config, _list_notes(root, config.notes_ref), role, context_for,
+                          min_realization)
+    chunks = _chunks(chain(head, snapshots))
+    if jobs == 0:
+        jobs = _usable_cpus() if len(head) >= PARALLEL_FROM else 1
+    if jobs <= 1 or len(head) <= CHUNK or not _can_fork():
+        for chunk in chunks:
+            yield from check_chunk(chunk)
+        return
+    import multiprocessing
+
+    # fork hands the workers the notes listing, the context factory and the loaded modules as
+    # they are; only the snapshots and the checks cross between processes
+    pool = multiprocessing.get_context("fork").Pool(jobs, _start_worker, (check_chunk,))
+    try:
+        for checks in pool.imap(_check_in_worker, chunks):
+            yield from checks
+    finally:
+        pool.terminate()
+
+
+def _chunks(snapshots: Iterator[Snapshot]) -> Iterator[list[Snapshot]]:
     while chunk := list(islice(snapshots, CHUNK)):
-        if note_of is None:
-            note_of = _list_notes(root, config.notes_ref)
-        keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
-        found = _read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of})
-        for snapshot, key in zip(chunk, keys, strict=True):
-            yield _check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization)
+        yield chunk
+
+
+def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
+                 min_realization: Realization | None, chunk: list[Snapshot]) -> list[Check]:
+    """The checks of one chunk of snapshots, its notes read in one `git cat-file --batch`."""
+    keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
+    found = _read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of})
+    return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization)
+            for snapshot, key in zip(chunk, keys, strict=True)]
+
+
+_WORKER: dict[str, Callable[[list[Snapshot]], list[Check]]] = {}
+
+
+def _start_worker(check_chunk: Callable[[list[Snapshot]], list[Check]]) -> None:
+    _WORKER["check_chunk"] = check_chunk
+
+
+def _check_in_worker(chunk: list[Snapshot]) -> list[Check]:
+    return _WORKER["check_chunk"](chunk)
+
+
+def _can_fork() -> bool:
+    """Worker processes are forked on Linux only (macOS frameworks are not safe across fork)."""
+    import multiprocessing
+    import sys
+
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _usable_cpus() -> int:
+    """CPUs this process may run on (at most 8 are used)."""
+    import os
+
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(usable, 8))
 
 
 # store.get_many lists the whole notes ref on every call; verify lists it once and reads the

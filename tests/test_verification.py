@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -68,9 +69,9 @@ def _history(repo: Path) -> list[tuple[str, bytes]]:
     return messages
 
 
-@pytest.mark.parametrize("role", [None, "reviewer", "implementer"])
+@pytest.mark.parametrize(("role", "jobs"), [(None, 1), ("reviewer", 1), ("implementer", 1), ("reviewer", 2)])
 def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     role: str | None) -> None:
+                                                     role: str | None, jobs: int) -> None:
     messages = _history(repo)
     workspace = certification.Workspace.open(repo)
     snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
@@ -78,8 +79,19 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
     wanted = Realization.GENERIC_SUBAGENT
     one_by_one = [verification.check(s, store.get(repo, s.data), role, context_for(s), wanted) for s in snapshots]
     monkeypatch.setattr(verification, "CHUNK", 3)  # seven records: chunks of 3, 3 and 1
-    chunked = list(verification.check_many(repo, iter(snapshots), role, context_for, wanted))
+    monkeypatch.setattr(verification, "PARALLEL_FROM", 4)
+    opened_in = repo.parent / "pids"
+
+    def recording_context_for(snapshot):  # which process resolves the references
+        with opened_in.open("a") as pids:
+            pids.write(f"{os.getpid()}\n")
+        return context_for(snapshot)
+
+    chunked = list(verification.check_many(repo, iter(snapshots), role, recording_context_for, wanted, jobs=jobs))
     assert chunked == one_by_one
+    if role != "implementer":  # no implementer certificate names a reference
+        pids = set(opened_in.read_text().split())
+        assert pids and (str(os.getpid()) in pids) == (jobs == 1)
     failures = {c.revision: c.failures for c in chunked}
     newest_first = [commit_id for commit_id, _ in messages]
     weaker, other_role, references, corrupt, stale, uncertified, ok = newest_first
@@ -93,15 +105,17 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
         assert failures[weaker] == ("below: refuter lint-fallback is below the required generic-subagent",)
 
 
-def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 jobs: int) -> None:
     messages = _history(repo)
     blob = git(repo, "hash-object", "-w", "--stdin", input=messages[-1][1]).strip()
     git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
     snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
     monkeypatch.setattr(verification, "CHUNK", 2)
+    monkeypatch.setattr(verification, "PARALLEL_FROM", 4)
     checks = verification.check_many(repo, snapshots, None, certification.context_for(
-        certification.Workspace.open(repo)))
+        certification.Workspace.open(repo)), jobs=jobs)
     with pytest.raises(store.CorruptNote, match=blob):
         list(checks)
 

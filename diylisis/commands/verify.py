@@ -50,7 +50,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     wanted = Realization(min_realization) if min_realization else None
     from diylisis.render import progress
 
-    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted),
+    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted, jobs=0),
                       "verifying", total)
     return EXIT_OK if _render(checks, output_format, verbose) else EXIT_FAILED
 
@@ -65,9 +65,7 @@ def _range_snapshots(workspace, range_spec: str, merges: bool):
 
 
 def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
-    """Print the report of checks, read once and not kept (a range may be long); True when all are ok.
-
-    Only what the report shows is kept of each check, never its certificate."""
+    """Print the report of checks, read once and not kept (a range may be long); True when all are ok."""
     failed = 0
 
     def tally(checks: Iterable[Check]) -> Iterator[Check]:
@@ -79,7 +77,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
     if output_format == "json":
         records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
                     "ok": c.ok, "failures": list(c.failures),
-                    "realization": c.certificate.realization.value if c.certificate else None}
+                    "realization": c.realization.value if c.realization else None}
                    for c in tally(checks)]
         click.echo(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2))
         return not failed
@@ -93,7 +91,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
     for c in tally(checks):
         count += 1
         if c.ok and verbose:
-            lines.append(f"ok  {c.target}  {c.certificate.role} ({c.certificate.realization.value})")
+            lines.append(f"ok  {c.target}  {c.certified_role} ({c.realization.value})")
         lines.extend(f"FAIL {c.target}: {failure}" for failure in c.failures)
     if failed or verbose:
         lines.append(f"{count - failed} of {count} record(s) verify")
