@@ -142,8 +142,8 @@ def refuse_dirty(workspace: Workspace, target: Target) -> None:
 
 
 def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool = False,
-          certificate_target: str | None = None, reading: gitio.CatObjects | None = None) -> Edges:
-    """The engine's side effects for this target; reading: a store.start_put begun for its snapshot."""
+          certificate_target: str | None = None, pending: store.PendingPut | None = None) -> Edges:
+    """The engine's side effects for this target; pending: a store.start_put begun for its snapshot."""
     detect = detector(workspace)
     context = context_for(workspace)
     channel = None if check_only else records.write_channel(target, workspace.root)
@@ -189,7 +189,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
             identity = replace(certificate.identity, digest=candidate.digest,
                                boundary=certificate.identity.boundary + " (another cleanup mode)")
             entries.append((alternate, codec.certificate_to_dict(replace(certificate, identity=identity))))
-        store.put_many(workspace.root, entries, config=store.settings_from(git_values(workspace)), reading=reading)
+        store.put_many(workspace.root, entries, config=store.settings_from(git_values(workspace)), pending=pending)
         if certificate_target and certificate_target not in ("notes", "session"):
             # an externally named landing place, besides the note (F7: contract.certificate_target)
             landing = os.path.join(workspace.root, certificate_target.removeprefix("file:"))

@@ -165,13 +165,13 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         return EXIT_OK
     state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
                                 check_dirty=False)
-    # the store's first read of the certificate refs runs in git while the message is judged
-    reading = store.start_put(workspace.root, (snapshot.data, *snapshot.alternates),
+    # the store's git processes start (and read the certificate refs) while the message is judged
+    pending = store.start_put(workspace.root, (snapshot.data, *snapshot.alternates),
                               store.settings_from(certification.git_values(workspace)))
     try:
-        result = _run(workspace, state, hook_gate(settings.role), reading=reading)
+        result = _run(workspace, state, hook_gate(settings.role), pending=pending)
     finally:
-        reading.close()
+        pending.close()
     forget_run(workspace, result.state)
     if result.state.status == "certified":
         for delta in result.state.repair_deltas:
@@ -184,16 +184,16 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     return EXIT_FAILED
 
 
-def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False, reading=None):
+def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False, pending=None):
     """The engine with the certification edges (a `read` override for staged content, a
-    store.start_put reading for the certificate).
+    store.start_put for the certificate).
 
     No run file is saved: forget_run drops it after every hook run anyway, so writing it
     after each pass would only cost an encode and a file write per pass.
     """
     from diylisis import certification, engine
 
-    edges = certification.edges(workspace, state.target, gate, check_only=check_only, reading=reading)
+    edges = certification.edges(workspace, state.target, gate, check_only=check_only, pending=pending)
     edges = replace(edges, save=_unsaved)
     if read is not None:
         edges = replace(edges, read=read)

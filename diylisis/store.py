@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from diylisis.digests import sha1, sha256
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.frozen import frozen_model
-from diylisis.gitio import CatObjects, cat_objects, config_values, run_git, try_git
+from diylisis.gitio import CatObjects, GitProcess, cat_objects, config_values, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -267,20 +267,38 @@ def put(repo_root: str | Path, keys: Sequence[bytes], certificate: Mapping[str, 
     put_many(repo_root, [(key, certificate) for key in keys])
 
 
-def start_put(repo_root: str | Path, keys: Iterable[bytes], config: Settings) -> CatObjects:
-    """The reading a put_many of certificates for these keys starts with, started now: its git process
-    runs while the certificate is being made. Hand it to put_many, or close() it when none follows."""
-    return CatObjects(repo_root, _put_queries(config, [blob_id(key, config.object_format) for key in keys]))
+class PendingPut:
+    """The three git processes of put_many's first attempt, started before the certificate exists
+    (start_put): the read of the refs (for given keys) runs at once, and unpack-objects and update-ref
+    wait, started, for their input. Hand it to put_many, and close() it in any case."""
+
+    def __init__(self, repo_root: str | Path, config: Settings, keys: Iterable[bytes]) -> None:
+        self.reading = CatObjects(repo_root, _put_queries(config, [blob_id(key, config.object_format)
+                                                                     for key in keys]))
+        self.unpack = GitProcess(["unpack-objects", "-q"], repo_root)
+        self.update = GitProcess(["update-ref", "--stdin"], repo_root)
+
+    def close(self) -> None:
+        """End the processes put_many did not use (with no input they write nothing)."""
+        self.reading.close()
+        self.unpack.finish()
+        self.update.finish()
+
+
+def start_put(repo_root: str | Path, keys: Iterable[bytes], config: Settings) -> PendingPut:
+    """put_many's git processes for certificates keyed by keys, started now, so that they start up
+    and read while the certificate is being made."""
+    return PendingPut(repo_root, config, keys)
 
 
 def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, Any]]],
-             *, config: Settings | None = None, reading: CatObjects | None = None) -> None:
+             *, config: Settings | None = None, pending: PendingPut | None = None) -> None:
     """Attach each certificate to its key's blob in one compare-and-swap (one role line per blob).
 
     config: the store settings when the caller already read them (settings_from), else read here.
-    reading: a start_put begun earlier; the first attempt uses its answers when they cover these
-    keys (they may be older than the refs by then: the compare-and-swap then fails and the next
-    attempt reads again).
+    pending: a start_put begun earlier, for the first attempt. Its reading is used when it covers
+    these keys; it may be older than the refs by then, and the compare-and-swap then fails and the
+    next attempt reads again.
     """
     if not entries:
         raise BadInput("a certificate needs at least one snapshot to be keyed under")
@@ -290,7 +308,7 @@ def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, 
                   for key, certificate in entries]  # serialize refuses a bad certificate before any write
     lines = {blob_id(key, config.object_format): (role, line, key) for key, role, line in serialized}
     for attempt in range(MAX_ATTEMPTS):
-        if _try_put(repo_root, config, env, lines, reading if attempt == 0 else None):
+        if _try_put(repo_root, config, env, lines, pending if attempt == 0 else None):
             return
         import random  # only when another writer won: the first attempt needs no backoff
 
@@ -311,7 +329,7 @@ def _try_put(
     config: Settings,
     env: dict[str, str],
     lines: Mapping[str, tuple[str, str, bytes]],
-    reading: CatObjects | None = None,
+    pending: PendingPut | None = None,
 ) -> bool:
     """One compare-and-swap attempt; False when another writer moved a ref first.
 
@@ -329,8 +347,8 @@ def _try_put(
     attempt is retried on a consistent reading.
     """
     queries = _put_queries(config, list(lines))
-    if reading is not None and set(queries) <= set(reading.queries):
-        answers = reading.objects()
+    if pending is not None and set(queries) <= set(pending.reading.queries):
+        answers = pending.reading.objects()
     else:
         answers = cat_objects(repo_root, queries)
     found = {q: hit for q, hit in answers.items() if hit[0] in _OBJECT_TYPES}
@@ -370,9 +388,9 @@ def _try_put(
     if config.idents is not None:
         made = [writer.add("commit", commit_object(tree, parent, message, config.idents))
                 for tree, parent, message in wanted]
-        writer.flush(repo_root)
+        writer.flush(repo_root, pending.unpack if pending else None)
     else:
-        writer.flush(repo_root)
+        writer.flush(repo_root, pending.unpack if pending else None)
         made = [_commit_tree(repo_root, tree, parent, message, env) for tree, parent, message in wanted]
     new_notes = made[0]
     new_snapshots = made[1] if len(made) > 1 else old_snapshots
@@ -383,6 +401,7 @@ def _try_put(
             SNAPSHOTS_REF: (new_snapshots, old_snapshots),
         },
         config.object_format,
+        pending.update if pending else None,
     )
 
 
@@ -499,8 +518,8 @@ class _ObjectWriter:
         self.objects.setdefault(object_id, (kind, data))
         return object_id
 
-    def flush(self, repo_root: str | Path) -> None:
-        """Write every added object (one git process)."""
+    def flush(self, repo_root: str | Path, process: GitProcess | None = None) -> None:
+        """Write every added object (one `git unpack-objects`, or the one started as process)."""
         import zlib
 
         # pack header: version 2 and the object count, both 4-byte big-endian
@@ -517,7 +536,10 @@ class _ObjectWriter:
             header.append(byte)
             chunks += [bytes(header), zlib.compress(data, 1)]
         pack = b"".join(chunks)
-        run_git(["unpack-objects", "-q"], repo_root, input=pack + self.algorithm(pack).digest())
+        pack += self.algorithm(pack).digest()
+        code, _, err = process.finish(pack) if process else try_git(["unpack-objects", "-q"], repo_root, input=pack)
+        if code != 0:
+            raise GitError(f"git unpack-objects failed: {_first_line(err)}")
         self.objects.clear()
 
 
@@ -585,8 +607,10 @@ def compare_and_swap(
     repo_root: str | Path,
     updates: Mapping[str, tuple[str | None, str | None]],
     object_format: str,
+    process: GitProcess | None = None,
 ) -> bool:
-    """Move every ref from its old to its new id in one transaction; False if one moved first."""
+    """Move every ref from its old to its new id in one transaction; False if one moved first.
+    process: a `git update-ref --stdin` started earlier, to take the transaction."""
     zero = "0" * (64 if object_format == "sha256" else 40)
     lines = ["start"]
     for ref, (new, old) in updates.items():
@@ -595,7 +619,9 @@ def compare_and_swap(
         else:
             lines.append(f"update {ref} {new} {old or zero}")
     lines += ["prepare", "commit", ""]
-    code, _, err = try_git(["update-ref", "--stdin"], repo_root, input="\n".join(lines).encode())
+    transaction = "\n".join(lines).encode()
+    code, _, err = (process.finish(transaction) if process
+                    else try_git(["update-ref", "--stdin"], repo_root, input=transaction))
     if code == 0:
         return True
     message = err.decode("utf-8", errors="replace")

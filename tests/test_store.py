@@ -284,20 +284,22 @@ def test_git_writes_the_commits_the_store_cannot(
     _same_commit_as_git_writes(repo)
 
 
-def _cat_file_runs(trace: Path) -> int:
-    return sum("cat-file" in line for line in trace.read_text(encoding="utf-8").splitlines()
-               if "trace: built-in" in line)
+def _git_runs(trace: Path) -> list[str]:
+    """The git commands a GIT_TRACE file shows."""
+    return [line.split("trace: built-in: git ", 1)[1].split()[0]
+            for line in trace.read_text(encoding="utf-8").splitlines() if "trace: built-in: git " in line]
 
 
 def test_a_reading_started_early_is_the_first_attempts_read(repo: Path, monkeypatch: pytest.MonkeyPatch,
                                                             tmp_path: Path) -> None:
     store.put(repo, [b"older\n"], _cert("reviewer"))
+    config = store.settings(repo)
     trace = tmp_path / "trace"
     monkeypatch.setenv("GIT_TRACE", str(trace))
-    config = store.settings(repo)
-    reading = store.start_put(repo, [b"r\n", b"r\n\n"], config)
-    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, reading=reading)
-    assert _cat_file_runs(trace) == 1
+    pending = store.start_put(repo, [b"r\n", b"r\n\n"], config)
+    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, pending=pending)
+    pending.close()
+    assert sorted(_git_runs(trace)) == ["cat-file", "unpack-objects", "update-ref"]  # started together
     monkeypatch.delenv("GIT_TRACE")
     assert store.get(repo, b"r\n") == [_cert("reviewer")]
     assert store.get(repo, b"older\n") == [_cert("reviewer")]
@@ -305,19 +307,20 @@ def test_a_reading_started_early_is_the_first_attempts_read(repo: Path, monkeypa
 
 def test_a_reading_the_refs_moved_past_is_read_again(repo: Path) -> None:
     config = store.settings(repo)
-    reading = store.start_put(repo, [b"r\n"], config)
-    reading.objects()  # taken before the other writer's certificate below
+    pending = store.start_put(repo, [b"r\n"], config)
+    pending.reading.objects()  # taken before the other writer's certificate below
     store.put(repo, [b"r\n"], _cert("ci-agent"))
     store.put(repo, [b"other\n"], _cert("ci-agent"))
-    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, reading=reading)
+    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, pending=pending)
+    pending.close()
     assert sorted(c["role"] for c in store.get(repo, b"r\n")) == ["ci-agent", "reviewer"]
     assert store.get(repo, b"other\n") == [_cert("ci-agent")]
 
 
 def test_a_reading_for_other_keys_is_not_used(repo: Path) -> None:
     config = store.settings(repo)
-    reading = store.start_put(repo, [b"first draft\n"], config)
-    store.put_many(repo, [(b"repaired\n", _cert("reviewer"))], config=config, reading=reading)
-    reading.close()
+    pending = store.start_put(repo, [b"first draft\n"], config)
+    store.put_many(repo, [(b"repaired\n", _cert("reviewer"))], config=config, pending=pending)
+    pending.close()
     assert store.get(repo, b"repaired\n") == [_cert("reviewer")]
     assert store.get(repo, b"first draft\n") == []

@@ -216,33 +216,38 @@ def git_processes(commands: Sequence[tuple[Sequence[str], bytes | None]], cwd: s
 
 
 class GitProcess:
-    """try_git started now and finished later: its input is written as far as the pipe takes it at
-    once, the rest and its output are exchanged by finish(), which also reaps it."""
+    """try_git started now and finished later, so that git starts up (and works on what it was
+    sent) while the caller does something else. send() writes input as far as the pipe takes it
+    without waiting; finish() writes the rest and any last input, ends stdin, reads both outputs
+    to their ends and reaps the process."""
 
-    def __init__(self, args: Sequence[str], cwd: str | Path, *, input: bytes) -> None:
+    def __init__(self, args: Sequence[str], cwd: str | Path, *, input: bytes = b"") -> None:
         if not os.path.isdir(cwd):
             raise GitError(f"not a directory: {cwd}")
-        pid, out_read, err_read, in_write = _start(["git", "-C", os.fspath(cwd), *args], input,
-                                                   {**os.environ, "LC_ALL": "C"})
-        os.set_blocking(in_write, False)
+        self._started = _start(["git", "-C", os.fspath(cwd), *args], b"", {**os.environ, "LC_ALL": "C"})
+        os.set_blocking(self._started[3], False)
+        self._rest = b""
+        self._result: tuple[int, bytes, bytes] | None = None
+        self.send(input)
+
+    def send(self, data: bytes) -> None:
+        """Write data after what was sent before, as much as the pipe takes now."""
+        self._rest += data
         written = 0
         try:
-            while written < len(input):
-                written += os.write(in_write, input[written:written + _CHUNK])
-        except (BlockingIOError, BrokenPipeError):
+            while written < len(self._rest):
+                written += os.write(self._started[3], self._rest[written:written + _CHUNK])
+        except BlockingIOError:
             pass
-        if written >= len(input):
-            os.close(in_write)
-            in_write = -1
-        self._started = (pid, out_read, err_read, in_write)
-        self._rest = input[written:]
-        self._result: tuple[int, bytes, bytes] | None = None
+        except BrokenPipeError:  # git stopped reading: finish() gives its exit status
+            written = len(self._rest)
+        self._rest = self._rest[written:]
 
-    def finish(self) -> tuple[int, bytes, bytes]:
-        """(exit status, stdout, stderr), as try_git gives them; the same on every call."""
+    def finish(self, input: bytes = b"") -> tuple[int, bytes, bytes]:
+        """(exit status, stdout, stderr), as try_git gives them, after input; the same on every call."""
         if self._result is None:
             try:
-                (out, err), = _exchange([self._started], [self._rest])
+                (out, err), = _exchange([self._started], [self._rest + input])
             finally:
                 _, status = os.waitpid(self._started[0], 0)
             self._result = (os.waitstatus_to_exitcode(status), out, err)
