@@ -18,15 +18,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
 import sys
-from pathlib import Path
 
 from diylisis import precompiled
 from diylisis.frozen import frozen_model
 
-LEXICON_DIR = Path(__file__).with_name("lexicons")
-CACHE_PATH = LEXICON_DIR / "derived.json"
+# os.path, not pathlib: the commit-msg hook imports this module and nothing else it loads needs pathlib
+LEXICON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicons")
+CACHE_PATH = os.path.join(LEXICON_DIR, "derived.json")
 _LEFT = r"(?<![A-Za-z0-9_])"
 _RIGHT = r"(?![A-Za-z0-9_])"
 
@@ -88,7 +89,7 @@ COMMON = "any"  # lexicons/any.toml: lists that belong to no language (hosts, id
 @functools.cache
 def available_languages() -> tuple[str, ...]:
     """Languages with a lexicon file shipped in lexicons/ (not counting the language-independent one)."""
-    return tuple(sorted(p.stem for p in LEXICON_DIR.glob("*.toml") if p.stem != COMMON))
+    return tuple(sorted(name for name in _toml_names(LEXICON_DIR) if name != COMMON))
 
 
 def lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
@@ -99,7 +100,7 @@ def lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
 @functools.cache
 def _lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
     shipped = available_languages()
-    common = (COMMON,) if (LEXICON_DIR / f"{COMMON}.toml").exists() else ()
+    common = (COMMON,) if os.path.exists(os.path.join(LEXICON_DIR, f"{COMMON}.toml")) else ()
     if languages is None:
         return Lexicon(languages=common + shipped)
     missing = [lang for lang in languages if lang not in shipped]
@@ -126,7 +127,7 @@ def _load(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
 def _parse_lexicon(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
     import tomllib
 
-    with (LEXICON_DIR / f"{language}.toml").open("rb") as handle:
+    with open(os.path.join(LEXICON_DIR, f"{language}.toml"), "rb") as handle:
         return _parsed(language, tomllib.load(handle))
 
 
@@ -563,31 +564,40 @@ def fragment_further_literals(fragment: str) -> tuple[tuple[str, ...] | frozense
     return further_literals(fragment)
 
 
-def source_digest(directory: Path = LEXICON_DIR) -> str:
+def _toml_names(directory: str | os.PathLike[str]) -> list[str]:
+    """The languages (file stems) of the lexicon files in directory, sorted."""
+    return sorted(name[: -len(".toml")] for name in os.listdir(directory) if name.endswith(".toml"))
+
+
+def _read(path: str | os.PathLike[str]) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def source_digest(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
     """SHA-256 of what the precomputed file is derived from: directory's TOML files, this module, the interpreter."""
     # The literals depend on re._parser and on str.lower and re._casefix, whose tables follow
     # the interpreter's Unicode version; this module's source holds the derivation itself.
     digest = hashlib.sha256()
     digest.update(f"{sys.implementation.name} {sys.version_info[0]}.{sys.version_info[1]}\n".encode())
-    for path in [Path(__file__), *sorted(directory.glob("*.toml"))]:
-        data = path.read_bytes().replace(b"\r\n", b"\n")  # a checkout with CRLF line ends is the same source
-        digest.update(f"{path.name} {len(data)}\n".encode())
+    for path in [__file__, *(os.path.join(directory, f"{name}.toml") for name in _toml_names(directory))]:
+        data = _read(path).replace(b"\r\n", b"\n")  # a checkout with CRLF line ends is the same source
+        digest.update(f"{os.path.basename(path)} {len(data)}\n".encode())
         digest.update(data)
     return digest.hexdigest()
 
 
-def cache_text(directory: Path = LEXICON_DIR) -> str:
+def cache_text(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
     """The precomputed file's content for the lexicons in directory, computed from the TOML files."""
     lexicons = {}
     literals: dict[str, list[str] | None] = {}
     further: dict[str, list[list[str]]] = {}
     import tomllib
 
-    for path in sorted(directory.glob("*.toml")):
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-        boundary, terms = _parsed(path.stem, data)
-        lexicons[path.stem] = {"boundary": boundary, "terms": {key: list(value) for key, value in terms.items()}}
+    for name in _toml_names(directory):
+        data = tomllib.loads(_read(os.path.join(directory, f"{name}.toml")).decode("utf-8"))
+        boundary, terms = _parsed(name, data)
+        lexicons[name] = {"boundary": boundary, "terms": {key: list(value) for key, value in terms.items()}}
         for fragments in terms.values():
             for fragment in fragments:
                 found = required_literals(fragment)
@@ -605,15 +615,16 @@ def cache_text(directory: Path = LEXICON_DIR) -> str:
     return json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
-def write_cache(path: Path = CACHE_PATH) -> None:
+def write_cache(path: str | os.PathLike[str] = CACHE_PATH) -> None:
     """Write cache_text() of the shipped lexicons to path."""
-    path.write_text(cache_text(), encoding="utf-8")
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(cache_text())
 
 
-def read_cache(path: Path, digest: str) -> _Derived | None:
+def read_cache(path: str | os.PathLike[str], digest: str) -> _Derived | None:
     """The tables stored in path when it records digest (None: missing, unreadable or made from other sources)."""
     try:
-        body = json.loads(path.read_bytes())
+        body = json.loads(_read(path))
         if body["digest"] != digest:
             return None
         lexicons = {

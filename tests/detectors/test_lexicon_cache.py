@@ -18,11 +18,11 @@ from diylisis.detectors.lexicon import (
     write_cache,
 )
 
-LANGUAGES = tuple(sorted(path.stem for path in LEXICON_DIR.glob("*.toml")))
+LANGUAGES = tuple(sorted(path.stem for path in Path(LEXICON_DIR).glob("*.toml")))
 
 
 def test_committed_cache_is_up_to_date() -> None:
-    current = CACHE_PATH.read_text(encoding="utf-8")
+    current = Path(CACHE_PATH).read_text(encoding="utf-8")
     assert current == cache_text(), (
         "diylisis/detectors/lexicons/derived.json is stale: python -m diylisis.detectors.lexicon --write-cache"
     )
@@ -74,7 +74,7 @@ def test_a_missing_or_broken_cache_is_unused(tmp_path: Path) -> None:
     digest = source_digest()
     assert read_cache(tmp_path / "absent.json", digest) is None
     broken = tmp_path / "broken.json"
-    broken.write_text(CACHE_PATH.read_text(encoding="utf-8")[:500], encoding="utf-8")
+    broken.write_text(Path(CACHE_PATH).read_text(encoding="utf-8")[:500], encoding="utf-8")
     assert read_cache(broken, digest) is None
     wrong_shape = tmp_path / "shape.json"
     wrong_shape.write_text(f'{{"digest": "{digest}", "lexicons": [], "literals": {{}}}}', encoding="utf-8")

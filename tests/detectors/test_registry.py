@@ -16,7 +16,7 @@ from diylisis.model import Category
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "rules"
-LEXICON_LANGUAGES = sorted(path.stem for path in LEXICON_DIR.glob("*.toml"))
+LEXICON_LANGUAGES = sorted(path.stem for path in Path(LEXICON_DIR).glob("*.toml"))
 
 
 def test_ids_and_names_are_unique_and_well_formed() -> None:
