@@ -16,13 +16,13 @@ with `python -m diylisis.detectors.lexicon --write-cache`.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import re
 import sys
 
 from diylisis import precompiled
+from diylisis.digests import sha256
 from diylisis.frozen import frozen_model
 
 # os.path, not pathlib: the commit-msg hook imports this module and nothing else it loads needs pathlib
@@ -578,7 +578,7 @@ def source_digest(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
     """SHA-256 of what the precomputed file is derived from: directory's TOML files, this module, the interpreter."""
     # The literals depend on re._parser and on str.lower and re._casefix, whose tables follow
     # the interpreter's Unicode version; this module's source holds the derivation itself.
-    digest = hashlib.sha256()
+    digest = sha256()
     digest.update(f"{sys.implementation.name} {sys.version_info[0]}.{sys.version_info[1]}\n".encode())
     for path in [__file__, *(os.path.join(directory, f"{name}.toml") for name in _toml_names(directory))]:
         data = _read(path).replace(b"\r\n", b"\n")  # a checkout with CRLF line ends is the same source
