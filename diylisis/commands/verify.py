@@ -39,18 +39,20 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     workspace = certification.Workspace.open()
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
-    total = None  # a range is read while it is verified: its length is not known up front
+    # Worker processes are forked before the first check. A bar with no total starts after the
+    # first checks, so a range (read while it is verified: no total) may use them; a bar with a
+    # total already runs its thread by then, and forking beside a thread is unsafe.
     if range_spec:
-        snapshots = _range_snapshots(workspace, range_spec, merges)
+        snapshots, total, jobs = _range_snapshots(workspace, range_spec, merges), None, 0
     else:
         parsed = [records.parse_target(t, workspace.root) for t in (targets or ("HEAD",))]
         snapshots = [certification.read(workspace, target) for target in parsed]
-        total = len(snapshots)
+        total, jobs = len(snapshots), 1
     context = certification.context_for(workspace)
     wanted = Realization(min_realization) if min_realization else None
     from diylisis.render import progress
 
-    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted, jobs=0),
+    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted, jobs=jobs),
                       "verifying", total)
     return EXIT_OK if _render(checks, output_format, verbose) else EXIT_FAILED
 
