@@ -9,60 +9,17 @@ from __future__ import annotations
 import os
 import time
 
-from diylisis import codec, config, gitio, records, runs, store
+from diylisis import codec, gitio, records, runs, store
 from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
-from diylisis.errors import BadInput, GitError
-from diylisis.frozen import field, frozen_model, replace
+from diylisis.errors import BadInput
+from diylisis.frozen import replace
 from diylisis.gate import Gate
 from diylisis.model import Certificate, RecordKind, Snapshot, Target
 from diylisis.phases import f0_contract
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
-
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
-if TYPE_CHECKING:
-    from pathlib import Path
-
-
-@frozen_model
-class Workspace:
-    """The repository a command works in, read once. Its paths are absolute path strings."""
-
-    root: str
-    git_dir: str
-    config: config.Config
-    head: str | None = None  # the commit HEAD named at open; None on an unborn branch
-    # git config values read once per command (git_values); not part of the value
-    memo: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
-
-    @classmethod
-    def open(cls, path: str | Path = ".") -> Workspace:
-        """The repository containing path, its git dir and HEAD from one `git rev-parse`, and its
-        GIT_KEYS from one `git config` started beside it (no pygit2 import)."""
-        (code, out, _), values = gitio.try_gits([
-            ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}"],
-            gitio.config_command(GIT_KEYS)], path)
-        lines = out.decode("utf-8", errors="surrogateescape").splitlines()
-        if code not in (0, 1) or len(lines) < 2 or not lines[0].strip():  # 1: HEAD is unborn
-            raise GitError(f"not a git repository with a work tree: {path} "
-                           "(run inside a repository, or create one with git init)")
-        root = os.path.normpath(lines[0].strip())
-        head = lines[2].strip() if code == 0 and len(lines) > 2 else None
-        return cls(root=root, git_dir=os.path.normpath(lines[1].strip()), config=config.load(root), head=head or None,
-                   memo={"git": gitio.config_values_from(values, root)})
-
-
-# Every git config value a certification reads, in one `git config` call: the message
-# file's cleanup mode and comment char, the origin remote (GitCommandContext) and the store's.
-GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS)
-
-
-def git_values(workspace: Workspace) -> dict[str, str]:
-    """The GIT_KEYS values set in this repository (read when the workspace was opened)."""
-    if "git" not in workspace.memo:
-        workspace.memo["git"] = gitio.config_values(workspace.root, GIT_KEYS)
-    return workspace.memo["git"]
+from diylisis.workspace import Workspace, git_values
 
 
 def read(workspace: Workspace, target: Target) -> Snapshot:

@@ -150,9 +150,12 @@ def hook_request(workspace, role: str):
 
 def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     """The commit-msg hook: certify msgfile:PATH, write mechanical repairs, refuse what needs judgment."""
+    from diylisis.workspace import start_open
+
+    opening = start_open(cwd)  # git answers while the engine is imported
     from diylisis import certification, store
 
-    workspace = certification.Workspace.open(cwd)
+    workspace = opening.finish()
     message_path = os.path.abspath(os.path.join(cwd, path))
     target = Target(kind=RecordKind.MSGFILE, locator=message_path)
     snapshot = certification.read(workspace, target)

@@ -48,7 +48,7 @@ ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
     "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.frozen", "diylisis.digests",
     "diylisis.state",
-    "diylisis.certification", "diylisis.codec", "diylisis.config", "diylisis.runs",
+    "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.store", "diylisis.precompiled", "diylisis.engine", "diylisis.gate", "diylisis.gitio",
     "diylisis.gitio.context",
     "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",

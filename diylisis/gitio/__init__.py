@@ -177,11 +177,6 @@ def try_git(
     return git_process(args, cwd, input=input, env={**os.environ, **(env or {}), "LC_ALL": "C"})
 
 
-def try_gits(commands: Sequence[Sequence[str]], cwd: str | Path) -> list[tuple[int, bytes, bytes]]:
-    """try_git for each command, all started at once so that their waits overlap."""
-    return git_processes([(args, None) for args in commands], cwd, env={**os.environ, "LC_ALL": "C"})
-
-
 _CHUNK = 65536
 
 
