@@ -186,7 +186,7 @@ class Measure:
 
 @frozen_model
 class RunState:
-    """Λ: everything one certification run knows, advanced by dataclasses.replace."""
+    """Λ: everything one certification run knows, advanced by frozen.replace."""
 
     run_id: str
     target: Target
