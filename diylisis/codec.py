@@ -93,8 +93,6 @@ def _decoder(tp: Any) -> Decoder:
         pass
     except TypeError:  # an unhashable annotation: build its decoder each time
         return _build(tp)
-    if isinstance(tp, type) and is_model(tp):
-        return _model_decoder(tp)  # registers itself before its fields' decoders are built
     decoder = _DECODERS[tp] = _build(tp)
     return decoder
 
@@ -117,7 +115,7 @@ def _build(tp: Any) -> Decoder:
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _enum_decoder(tp)
     if isinstance(tp, type) and is_model(tp):
-        return _model_decoder(tp)
+        return _model_decoder(tp)  # registers itself before its fields' decoders are built
     return _value_decoder(tp)
 
 
