@@ -17,7 +17,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
+from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, DistillError, GitError
 from diylisis.frozen import frozen_model, replace
 from diylisis.gitio import cat_objects, run_git, try_git
 from diylisis.model import RecordKind, Snapshot, Target
@@ -169,12 +169,16 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
                                 check_dirty=False)
     # the store's git processes start (and read the certificate refs) while the message is judged
-    pending = store.start_put(workspace.root, (snapshot.data, *snapshot.alternates),
-                              store.settings_from(certification.git_values(workspace)))
+    try:
+        pending = store.start_put(workspace.root, (snapshot.data, *snapshot.alternates),
+                                  store.settings_from(certification.git_values(workspace)))
+    except DistillError:
+        pending = None  # a bad store setting is reported when a certificate is written, as before
     try:
         result = _run(workspace, state, hook_gate(settings.role), pending=pending)
     finally:
-        pending.close()
+        if pending is not None:
+            pending.close()
     forget_run(workspace, result.state)
     if result.state.status == "certified":
         for delta in result.state.repair_deltas:

@@ -158,8 +158,9 @@ def _now() -> str:
 def commit_object(tree: str, parent: str | None, message: str, idents: tuple[Ident, Ident]) -> bytes:
     """The bytes of the commit `git commit-tree TREE [-p PARENT]` writes for message."""
     lines = [f"tree {tree}"] + ([f"parent {parent}"] if parent else [])
+    now = _now()  # one reading for both lines, as git takes the time once per process
     for role, ident in zip(("author", "committer"), idents, strict=True):
-        lines.append(f"{role} {ident.name} <{ident.email}> {ident.date or _now()}")
+        lines.append(f"{role} {ident.name} <{ident.email}> {ident.date or now}")
     return ("\n".join(lines) + "\n\n" + message).encode("utf-8")
 
 

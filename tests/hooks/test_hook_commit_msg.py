@@ -169,3 +169,13 @@ def test_a_path_staged_in_this_commit_resolves(work: Path) -> None:
     refused = run(work, "git", "commit", "-q", "--allow-empty", "-m",
                   "Stop shipping src/retry.py\n\nThe limit in src/retry.py moves to the config.\n")
     assert refused.returncode != 0 and "src/retry.py" in refused.stderr  # untracked in the index
+
+
+def test_a_bad_notes_ref_setting_stops_only_a_certificate_write(work: Path) -> None:
+    """The store starts early, but its settings are judged when a certificate is written, as before."""
+    ok(work, "git", "config", "distill.notesRef", "refs/heads/main")
+    refused = distill(work, "hook", "commit-msg", str(_message(work, RESIDUE)))
+    assert refused.returncode == 1 and "not portable" in refused.stderr
+    failed = distill(work, "hook", "commit-msg", str(_message(work, CLEAN)))
+    assert failed.returncode == 2 and "distill.notesRef" in failed.stderr
+    assert ok(work, "git", "for-each-ref", "refs/notes", "refs/distill") == ""
