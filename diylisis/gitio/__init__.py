@@ -184,30 +184,14 @@ def git_process(args: Sequence[str], cwd: str | Path, *, input: bytes | None = N
                 env: Mapping[str, str] | None = None) -> tuple[int, bytes, bytes]:
     """`git -C cwd ARGS` with env (this process's when None), input on its stdin (stdin is
     inherited when None); (exit status, stdout, stderr), the status negative for a signal."""
-    return git_processes([(args, input)], cwd, env=env)[0]
-
-
-def git_processes(commands: Sequence[tuple[Sequence[str], bytes | None]], cwd: str | Path, *,
-                  env: Mapping[str, str] | None = None) -> list[tuple[int, bytes, bytes]]:
-    """git_process for each (ARGS, input), all started before any is waited for."""
     if not os.path.isdir(cwd):
         raise GitError(f"not a directory: {cwd}")
-    started: list[tuple[int, int, int, int]] = []
+    started = _start(["git", "-C", os.fspath(cwd), *args], input, env)
     try:
-        for args, input in commands:
-            started.append(_start(["git", "-C", os.fspath(cwd), *args], input, env))
-    except BaseException:
-        for pid, *pipes in started:
-            for fd in pipes:
-                if fd >= 0:
-                    os.close(fd)
-            os.waitpid(pid, 0)
-        raise
-    try:
-        outputs = _exchange(started, [input or b"" for _, input in commands])  # closes every pipe
+        out, err = _exchange(started, input or b"")
     finally:
-        statuses = [os.waitpid(pid, 0)[1] for pid, _, _, _ in started]
-    return [(os.waitstatus_to_exitcode(status), out, err) for status, (out, err) in zip(statuses, outputs, strict=True)]
+        _, status = os.waitpid(started[0], 0)
+    return os.waitstatus_to_exitcode(status), out, err
 
 
 class GitProcess:
@@ -242,7 +226,7 @@ class GitProcess:
         """(exit status, stdout, stderr), as try_git gives them, after input; the same on every call."""
         if self._result is None:
             try:
-                (out, err), = _exchange([self._started], [self._rest + input])
+                out, err = _exchange(self._started, self._rest + input)
             finally:
                 _, status = os.waitpid(self._started[0], 0)
             self._result = (os.waitstatus_to_exitcode(status), out, err)
@@ -283,32 +267,29 @@ def _default_signals() -> tuple[int, ...]:
 _DEFAULT_SIGNALS = _default_signals()
 
 
-def _exchange(started: Sequence[tuple[int, int, int, int]], inputs: Sequence[bytes]) -> list[tuple[bytes, bytes]]:
-    """Write each process its input (where it has a stdin pipe) while reading all outputs to their ends."""
-    chunks: dict[int, list[bytes]] = {}
-    pending: dict[int, tuple[memoryview, int]] = {}  # stdin pipe -> (input, bytes written)
+def _exchange(started: tuple[int, int, int, int], data: bytes) -> tuple[bytes, bytes]:
+    """Write data to the process's stdin (when it has a pipe there) while reading its stdout and
+    stderr to their ends; every pipe is closed after."""
+    _, out_read, err_read, in_write = started
+    chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
     poller = select.poll()
-    for (_, out_read, err_read, in_write), data in zip(started, inputs, strict=True):
-        for fd in (out_read, err_read):
-            chunks[fd] = []
-            poller.register(fd, select.POLLIN)
-        if in_write >= 0:
-            os.set_blocking(in_write, False)  # write what fits; poll says when more does
-            pending[in_write] = (memoryview(data), 0)
-            poller.register(in_write, select.POLLOUT)
-    open_fds = set(chunks) | set(pending)
+    for fd in chunks:
+        poller.register(fd, select.POLLIN)
+    view, offset = memoryview(data), 0
+    if in_write >= 0:
+        os.set_blocking(in_write, False)  # write what fits; poll says when more does
+        poller.register(in_write, select.POLLOUT)
+    open_fds = set(chunks) | ({in_write} if in_write >= 0 else set())
     try:
         while open_fds:
             for fd, _ in poller.poll():
-                if fd in pending:
-                    view, offset = pending[fd]
+                if fd == in_write:
                     try:
                         offset += os.write(fd, view[offset:offset + _CHUNK])
                     except BlockingIOError:
                         continue
                     except BrokenPipeError:  # git stopped reading: its exit status says why
                         offset = len(view)
-                    pending[fd] = (view, offset)
                     if offset < len(view):
                         continue
                 else:
@@ -322,7 +303,7 @@ def _exchange(started: Sequence[tuple[int, int, int, int]], inputs: Sequence[byt
     finally:
         for fd in open_fds:
             os.close(fd)
-    return [(b"".join(chunks[out_read]), b"".join(chunks[err_read])) for _, out_read, err_read, _ in started]
+    return b"".join(chunks[out_read]), b"".join(chunks[err_read])
 
 
 def run_git(
