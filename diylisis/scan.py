@@ -67,81 +67,41 @@ PARALLEL_FROM = 1000
 _CHUNK = 250
 
 
-def usable_cpus() -> int:
-    """CPUs this process may run on (at most 8 are used)."""
-    import os
-
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(usable, 8))
-
-
 def scan_messages(
     repo: Any, messages: Iterable[tuple[str, bytes]], settings: DetectSettings, *, jobs: int = 0
 ) -> Iterator[ScanResult]:
     """Scan commit messages ((id, bytes) from gitio.history.walk_messages), each against its own tree, in order.
 
-    jobs > 1 judges them in that many worker processes, fed while messages are still being
-    read; 0 chooses one per usable CPU when there are PARALLEL_FROM messages or more, else
-    1. The results are the same either way.
+    jobs > 1 judges them in that many worker processes (diylisis.workers), fed while messages
+    are still being read; 0 chooses one per usable CPU when there are PARALLEL_FROM messages
+    or more, else 1. The results are the same either way.
     """
+    import functools
     import itertools
 
+    from diylisis import workers
     from diylisis.gitio.context import PygitContext
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
     messages = iter(messages)
-    head = list(itertools.islice(messages, max(PARALLEL_FROM, _CHUNK + 1)))
+    head = list(itertools.islice(messages, PARALLEL_FROM))
     if jobs == 0:
-        jobs = usable_cpus() if len(head) >= PARALLEL_FROM else 1
-    if jobs <= 1 or len(head) <= _CHUNK:
-        for commit_id, data in itertools.chain(head, messages):
-            context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
-            yield scan_message(commit_id, data, context, settings)
-        return
-    import multiprocessing
-
-    # The first chunk is judged here: with fork, the workers then start with the compiled
-    # patterns and the word tables it warmed (elsewhere they start afresh).
-    for commit_id, data in head[:_CHUNK]:
-        context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
-        yield scan_message(commit_id, data, context, settings)
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and _is_linux() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(jobs, _start_worker, (repo.path, origin, settings))
-    try:
-        for judged in pool.imap(_judge_chunk, _chunks(itertools.chain(head[_CHUNK:], messages))):
-            for commit_id, digest, findings, suppressed in judged:
-                yield _commit_result(commit_id, digest, findings, suppressed)
-    finally:
-        pool.terminate()
+        jobs = workers.usable_cpus() if len(head) >= PARALLEL_FROM else 1
+    judge = functools.partial(_judge_messages, repo.path, origin, settings)
+    for commit_id, digest, findings, suppressed in workers.in_order(
+        itertools.chain(head, messages), judge, jobs=jobs, chunk=_CHUNK
+    ):
+        yield _commit_result(commit_id, digest, findings, suppressed)
 
 
-def _chunks(messages: Iterator[tuple[str, bytes]]) -> Iterator[list[tuple[str, bytes]]]:
-    import itertools
-
-    while chunk := list(itertools.islice(messages, _CHUNK)):
-        yield chunk
-
-
-def _is_linux() -> bool:
-    import sys
-
-    return sys.platform.startswith("linux")
-
-
-_WORKER: dict[str, Any] = {}
-
-
-def _start_worker(path: str, origin: tuple[str, str, str] | None, settings: DetectSettings) -> None:
-    import pygit2
-
-    _WORKER.update(repo=pygit2.Repository(path), origin=origin, settings=settings)
-
-
-def _judge_chunk(chunk: list[tuple[str, bytes]]) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...]]]:
-    """(commit id, digest, findings, suppressed) of each message of a chunk, in a worker process."""
+def _judge_messages(
+    path: str, origin: tuple[str, str, str] | None, settings: DetectSettings, chunk: list[tuple[str, bytes]]
+) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...]]]:
+    """(commit id, digest, findings, suppressed) of each message of a chunk, in whichever process runs it."""
+    from diylisis import workers
     from diylisis.gitio.context import PygitContext
 
-    repo, origin, settings = _WORKER["repo"], _WORKER["origin"], _WORKER["settings"]
+    repo = workers.open_in_this_process(path)
     out = []
     for commit_id, data in chunk:
         context = PygitContext(repo, commit_id, origin=origin, origin_known=True)

@@ -95,35 +95,18 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     (Linux), while the snapshots are still being read; 0 chooses one per usable CPU for
     PARALLEL_FROM snapshots or more, else 1. The checks are the same either way.
     """
+    from diylisis import workers
+
     snapshots = iter(snapshots)
-    head = list(islice(snapshots, max(PARALLEL_FROM, CHUNK + 1)))
+    head = list(islice(snapshots, PARALLEL_FROM))
     if not head:
         return
     config = store.settings(root)
     check_chunk = partial(_check_chunk, root, config, _list_notes(root, config.notes_ref), role, context_for,
                           min_realization)
-    chunks = _chunks(chain(head, snapshots))
     if jobs == 0:
-        jobs = _usable_cpus() if len(head) >= PARALLEL_FROM else 1
-    if jobs <= 1 or len(head) <= CHUNK or not _can_fork():
-        for chunk in chunks:
-            yield from check_chunk(chunk)
-        return
-    import multiprocessing
-
-    # fork hands the workers the notes listing, the context factory and the loaded modules as
-    # they are; only the snapshots and the checks cross between processes
-    pool = multiprocessing.get_context("fork").Pool(jobs, _start_worker, (check_chunk,))
-    try:
-        for checks in pool.imap(_check_in_worker, chunks):
-            yield from checks
-    finally:
-        pool.terminate()
-
-
-def _chunks(snapshots: Iterator[Snapshot]) -> Iterator[list[Snapshot]]:
-    while chunk := list(islice(snapshots, CHUNK)):
-        yield chunk
+        jobs = workers.usable_cpus() if len(head) >= PARALLEL_FROM else 1
+    yield from workers.in_order(chain(head, snapshots), check_chunk, jobs=jobs, chunk=CHUNK)
 
 
 def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
@@ -133,33 +116,6 @@ def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: st
     found = _read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of})
     return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization)
             for snapshot, key in zip(chunk, keys, strict=True)]
-
-
-_WORKER: dict[str, Callable[[list[Snapshot]], list[Check]]] = {}
-
-
-def _start_worker(check_chunk: Callable[[list[Snapshot]], list[Check]]) -> None:
-    _WORKER["check_chunk"] = check_chunk
-
-
-def _check_in_worker(chunk: list[Snapshot]) -> list[Check]:
-    return _WORKER["check_chunk"](chunk)
-
-
-def _can_fork() -> bool:
-    """Worker processes are forked on Linux only (macOS frameworks are not safe across fork)."""
-    import multiprocessing
-    import sys
-
-    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
-
-
-def _usable_cpus() -> int:
-    """CPUs this process may run on (at most 8 are used)."""
-    import os
-
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(usable, 8))
 
 
 # store.get_many lists the whole notes ref on every call; verify lists it once and reads the

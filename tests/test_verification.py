@@ -78,7 +78,9 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
     context_for = certification.context_for(workspace)
     wanted = Realization.GENERIC_SUBAGENT
     one_by_one = [verification.check(s, store.get(repo, s.data), role, context_for(s), wanted) for s in snapshots]
-    monkeypatch.setattr(verification, "CHUNK", 3)  # seven records: chunks of 3, 3 and 1
+    # seven records: chunks of 3, 3 and 1 in one process; with workers, chunks of one record, the
+    # first judged here and the rest (the one naming references among them) in the workers
+    monkeypatch.setattr(verification, "CHUNK", 3 if jobs == 1 else 1)
     monkeypatch.setattr(verification, "PARALLEL_FROM", 4)
     opened_in = repo.parent / "pids"
 
@@ -91,7 +93,7 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
     assert chunked == one_by_one
     if role != "implementer":  # no implementer certificate names a reference
         pids = set(opened_in.read_text().split())
-        assert pids and (str(os.getpid()) in pids) == (jobs == 1)
+        assert (pids == {str(os.getpid())}) == (jobs == 1)
     failures = {c.revision: c.failures for c in chunked}
     newest_first = [commit_id for commit_id, _ in messages]
     weaker, other_role, references, corrupt, stale, uncertified, ok = newest_first
