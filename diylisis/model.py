@@ -350,5 +350,7 @@ class Certificate:
     def __post_init__(self) -> None:
         if self.outcome not in ("already-portable", "repaired"):
             raise ValueError(f"unknown outcome {self.outcome!r}")
+        if sorted(row.category for row in self.sweep) != sorted(CHECKLIST):
+            raise ValueError("a certificate needs one sweep row for each of the eleven categories")
         if (self.outcome == "repaired") != bool(self.deltas):
             raise ValueError("outcome is repaired exactly when deltas were emitted")

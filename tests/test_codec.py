@@ -131,6 +131,10 @@ MALFORMED = [
     (_set("deltas", []), "Certificate: outcome is repaired exactly when deltas were emitted"),
     (_set("reception.granted_sources", "src/"), "Certificate.reception.granted_sources: expected an array"),
     (_set("sweep.3", "row"), "Certificate.sweep[]: expected an object for SweepRow"),
+    (lambda data: data["sweep"].pop(),
+     "Certificate: a certificate needs one sweep row for each of the eleven categories"),
+    (lambda data: data["sweep"].__setitem__(1, dict(data["sweep"][0])),
+     "Certificate: a certificate needs one sweep row for each of the eleven categories"),
 ]
 
 
