@@ -232,30 +232,33 @@ def get_many(repo_root: str | Path, datas: Iterable[bytes]) -> dict[str, list[di
     """Certificates for many snapshots at once, keyed by blob id: one notes list, one cat-file."""
     config = settings(repo_root)
     ids = [blob_id(data, config.object_format) for data in datas]
-    notes = _read_notes(repo_root, config.notes_ref, set(ids))
-    return {blob: parse_note(notes.get(blob, ""), blob, config.notes_ref) for blob in ids}
+    wanted = set(ids)
+    note_of = {blob: note for blob, note in note_index(repo_root, config.notes_ref).items() if blob in wanted}
+    found = read_notes(repo_root, config.notes_ref, note_of) if note_of else {}
+    return {blob: found.get(blob, []) for blob in ids}
 
 
-def _read_notes(repo_root: str | Path, ref: str, blobs: set[str]) -> dict[str, str]:
-    """Note text per annotated blob, for those of blobs that have a note under ref."""
-    if not blobs:
-        return {}
-    listing = run_git(["notes", "--ref", ref, "list"], repo_root).decode()
+def note_index(repo_root: str | Path, ref: str) -> dict[str, str]:
+    """Annotated blob -> note blob for every note under ref (empty when the ref does not exist)."""
     note_of: dict[str, str] = {}
-    for line in listing.splitlines():
+    for line in run_git(["notes", "--ref", ref, "list"], repo_root).decode().splitlines():
         note, _, annotated = line.partition(" ")
-        if annotated in blobs:
-            note_of[annotated] = note
+        note_of[annotated] = note
+    return note_of
+
+
+def read_notes(repo_root: str | Path, ref: str, note_of: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """Annotated blob -> its certificates, for the notes note_of names (note_index's entries), in one cat-file."""
     if not note_of:
         return {}
-    found = cat_objects(repo_root, list(note_of.values()))
-    texts: dict[str, str] = {}
+    objects = cat_objects(repo_root, list(dict.fromkeys(note_of.values())))
+    found: dict[str, list[dict[str, Any]]] = {}
     for annotated, note in note_of.items():
-        kind, content, _ = found.get(note, ("missing", b"", ""))
+        kind, content, _ = objects.get(note, ("missing", b"", ""))
         if kind != "blob":
             raise CorruptNote(f"the note {note} on blob {annotated} in {ref} is not a readable blob")
-        texts[annotated] = content.decode("utf-8", errors="replace")
-    return texts
+        found[annotated] = parse_note(content.decode("utf-8", errors="replace"), annotated, ref)
+    return found
 
 
 # --- writing --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import chain, islice
 
-from diylisis import codec, gitio, store
+from diylisis import codec, store
 from diylisis.frozen import frozen_model
 from diylisis.model import Certificate, Realization, Reference, RepoContext, Snapshot, Target
 from diylisis.phases.f2_grounding import resolves_at
@@ -102,7 +102,7 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     if not head:
         return
     config = store.settings(root)
-    check_chunk = partial(_check_chunk, root, config, _list_notes(root, config.notes_ref), role, context_for,
+    check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization)
     if jobs == 0:
         jobs = workers.usable_cpus() if len(head) >= PARALLEL_FROM else 1
@@ -113,34 +113,9 @@ def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: st
                  min_realization: Realization | None, chunk: list[Snapshot]) -> list[Check]:
     """The checks of one chunk of snapshots, its notes read in one `git cat-file --batch`."""
     keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
-    found = _read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of})
+    found = store.read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of})
     return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization)
             for snapshot, key in zip(chunk, keys, strict=True)]
-
-
-# store.get_many lists the whole notes ref on every call; verify lists it once and reads the
-# notes of each chunk with one `git cat-file --batch`.
-def _list_notes(root, ref: str) -> dict[str, str]:
-    """Annotated blob -> note blob for every note under ref (none when the ref does not exist)."""
-    note_of = {}
-    for line in gitio.run_git(["notes", "--ref", ref, "list"], root).decode().splitlines():
-        note, _, annotated = line.partition(" ")
-        note_of[annotated] = note
-    return note_of
-
-
-def _read_notes(root, ref: str, note_of: dict[str, str]) -> dict[str, list[dict]]:
-    """Annotated blob -> its certificates (parsed JSON objects), reading the notes note_of names."""
-    if not note_of:
-        return {}
-    objects = gitio.cat_objects(root, list(dict.fromkeys(note_of.values())))
-    found = {}
-    for blob, note in note_of.items():
-        kind, content, _ = objects.get(note, ("missing", b"", ""))
-        if kind != "blob":
-            raise store.CorruptNote(f"the note {note} on blob {blob} in {ref} is not a readable blob")
-        found[blob] = store.parse_note(content.decode("utf-8", errors="replace"), blob, ref)
-    return found
 
 
 def _once(context_for, snapshot: Snapshot) -> Callable[[], RepoContext | None]:
