@@ -279,8 +279,16 @@ class PendingPut:
     def __init__(self, repo_root: str | Path, config: Settings, keys: Iterable[bytes]) -> None:
         self.reading = CatObjects(repo_root, _put_queries(config, [blob_id(key, config.object_format)
                                                                      for key in keys]))
-        self.unpack = GitProcess(["unpack-objects", "-q"], repo_root)
-        self.update = GitProcess(["update-ref", "--stdin"], repo_root)
+        started: list[GitProcess] = []
+        try:
+            started.append(GitProcess(["unpack-objects", "-q"], repo_root))
+            started.append(GitProcess(["update-ref", "--stdin"], repo_root))
+        except BaseException:
+            self.reading.close()  # reap the ones that did start
+            for process in started:
+                process.finish()
+            raise
+        self.unpack, self.update = started
 
     def close(self) -> None:
         """End the processes put_many did not use (with no input they write nothing)."""

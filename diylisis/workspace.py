@@ -49,7 +49,11 @@ class Opening:
     def __init__(self, path: str | Path) -> None:
         self.path = path
         self._rev_parse = gitio.GitProcess(_REV_PARSE, path)
-        self._config = gitio.GitProcess(gitio.config_command(GIT_KEYS), path)
+        try:
+            self._config = gitio.GitProcess(gitio.config_command(GIT_KEYS), path)
+        except BaseException:
+            self._rev_parse.finish()  # reap the one that did start
+            raise
 
     def finish(self) -> Workspace:
         """The Workspace, once both processes have answered."""

@@ -14,7 +14,7 @@ import pytest
 from conftest import commit, git
 
 from diylisis import gitio, store
-from diylisis.errors import BadInput
+from diylisis.errors import BadInput, GitError
 
 
 def _cert(role: str, **fields: object) -> dict[str, object]:
@@ -324,3 +324,23 @@ def test_a_reading_for_other_keys_is_not_used(repo: Path) -> None:
     pending.close()
     assert store.get(repo, b"repaired\n") == [_cert("reviewer")]
     assert store.get(repo, b"first draft\n") == []
+
+
+def test_a_pending_put_that_cannot_start_every_process_ends_those_it_started(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[gitio.GitProcess] = []
+    real = gitio.GitProcess
+
+    def start(args: list[str], cwd: Path, **kwargs: object) -> gitio.GitProcess:
+        if args[0] == "update-ref":  # as if git went missing after the first two started
+            raise GitError("the git binary is not on PATH; install git")
+        started.append(real(args, cwd, **kwargs))  # type: ignore[arg-type]
+        return started[-1]
+
+    monkeypatch.setattr(store, "GitProcess", start)
+    monkeypatch.setattr(gitio, "GitProcess", start)
+    with pytest.raises(GitError, match="not on PATH"):
+        store.start_put(repo, [b"r\n"], store.settings(repo))
+    assert len(started) == 2  # cat-file and unpack-objects, both waited for:
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child of this test process is left to reap
