@@ -31,8 +31,9 @@ import tempfile
 import textwrap
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from diylisis.frozen import frozen_model, replace
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = ROOT / "bench" / ".cache"
@@ -286,8 +287,6 @@ def certify_history(path: Path) -> tuple[list[tuple[bytes, dict]], int]:
     instead of written one `git notes` transaction at a time; `write_certificates` stores them
     all at once. Returns ((message bytes, certificate dict) per certified commit, count refused).
     """
-    from dataclasses import replace
-
     from diylisis import certification, codec, engine, hooks
     from diylisis.gitio import history, open_repo
     from diylisis.model import RecordKind, Snapshot, Target
@@ -449,7 +448,7 @@ def install_commitlint(cache: Path) -> tuple[Path, Path] | None:
 # --- measuring -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Timing:
     """A command's median wall time over its runs and the largest peak RSS of any run."""
 

@@ -20,17 +20,17 @@ import json
 import sys
 import time
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis.detectors import DetectSettings, detect_text, is_blocking
+from diylisis.frozen import frozen_model
 from diylisis.gitio.context import HostContext
 from diylisis.model import Finding
 
 KINDS = ("commit-message", "pr-body", "task-file")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class Outcome:
     record: dict
     findings: tuple[Finding, ...]

@@ -8,15 +8,15 @@ settings. Results are plain values that the text, JSON and SARIF renderers share
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from diylisis.detectors import DetectSettings, detect_text, is_blocking
 from diylisis.errors import EXIT_FAILED, EXIT_OK
+from diylisis.frozen import frozen_model
 from diylisis.model import Finding, RecordKind, RepoContext, Snapshot, sha256_digest
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_model
 class ScanResult:
     """The findings of one record."""
 
