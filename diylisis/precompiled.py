@@ -74,7 +74,9 @@ def collect() -> list[tuple[str, int]]:
     import re
 
     import diylisis.certification
-    import diylisis.hooks  # noqa: F401
+    import diylisis.gitio.context
+    import diylisis.hooks
+    import diylisis.refuter.lint  # noqa: F401
     from diylisis.detectors import DetectSettings, claims, detect_text, session, terms
     from diylisis.detectors.lexicon import _compiled, keys_of, lexicon_for
 
