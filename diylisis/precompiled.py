@@ -4,11 +4,11 @@ Python compiles a pattern in pure Python (re._parser, re._compiler); the commit-
 compiles about ninety, the lexicon alternations among them, which cost it about 25 ms of a
 run. The compiler's output (the regex engine's code words, group count and group names)
 depends only on the pattern, its flags and the interpreter. `python -m diylisis.precompiled
---write` stores it for the running interpreter in data/patterns.<cache tag>.bin, and
-install() hands the engine that code and puts the resulting Pattern objects in the `re`
-module's own cache, where re.compile, re.search and the rest look first. An interpreter
-without a matching file, or with another engine version, compiles everything as before;
-DIYLISIS_PRECOMPILED=0 turns the file off.
+--write` stores it for the running interpreter in data/patterns.<cache tag>.bin. install()
+makes the `re` module's own cache, where re.compile, re.search and the rest look first,
+answer a miss on a stored pattern by handing the engine the stored code, so a run builds
+only the patterns it uses. An interpreter without a matching file, or with another engine
+version, compiles everything as before; DIYLISIS_PRECOMPILED=0 turns the file off.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def data_path() -> str:
 
 
 def install() -> int:
-    """Put the stored patterns in re's cache; how many (0: no file for this interpreter, or it does not fit)."""
+    """Let re's cache answer from the stored patterns; how many (0: no file for this interpreter, or unusable)."""
     global installed
     if os.environ.get("DIYLISIS_PRECOMPILED") == "0":
         return 0
@@ -36,23 +36,54 @@ def install() -> int:
             data = handle.read()
     except OSError:
         return 0
-    import _sre
     import marshal
     import re
-    from array import array
 
     try:
         header, entries = marshal.loads(data)
-        if header != _header() or not isinstance(re._cache, dict):  # type: ignore[attr-defined]
+        if header != _header() or type(re._cache) is not dict:  # type: ignore[attr-defined]
             return 0
-        for pattern, flags, final_flags, code, groups, groupindex, indexgroup in entries:
-            words = array(_WORD, code).tolist()
-            compiled = _sre.compile(pattern, final_flags, words, groups, groupindex, indexgroup)
-            re._cache[str, pattern, flags] = compiled  # type: ignore[attr-defined]
-    except (ValueError, TypeError, EOFError, RuntimeError):
+        stored = {(str, entry[0], entry[1]): entry for entry in entries}
+    except (ValueError, TypeError, EOFError, IndexError):
         return 0
-    installed = len(entries)
+    if sys.version_info < (3, 12):
+        # re._compile looks its cache up by subscript, so a miss can be answered from the file:
+        # only the patterns a run uses are handed to the engine
+        re._cache = _StoredCache(re._cache, stored)  # type: ignore[attr-defined]
+    else:  # a later re looks up with dict.pop, which never asks __missing__: fill the cache now
+        for key, entry in stored.items():
+            if (compiled := _compiled(entry)) is not None:
+                re._cache[key] = compiled  # type: ignore[attr-defined]
+    installed = len(stored)
     return installed
+
+
+class _StoredCache(dict):
+    """re's pattern cache that answers a miss from the stored compiled forms."""
+
+    def __init__(self, current: dict, stored: dict) -> None:
+        super().__init__(current)
+        self.stored = stored
+
+    def __missing__(self, key: object) -> object:
+        entry = self.stored.get(key)
+        compiled = _compiled(entry) if entry is not None else None
+        if compiled is None:
+            raise KeyError(key)  # re compiles the pattern itself
+        self[key] = compiled
+        return compiled
+
+
+def _compiled(entry: tuple) -> object | None:
+    """The engine's Pattern for a stored entry (None when the entry does not load)."""
+    import _sre
+    from array import array
+
+    pattern, _, final_flags, code, groups, groupindex, indexgroup = entry
+    try:
+        return _sre.compile(pattern, final_flags, array(_WORD, code).tolist(), groups, groupindex, indexgroup)
+    except (ValueError, TypeError, RuntimeError, OverflowError):
+        return None
 
 
 _WORD = "I"  # the engine's code words are _sre.CODESIZE bytes: 4 on every build this was written for
