@@ -96,32 +96,51 @@ def _header() -> tuple[object, ...]:
 
 
 def collect() -> list[tuple[str, int]]:
-    """(pattern, flags) of everything the commit-msg path compiles, found by doing its work once.
+    """(pattern, flags) of everything diylisis code on the commit-msg path compiles, found by doing its work once.
 
     Imports the modules on that path, compiles every lexicon key's alternation and the word
-    lists' patterns for the shipped languages, and judges a clean message; run in a fresh
-    interpreter with DIYLISIS_PRECOMPILED=0, so the `re` cache holds just those.
+    lists' patterns for the shipped languages, and judges a clean message, recording each
+    pattern that code inside this package compiles. What the standard library or the
+    environment compiles (json, site hooks of an editable install) is left out, so the file
+    is the same wherever it is made; run in a fresh interpreter with DIYLISIS_PRECOMPILED=0.
     """
     import re
 
-    import diylisis.certification
-    import diylisis.gitio.context
-    import diylisis.hooks
-    import diylisis.refuter.lint  # noqa: F401
-    from diylisis.detectors import DetectSettings, claims, detect_text, session, terms
-    from diylisis.detectors.lexicon import _compiled, keys_of, lexicon_for
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    found: set[tuple[str, int]] = set()
+    original = re._compile  # type: ignore[attr-defined]
+
+    def recording(pattern: object, flags: int) -> object:
+        frame = sys._getframe(1)
+        while frame is not None and (frame.f_globals.get("__name__") == "re"
+                                     or str(frame.f_globals.get("__name__", "")).startswith("re.")):
+            frame = frame.f_back
+        if isinstance(pattern, str) and frame is not None and frame.f_code.co_filename.startswith(package):
+            found.add((pattern, int(flags)))
+        return original(pattern, flags)
 
     global installed
-    lexicon = lexicon_for(None)
-    for language in lexicon.languages:
-        for key in sorted(keys_of(language)):
-            _compiled(lexicon.languages, key)
-    claims._opening(lexicon.words("claim_opening"))
-    session._agent_pattern(lexicon.words("agent_role"))
-    terms._common(lexicon.words("common_compound"))
-    installed = 1  # judge the message as the hook does with the file in place: whole alternations
-    detect_text(_CLEAN, None, DetectSettings())
-    return sorted((pattern, flags) for kind, pattern, flags in re._cache if kind is str)  # type: ignore[attr-defined]
+    re._compile = recording  # type: ignore[attr-defined]
+    try:
+        import diylisis.certification
+        import diylisis.gitio.context
+        import diylisis.hooks
+        import diylisis.refuter.lint  # noqa: F401
+        from diylisis.detectors import DetectSettings, claims, detect_text, session, terms
+        from diylisis.detectors.lexicon import _compiled, keys_of, lexicon_for
+
+        lexicon = lexicon_for(None)
+        for language in lexicon.languages:
+            for key in sorted(keys_of(language)):
+                _compiled(lexicon.languages, key)
+        claims._opening(lexicon.words("claim_opening"))
+        session._agent_pattern(lexicon.words("agent_role"))
+        terms._common(lexicon.words("common_compound"))
+        installed = 1  # judge the message as the hook does with the file in place: whole alternations
+        detect_text(_CLEAN, None, DetectSettings())
+    finally:
+        re._compile = original  # type: ignore[attr-defined]
+    return sorted(found)
 
 
 _CLEAN = """\
