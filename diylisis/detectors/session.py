@@ -15,7 +15,7 @@ UPPER_KEY = re.compile(r"(?<![\w/#.-])([A-Z][A-Z0-9]{1,9})-(\d{1,6})(?![\w/-]|\.
 LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,3})-([a-z0-9]{1,8})(?![\w/@-]|\.\w)")
 CODE = re.compile(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = re.compile(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
-_CODE_HINT = re.compile(r"[A-Z][0-9]")  # in every CODE match, and far cheaper to look for
+_CODE_HINT = re.compile(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
 _VOWEL = re.compile(r"[aeiouy]")
 # Priority, heading, version, quarter and line-number shapes ("P1", "H2", "v3", "Q4", "L93").
 _CODE_SKIP = frozenset({"P", "H", "V", "S", "Q", "X", "L", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"})

@@ -94,6 +94,12 @@ def test_fold_merges_what_ignorecase_merges() -> None:
         assert fold(pattern) in fold(text)
 
 
+def test_a_finding_code_with_non_ascii_digits_passes_the_code_pre_check() -> None:
+    # CODE's \d matches any decimal digit, so its cheap pre-check must too
+    found = detect_text("Fixed what audit F\u0661\u0661 found in the parser.", None, DetectSettings())[0]
+    assert [f.rule_id for f in found] == ["SI202"]
+
+
 def test_a_rule_is_skipped_only_when_none_of_its_requirements_occurs() -> None:
     settings = DetectSettings(languages=("en",))
     assert detect_text("Logs are in /tmp/run.log.", None, settings)[0]
