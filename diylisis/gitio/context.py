@@ -291,9 +291,14 @@ _TEXT_CACHE = 256 * 1024 * 1024
 
 
 def _index(repo: pygit2.Repository) -> _TreeIndex:
-    if repo.path not in _INDEXES or _INDEXES[repo.path].repo is not repo:
-        _INDEXES[repo.path] = _TreeIndex(repo)
-    return _INDEXES[repo.path]
+    index = _INDEXES.get(repo.path)
+    if index is None:
+        index = _INDEXES[repo.path] = _TreeIndex(repo)
+    elif index.repo is not repo:
+        # Another handle on the same repository (a forked scan worker opens its own): the
+        # answers are keyed by object id, so they stay true; reads go through the new handle.
+        index.repo = repo
+    return index
 
 
 def _reachable(repo: pygit2.Repository) -> frozenset[str]:
