@@ -11,7 +11,6 @@ The plain git hook scripts (`hooks/commit-msg`, `hooks/pre-push`) are generated 
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import sys
@@ -253,6 +252,8 @@ def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") ->
     from diylisis import certification
 
     workspace = certification.Workspace.open(cwd)
+    import fnmatch  # the pre-commit file hook, not the commit-msg path
+
     settings = workspace.config.hooks
     failed = 0
     for path in paths:

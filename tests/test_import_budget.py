@@ -40,7 +40,7 @@ DENIED = frozenset({
     "importlib.metadata", "email", "http", "urllib.request", "xml", "ssl", "socket",
     "asyncio", "concurrent", "multiprocessing", "sqlite3", "unittest", "logging",
     "decimal", "pickle", "tarfile", "zipfile", "argparse", "difflib",
-    "subprocess", "threading", "selectors", "signal",
+    "subprocess", "threading", "selectors", "signal", "fnmatch", "unicodedata",
     "dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "pathlib", "urllib.parse",
     "hashlib", "_hashlib", "tomllib",
 })

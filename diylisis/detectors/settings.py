@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Mapping
 
 from diylisis.errors import ConfigError
@@ -97,8 +96,10 @@ class DetectSettings:
         return template.format(key=key) if template else None
 
     def _matching(self, path: str | None) -> tuple[PathRule, ...]:
-        if path is None:
+        if path is None or not self.per_path:
             return ()
+        import fnmatch  # only with per-path rules: most configurations have none
+
         return tuple(r for r in self.per_path if fnmatch.fnmatch(path, r.glob))
 
 

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import os
 import re
@@ -97,6 +96,8 @@ class PathIndex:
         if not path:
             return False
         if any(ch in path for ch in "*?["):
+            import fnmatch  # a glob in a record is rare; the commit-msg hook does not load fnmatch otherwise
+
             return any(fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path) for p in self.entries)
         return path in self.entries
 
@@ -143,6 +144,8 @@ class PygitContext:
             return False
         index = _index(self.repo)
         if any(ch in path for ch in "*?["):
+            import fnmatch
+
             return any(
                 fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path)
                 for tree in self._trees()

@@ -8,7 +8,6 @@ resolve) become items too, because the certificate judges them as Reference verd
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 
 from diylisis.frozen import frozen_model
@@ -46,7 +45,12 @@ class ScanResult:
 
 def slug(token: str) -> str:
     """A readable, stable item id from a token ("Task #4" -> "task-4")."""
-    text = unicodedata.normalize("NFKC", token).lower()
+    if token.isascii():  # NFKC leaves ASCII as it is; most records never load unicodedata
+        text = token.lower()
+    else:
+        import unicodedata
+
+        text = unicodedata.normalize("NFKC", token).lower()
     text = re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")
     return (text[:40].strip("-") or "item")
 
