@@ -232,14 +232,19 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     triggers: dict[str, int] = {}
     always = 0
     further = []
+    derived = _derived()
     for index, (_, fragment) in enumerate(parts):
-        required = fragment_literals(fragment)
+        if derived is not None and fragment in derived.literals:  # read directly: one lookup per fragment
+            required, more = derived.literals[fragment], derived.further.get(fragment, ())
+        else:
+            required = required_literals(fragment)
+            more = further_literals(fragment)
         if required is None:
             always |= 1 << index
             continue
         for literal in required:
             triggers[literal] = triggers.get(literal, 0) | 1 << index
-        if more := fragment_further_literals(fragment):
+        if more:
             further.append((1 << index, tuple(tuple(pieces) for pieces in more)))
     return _Gate(
         triggers=tuple(triggers.items()),
@@ -554,14 +559,6 @@ def fragment_literals(fragment: str) -> tuple[str, ...] | frozenset[str] | None:
         if found is not _ABSENT:
             return found  # type: ignore[return-value]
     return required_literals(fragment)
-
-
-def fragment_further_literals(fragment: str) -> tuple[tuple[str, ...] | frozenset[str], ...]:
-    """further_literals(fragment) of a lexicon fragment, read from the precomputed file when it is current."""
-    derived = _derived()
-    if derived is not None and fragment in derived.literals:
-        return derived.further.get(fragment, ())
-    return further_literals(fragment)
 
 
 def _toml_names(directory: str | os.PathLike[str]) -> list[str]:
