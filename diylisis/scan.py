@@ -39,12 +39,6 @@ def scan_message(commit_id: str, data: bytes, context: RepoContext | None, setti
     """Scan one commit message (the bytes after the commit header)."""
     text = data.decode("utf-8", errors="replace")
     findings, suppressed = detect_text(text, context, settings, record=f"commit:{commit_id}")
-    return _message_result(commit_id, data, findings, suppressed)
-
-
-def _message_result(
-    commit_id: str, data: bytes, findings: tuple[Finding, ...], suppressed: tuple[Finding, ...]
-) -> ScanResult:
     return _commit_result(commit_id, sha256_digest(data), findings, suppressed)
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from diylisis.digests import sha1, sha256
 from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
 from diylisis.frozen import frozen_model
-from diylisis.gitio import CatObjects, GitProcess, cat_objects, config_values, run_git, try_git
+from diylisis.gitio import CatObjects, GitProcess, cat_objects, config_values, first_line, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -551,7 +551,7 @@ class _ObjectWriter:
         pack += self.algorithm(pack).digest()
         code, _, err = process.finish(pack) if process else try_git(["unpack-objects", "-q"], repo_root, input=pack)
         if code != 0:
-            raise GitError(f"git unpack-objects failed: {_first_line(err)}")
+            raise GitError(f"git unpack-objects failed: {first_line(err) or 'no reason given'}")
         self.objects.clear()
 
 
@@ -643,11 +643,4 @@ def compare_and_swap(
         or "reference already exists" in message
     ):
         return False
-    raise GitError(f"git update-ref failed: {_first_line(err)}")
-
-
-def _first_line(err: bytes) -> str:
-    for line in err.decode("utf-8", errors="replace").splitlines():
-        if line.strip():
-            return line.strip()
-    return "no reason given"
+    raise GitError(f"git update-ref failed: {first_line(err) or 'no reason given'}")

@@ -18,7 +18,7 @@ import click
 from diylisis import codec, store
 from diylisis.errors import GitError, StoreConflict
 from diylisis.frozen import frozen_model
-from diylisis.gitio import run_git, toplevel, try_git
+from diylisis.gitio import first_line, run_git, toplevel, try_git
 
 INCOMING_PREFIX = store.TEMP_NOTES_PREFIX + "incoming-"
 MAX_ATTEMPTS = 20
@@ -82,7 +82,7 @@ def fetch_and_merge(repo_root: Path, remote: str, config: store.Settings) -> tup
     refs = (config.notes_ref, store.SNAPSHOTS_REF)
     code, out, err = try_git(["ls-remote", remote, *refs], repo_root)
     if code != 0:
-        raise GitError(f"cannot reach remote {remote!r}: {_first_line(err)}")
+        raise GitError(f"cannot reach remote {remote!r}: {first_line(err) or 'no reason given'}")
     present = [
         ref for ref in refs if any(line.endswith("\t" + ref) for line in out.decode().splitlines())
     ]
@@ -182,15 +182,8 @@ def _push(repo_root: Path, remote: str, refs: tuple[str, ...]) -> tuple[str, tup
         return "", tuple(local)
     text = err.decode("utf-8", errors="replace")
     if "rejected" in text or "fetch first" in text or "non-fast-forward" in text:
-        return _first_line(err), ()
-    raise GitError(f"cannot push certificates to {remote!r}: {_first_line(err)}")
-
-
-def _first_line(err: bytes) -> str:
-    for line in err.decode("utf-8", errors="replace").splitlines():
-        if line.strip():
-            return line.strip()
-    return "no reason given"
+        return first_line(err) or "no reason given", ()
+    raise GitError(f"cannot push certificates to {remote!r}: {first_line(err) or 'no reason given'}")
 
 
 def render_text(result: SyncResult) -> str:

@@ -111,6 +111,12 @@ def _lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
     return Lexicon(languages=common + tuple(languages))
 
 
+@functools.cache
+def _keys(languages: tuple[str, ...]) -> tuple[str, ...]:
+    """Every key some of the languages' lexicons define, sorted."""
+    return tuple(sorted({key for language in languages for key in _load(language)[1]}))
+
+
 def keys_of(language: str) -> frozenset[str]:
     """Every key a language's lexicon defines (for the meta-test: every key is used)."""
     return frozenset(_load(language)[1])
@@ -286,7 +292,7 @@ _Further = tuple[int, tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]]
 def _further_table(languages: tuple[str, ...]) -> dict[str, _Further]:
     """Key -> (bits with further literals, (bit, further literal sets) per such fragment), for keys that have any."""
     table = {}
-    for key in sorted({key for language in languages for key in _load(language)[1]}):
+    for key in _keys(languages):
         gate = _gate(languages, key)
         if gate is not None and gate.checked:
             table[key] = (gate.checked, gate.further)
@@ -301,7 +307,7 @@ _SEEN: dict[tuple[str, ...], int] = {}
 
 def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> dict[str, int]:
     present: dict[str, int] = {}
-    for key in sorted({key for language in languages for key in _load(language)[1]}):
+    for key in _keys(languages):
         gate = _gate(languages, key)
         if gate is None:
             continue
@@ -361,7 +367,7 @@ class _Scanner:
 @functools.cache
 def _scanner(languages: tuple[str, ...]) -> _Scanner:
     """Everything triggers_in needs, for every key of the languages' lexicons."""
-    keys = sorted({key for language in languages for key in _load(language)[1]})
+    keys = _keys(languages)
     owners: dict[str, set[tuple[str | None, str, int]]] = {}
     always: dict[str, int] = {}
     for key in keys:

@@ -49,7 +49,7 @@ def open_repo(path: str | Path = ".") -> pygit2.Repository:
         return pygit2.Repository(found)
     except (pygit2.GitError, OSError, ValueError) as error:
         raise GitError(
-            f"cannot open the repository at {found}: {_first_line(str(error))}"
+            f"cannot open the repository at {found}: {first_line(str(error))}"
         ) from None
 
 
@@ -164,7 +164,7 @@ def config_get(repo: pygit2.Repository, key: str) -> str | None:
     except KeyError:
         return None
     except pygit2.GitError as error:
-        raise GitError(f"cannot read git config {key}: {_first_line(str(error))}") from None
+        raise GitError(f"cannot read git config {key}: {first_line(str(error))}") from None
 
 
 def try_git(
@@ -315,7 +315,7 @@ def run_git(
     """Run the git binary for plumbing pygit2 lacks (update-ref CAS, notes, push); stdout bytes."""
     code, out, err = try_git(args, cwd, input=input, env=env)
     if code != 0:
-        reason = _first_line(err.decode("utf-8", errors="replace")) or f"exit status {code}"
+        reason = first_line(err) or f"exit status {code}"
         raise GitError(f"git {args[0] if args else ''} failed: {reason}")
     return out
 
@@ -330,7 +330,7 @@ def config_values_from(answer: tuple[int, bytes, bytes], root: str | Path) -> di
     reads it."""
     code, out, err = answer
     if code not in (0, 1):  # 1: none of the keys is set
-        reason = _first_line(err.decode("utf-8", errors="replace")) or f"exit status {code}"
+        reason = first_line(err) or f"exit status {code}"
         raise GitError(f"cannot read git config in {root}: {reason}")
     values: dict[str, str] = {}
     for entry in out.split(b"\0"):
@@ -367,7 +367,7 @@ class CatObjects:
         if self._found is None:
             code, raw, err = self._process.finish()
             if code != 0:
-                reason = _first_line(err.decode("utf-8", errors="replace")) or f"exit status {code}"
+                reason = first_line(err) or f"exit status {code}"
                 raise GitError(f"git cat-file failed: {reason}")
             self._found = _batch_answers(self.queries, raw)
         return self._found
@@ -405,7 +405,10 @@ def toplevel(path: str | Path = ".") -> Path:
     return Path(out.decode("utf-8", errors="surrogateescape").strip())
 
 
-def _first_line(text: str) -> str:
+def first_line(text: str | bytes) -> str:
+    """The first non-blank line of a message from git (stderr bytes or text), stripped; "" when none."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
     for line in text.splitlines():
         if line.strip():
             return line.strip()

@@ -67,6 +67,14 @@ def write(repo: Path, name: str, text: str) -> None:
     ok(repo, "git", "add", "--", name)
 
 
+def committed_repo(path: Path) -> Path:
+    """A new repository at path with one commit (a README)."""
+    repo = new_repo(path)
+    write(repo, "README.md", "widget\n")
+    ok(repo, "git", "commit", "-q", "-m", "Start the widget repository")
+    return repo
+
+
 def checkout_head() -> str:
     """The commit of the checkout under test (what the framework clones)."""
     return ok(CHECKOUT, "git", "rev-parse", "HEAD").strip()

@@ -8,17 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookutil import CLEAN, RESIDUE, distill, distill_on_terminal, new_repo, ok, run, write
+from hookutil import CLEAN, RESIDUE, committed_repo, distill, distill_on_terminal, ok, run, write
 
 from diylisis.hooks import generated_kind
 
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
-    repo = new_repo(tmp_path / "work")
-    write(repo, "README.md", "widget\n")
-    ok(repo, "git", "commit", "-q", "-m", "Start the widget repository")
-    return repo
+    return committed_repo(tmp_path / "work")
 
 
 def _message(repo: Path, text: str) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hookutil import distill, new_repo, ok, run, write
+from hookutil import committed_repo, distill, ok, run, write
 
 GOOD = "# Cache design\n\nEntries expire after ten minutes; the limit is in README.md.\n"
 BAD = "# Cache design\n\nEntries expire after ten minutes.\nThe timings are in /tmp/run3.log.\n"
@@ -13,10 +13,7 @@ BAD = "# Cache design\n\nEntries expire after ten minutes.\nThe timings are in /
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
-    repo = new_repo(tmp_path / "work")
-    write(repo, "README.md", "widget\n")
-    ok(repo, "git", "commit", "-q", "-m", "Start the widget repository")
-    return repo
+    return committed_repo(tmp_path / "work")
 
 
 def _notes(repo: Path, text: str) -> str:
