@@ -123,13 +123,27 @@ class PygitContext:
         self.repo = repo
         # the record being certified is tracked too, but it cannot define its own terms
         self._exclude = normalize_path(exclude_path) if exclude_path else None
-        try:
-            self.commit = repo.revparse_single(revision).peel(pygit2.Commit)
-        except (KeyError, ValueError, pygit2.GitError):
-            raise GitError(f"unknown revision {revision!r} in {repo.path}") from None
+        self._commit: Any = None
+        self._commit_id = revision if _is_object_id(revision) and revision in repo else None
+        if self._commit_id is None:
+            self._commit = self._resolve(revision)
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
+
+    def _resolve(self, revision: str) -> Any:
+        pygit2 = self._pygit2
+        try:
+            return self.repo.revparse_single(revision).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            raise GitError(f"unknown revision {revision!r} in {self.repo.path}") from None
+
+    @property
+    def commit(self) -> Any:
+        """The revision's commit, read on first use (most records of a scan never ask for the tree)."""
+        if self._commit is None:
+            self._commit = self._resolve(self._commit_id)
+        return self._commit
 
     def _trees(self) -> list[Any]:
         trees = [self.commit.tree]
@@ -290,6 +304,11 @@ class _TreeIndex:
 
 _INDEXES: dict[str, _TreeIndex] = {}
 _REACHABLE: dict[str, frozenset[str]] = {}
+
+
+def _is_object_id(revision: str) -> bool:
+    """A full SHA-1 or SHA-256 object id in lower-case hex."""
+    return len(revision) in (40, 64) and not revision.strip("0123456789abcdef")
 _TEXT_CACHE = 256 * 1024 * 1024
 
 
