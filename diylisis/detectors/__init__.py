@@ -21,7 +21,7 @@ from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.text import ignored_lines, prepare
 from diylisis.errors import RuleCrashed
-from diylisis.frozen import frozen_model, replace
+from diylisis.frozen import field, frozen_model, replace
 from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
 
 RULES: tuple[Rule, ...] = check_registry(
@@ -109,19 +109,33 @@ class _Plan:
 
     rules: tuple[tuple[Rule, Severity], ...]
     always: int  # bit i: rules[i] has no requirements
-    by_key: dict[str, int]  # lexicon key -> bits of the rules requiring it
-    by_literal: tuple[tuple[str, int], ...]  # literal of a required pattern -> bits of the rules requiring it
+    by_fragments: tuple[tuple[int, int], ...]  # (lexicon fragments as triggers_in() bits, rules requiring them)
+    by_literal: tuple[tuple[str, int], ...]  # ASCII literal of a required pattern -> bits of the rules requiring it
+    by_other_literal: tuple[tuple[str, int], ...]  # the other literals: most records cannot hold them
+    chosen: dict[int, tuple[tuple[Rule, Severity], ...]] = field(default_factory=dict, compare=False, repr=False)
 
-    def runs(self, triggers: dict[str, int], folded: str) -> list[tuple[Rule, Severity]]:
+    def runs(self, triggers: int, folded: str) -> tuple[tuple[Rule, Severity], ...]:
         """The rules some requirement of which may match (triggers: lexicon.triggers_in(folded))."""
         bits = self.always
-        by_key = self.by_key
-        for key in triggers:
-            bits |= by_key.get(key, 0)
+        for fragments, owners in self.by_fragments:
+            if triggers & fragments:
+                bits |= owners
         for literal, owners in self.by_literal:
             if literal in folded:
                 bits |= owners
-        return [pair for index, pair in enumerate(self.rules) if bits >> index & 1]
+        if not folded.isascii():
+            for literal, owners in self.by_other_literal:
+                if literal in folded:
+                    bits |= owners
+        chosen = self.chosen.get(bits)
+        if chosen is None:
+            chosen = tuple(pair for index, pair in enumerate(self.rules) if bits >> index & 1)
+            if len(self.chosen) < _CHOSEN_MEMO:
+                self.chosen[bits] = chosen
+        return chosen
+
+
+_CHOSEN_MEMO = 4096  # distinct rule sets a plan remembers; a history has far fewer
 
 
 _PLANS: dict[tuple[DetectSettings, str | None], _Plan] = {}
@@ -136,8 +150,9 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
         rules = tuple(
             (rule, settings.level_for(rule.id, rule.severity, path)) for rule in RULES if rule.id not in disabled
         )
+        lexicon = lexicon_for(settings.languages)
         always = 0
-        by_key: dict[str, int] = {}
+        by_fragments: list[tuple[int, int]] = []
         by_literal: dict[str, int] = {}
         for index, (rule, _) in enumerate(rules):
             bit = 1 << index
@@ -145,12 +160,21 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
             if literals is None:
                 always |= bit
                 continue
+            fragments = 0
             for need in rule.requires:
                 if isinstance(need, str):
-                    by_key[need] = by_key.get(need, 0) | bit
+                    fragments |= lexicon.key_bits(need)
+            if fragments:
+                by_fragments.append((fragments, bit))
             for literal in literals:
                 by_literal[literal] = by_literal.get(literal, 0) | bit
-        plan = _Plan(rules=rules, always=always, by_key=by_key, by_literal=tuple(by_literal.items()))
+        plan = _Plan(
+            rules=rules,
+            always=always,
+            by_fragments=tuple(by_fragments),
+            by_literal=tuple((literal, bits) for literal, bits in by_literal.items() if literal.isascii()),
+            by_other_literal=tuple((literal, bits) for literal, bits in by_literal.items() if not literal.isascii()),
+        )
         if len(_PLANS) > 256:
             _PLANS.clear()
         _PLANS[key] = plan

@@ -25,6 +25,10 @@ from diylisis import precompiled
 from diylisis.digests import sha256
 from diylisis.frozen import frozen_model
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 # os.path, not pathlib: the commit-msg hook imports this module and nothing else it loads needs pathlib
 LEXICON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicons")
 CACHE_PATH = os.path.join(LEXICON_DIR, "derived.json")
@@ -46,11 +50,12 @@ class Lexicon:
         """The raw entries under key (for plain word sets, not patterns)."""
         return _words(self.languages, key)
 
-    def triggers_in(self, folded: str) -> dict[str, int]:
-        """Lexicon key -> bit mask of its fragments whose required literals occur in folded.
+    def triggers_in(self, folded: str) -> int:
+        """One bit mask over every key's fragments: those whose required literals occur in folded.
 
-        folded is the fold() of a record's text; a literal has no run of whitespace, so what
-        occurs in a masked view of the text occurs in the text.
+        Key k's fragment i is bit key_offset(k) + i. folded is the fold() of a record's text;
+        a literal has no run of whitespace, so what occurs in a masked view of the text occurs
+        in the text.
 
         Each distinct whitespace-separated token of folded is looked up once per process: a
         trie-shaped alternation lists the longest literal piece starting at each position of
@@ -61,17 +66,26 @@ class Lexicon:
             return _confirmed(self.languages, _triggers_one_by_one(self.languages, folded), folded)
         return _confirmed(self.languages, _triggers_scanned(self.languages, folded), folded)
 
-    def pattern_for(self, key: str, present: dict[str, int]) -> re.Pattern[str] | None:
+    def key_bits(self, key: str) -> int:
+        """The bits of key's fragments in a triggers_in() mask (0: no language has the key)."""
+        layout = _layout(self.languages)
+        return layout.full.get(key, 0) << layout.offset.get(key, 0)
+
+    def pattern_for(self, key: str, present: int) -> re.Pattern[str] | None:
         """pattern(key) reduced to the fragments that can match the text or a view of it (None: none can).
 
         present is triggers_in() of the text's fold(). A fragment whose required literals are
         all absent cannot match anywhere, so dropping it from the alternation changes no
         match; most records skip most keys' regexes entirely.
         """
-        mask = present.get(key, 0)
+        layout = _layout(self.languages)
+        full = layout.full.get(key)
+        if full is None:
+            return None
+        mask = present >> layout.offset[key] & full
         if not mask:
             return None
-        if mask == _gate(self.languages, key).full:  # type: ignore[union-attr]
+        if mask == full:
             return _compiled(self.languages, key)
         if precompiled.installed and _SEEN.get(self.languages, 0) <= _WARM_UP:
             # the whole alternation came compiled with the package; a reduced one would be compiled here
@@ -261,42 +275,59 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     )
 
 
-def _confirmed(languages: tuple[str, ...], present: dict[str, int], folded: str) -> dict[str, int]:
+def _confirmed(languages: tuple[str, ...], present: int, folded: str) -> int:
     """present without the fragments some further literal set of which has no member in folded."""
-    table = _further_table(languages)
-    for key, mask in list(present.items()):
-        entry = table.get(key)
-        if entry is None or not mask & entry[0]:
-            continue
-        for bit, sets in entry[1]:
-            if not mask & bit:
-                continue
-            for pieces in sets:  # loops, not all(any(...)): this runs for most fragments a record lets through
-                for literal in pieces:
-                    if literal in folded:
-                        break
-                else:
-                    mask &= ~bit
+    checked, further = _further_table(languages)
+    pending = present & checked
+    while pending:
+        bit = pending & -pending
+        pending ^= bit
+        for pieces in further[bit]:  # loops, not all(any(...)): this runs for most fragments a record lets through
+            for literal in pieces:
+                if literal in folded:
                     break
-        if mask:
-            present[key] = mask
-        else:
-            del present[key]
+            else:
+                present ^= bit
+                break
     return present
 
 
-_Further = tuple[int, tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]]
+@functools.cache
+def _further_table(languages: tuple[str, ...]) -> tuple[int, dict[int, tuple[tuple[str, ...], ...]]]:
+    """(bits of the fragments with further literal sets, fragment bit -> its sets), in triggers_in() bits."""
+    offsets = _layout(languages).offset
+    checked = 0
+    further = {}
+    for key in _keys(languages):
+        gate = _gate(languages, key)
+        if gate is None:
+            continue
+        for bit, sets in gate.further:
+            shifted = bit << offsets[key]
+            checked |= shifted
+            further[shifted] = sets
+    return checked, further
+
+
+@frozen_model
+class _Layout:
+    offset: dict[str, int]  # key -> the triggers_in() bit of its first fragment
+    full: dict[str, int]  # key -> the bits of all its fragments, unshifted
 
 
 @functools.cache
-def _further_table(languages: tuple[str, ...]) -> dict[str, _Further]:
-    """Key -> (bits with further literals, (bit, further literal sets) per such fragment), for keys that have any."""
-    table = {}
+def _layout(languages: tuple[str, ...]) -> _Layout:
+    offset: dict[str, int] = {}
+    full: dict[str, int] = {}
+    at = 0
     for key in _keys(languages):
         gate = _gate(languages, key)
-        if gate is not None and gate.checked:
-            table[key] = (gate.checked, gate.further)
-    return table
+        if gate is None:
+            continue
+        offset[key] = at
+        full[key] = gate.full
+        at += gate.full.bit_length()
+    return _Layout(offset=offset, full=full)
 
 
 # A process that judges one record (the commit-msg hook) would spend more compiling the trie
@@ -305,8 +336,9 @@ _WARM_UP = 16
 _SEEN: dict[tuple[str, ...], int] = {}
 
 
-def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> dict[str, int]:
-    present: dict[str, int] = {}
+def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> int:
+    offsets = _layout(languages).offset
+    present = 0
     for key in _keys(languages):
         gate = _gate(languages, key)
         if gate is None:
@@ -315,14 +347,13 @@ def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> dict[str, i
         for literal, bits in gate.triggers:
             if literal in folded:
                 mask |= bits
-        if mask:
-            present[key] = mask
+        present |= mask << offsets[key]
     return present
 
 
-def _triggers_scanned(languages: tuple[str, ...], folded: str) -> dict[str, int]:
+def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
     scanner = _scanner(languages)
-    present = dict(scanner.always)
+    present = scanner.always
     known = _TOKEN_OWNERS.setdefault(languages, {})
     for token in set(folded.split()):
         owners = known.get(token)
@@ -330,9 +361,11 @@ def _triggers_scanned(languages: tuple[str, ...], folded: str) -> dict[str, int]
             owners = _token_owners(scanner, token)
             if len(known) < _TOKEN_MEMO:
                 known[token] = owners
-        for literal, key, bits in owners:
-            if literal is None or literal in folded:
-                present[key] = present.get(key, 0) | bits
+        bits, confirm = owners
+        present |= bits
+        for literal, more in confirm:
+            if literal in folded:
+                present |= more
     return present
 
 
@@ -340,15 +373,27 @@ def _triggers_scanned(languages: tuple[str, ...], folded: str) -> dict[str, int]
 # of folded.split(); a history repeats its words, so each distinct token is looked up once.
 # A literal longer than its piece is then confirmed in the whole text.
 _TOKEN_MEMO = 200_000
-_TOKEN_OWNERS: dict[tuple[str, ...], dict[str, tuple[tuple[str | None, str, int], ...]]] = {}
+_Owners = tuple[int, tuple[tuple[str, int], ...]]  # (fragment bits, (literal to confirm in the text, bits) ...)
+_TOKEN_OWNERS: dict[tuple[str, ...], dict[str, _Owners]] = {}
+_NO_OWNERS: _Owners = (0, ())
 
 
-def _token_owners(scanner: _Scanner, token: str) -> tuple[tuple[str | None, str, int], ...]:
-    """(literal to confirm or None, key, fragment bits) for the pieces occurring in one token."""
+def _token_owners(scanner: _Scanner, token: str) -> _Owners:
+    """The fragments the pieces occurring in one token let through, and those whose literal must be confirmed."""
     if scanner.pattern is None:
-        return ()
-    found = {owner for piece in scanner.pattern.findall(token) for owner in scanner.closure[piece]}
-    return tuple(found)
+        return _NO_OWNERS
+    return _merged(owner for piece in scanner.pattern.findall(token) for owner in scanner.closure[piece])
+
+
+def _merged(owners: Iterable[tuple[str | None, int]]) -> _Owners:
+    bits = 0
+    confirm: dict[str, int] = {}
+    for literal, more in owners:
+        if literal is None:
+            bits |= more
+        else:
+            confirm[literal] = confirm.get(literal, 0) | more
+    return (bits, tuple(confirm.items())) if bits or confirm else _NO_OWNERS
 
 
 def _piece(literal: str) -> str:
@@ -360,25 +405,24 @@ def _piece(literal: str) -> str:
 @frozen_model
 class _Scanner:
     pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
-    closure: dict[str, tuple[tuple[str | None, str, int], ...]]  # piece -> owners of it and of its prefixes
-    always: dict[str, int]  # key -> fragments without required literals
+    closure: dict[str, tuple[tuple[str | None, int], ...]]  # piece -> (literal to confirm or None, bits), prefixes too
+    always: int  # fragments without required literals
 
 
 @functools.cache
 def _scanner(languages: tuple[str, ...]) -> _Scanner:
     """Everything triggers_in needs, for every key of the languages' lexicons."""
-    keys = _keys(languages)
-    owners: dict[str, set[tuple[str | None, str, int]]] = {}
-    always: dict[str, int] = {}
-    for key in keys:
+    offsets = _layout(languages).offset
+    owners: dict[str, set[tuple[str | None, int]]] = {}
+    always = 0
+    for key in _keys(languages):
         gate = _gate(languages, key)
         if gate is None:
             continue
-        if gate.always:
-            always[key] = gate.always
+        always |= gate.always << offsets[key]
         for literal, bits in gate.triggers:
             piece = _piece(literal)
-            owners.setdefault(piece, set()).add((None if piece == literal else literal, key, bits))
+            owners.setdefault(piece, set()).add((None if piece == literal else literal, bits << offsets[key]))
     if not owners:
         return _Scanner(pattern=None, closure={}, always=always)
     closure = {

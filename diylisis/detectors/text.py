@@ -135,7 +135,7 @@ def prepare(
     path: str | None = None,
     *,
     folded: str | None = None,
-    triggers: dict[str, int] | None = None,
+    triggers: int | None = None,
 ) -> Doc:
     """Cut the text into views: prose, claims, locators (F1 input).
 
