@@ -20,6 +20,33 @@ def lexicon_matches(doc: Doc, key: str, view: str) -> Iterator[re.Match[str]]:
             yield match
 
 
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+
+def hyphen_joined(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """pattern.finditer(text), for a pattern whose every match starts where a run of ASCII letters
+    and digits begins and that run ends at a hyphen ("ABC-123", "fold-and-flush").
+
+    Such a match can start only at the few runs a hyphen ends, so only those are tried: finditer
+    would try every position of the text, and the patterns' leading look-behind keeps the regex
+    engine from skipping ahead. Tried in order and resumed after each match, as finditer does.
+    """
+    find = text.find
+    end = 0
+    hyphen = find("-")
+    while hyphen >= 0:
+        start = hyphen
+        while start > end and text[start - 1] in _ALNUM:
+            start -= 1
+        match = pattern.match(text, start) if start < hyphen else None
+        if match is not None:
+            yield match
+            end = match.end()
+            hyphen = find("-", max(hyphen + 1, end))
+        else:
+            hyphen = find("-", hyphen + 1)
+
+
 def lexicon_findings(
     doc: Doc,
     rule_id: str,

@@ -18,7 +18,9 @@ BARE_REF = re.compile(
     r"|(?P<gh>GH)-(?P<n_gh>\d{1,7}))"
     r"(?![\w-])"
 )
-HEX = re.compile(r"(?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-])")
+# (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
+# that the regex engine skips to hex digits instead of trying every position.
+HEX = re.compile(r"[0-9a-f](?<![\w/#.@:-][0-9a-f])[0-9a-f]{6,39}(?![\w/.@-])")
 _ORDINAL_NOUN = re.compile(
     r"(?i)(?:hunk|item|step|line|entry|point|number|no\.|attempt|option|rule|check|comment|"
     r"row|column|col|page|slide|chapter|section|part|version|build|run|finding|patch|note|task|todo|goal)\s*$"

@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from diylisis.detectors._match import lexicon_findings, lexicon_matches, line_start_defines
+from diylisis.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding
@@ -141,14 +141,14 @@ def _agent_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def tracker_keys(doc: Doc) -> Iterator[Finding]:
     """SI206: issue keys ("ABC-123", "bd-a1b2") that no committed file defines and config does not map."""
     public = _public_prefixes(doc.lexicon.words("public_key_prefix"))
-    for match in UPPER_KEY.finditer(doc.prose):
+    for match in hyphen_joined(UPPER_KEY, doc.prose):
         prefix, _ = match.groups()
         if prefix in public or prefix.rstrip("0123456789") in public:
             continue
         yield from _key_finding(doc, match)
     qualified: set[str] = set()
     candidates = []
-    for match in LOWER_KEY.finditer(doc.prose):
+    for match in hyphen_joined(LOWER_KEY, doc.prose):
         prefix, suffix = match.groups()
         if prefix in _ENGLISH_PREFIX or prefix.upper() in public:
             continue

@@ -6,13 +6,16 @@ import functools
 import re
 from collections.abc import Iterator
 
+from diylisis.detectors._match import hyphen_joined
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import Doc
 from diylisis.model import Category, Finding, Severity
 
 HYPHENATED = re.compile(r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])")
-CAMEL = re.compile(r"(?<![\w/.@#$`-])[A-Z][a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])")
-_CAMEL_HINT = re.compile(r"[a-z][A-Z]")
+# The look-behind follows the first letter so that the regex engine skips to capital letters
+# instead of trying every position; it reads as (?<![\w/.@#$`-])[A-Z][a-z]+...
+CAMEL = re.compile(r"[A-Z](?<![\w/.@#$`-][A-Z])[a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])")
+_CAMEL_HINT = re.compile(r"[A-Z](?<=[a-z][A-Z])")  # a lower-case letter then a capital, found from the capitals
 _DEFINES = (
     r"\b(?:means|is|are|stands for|refers to|=|:|called|named|—|–)\b",
     r"(?:이란|란|는|은)\s",
@@ -26,7 +29,8 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
     seen: set[str] = set()
     candidates = []
     for pattern in _candidate_patterns(doc.prose):
-        for match in pattern.finditer(doc.prose):
+        matches = hyphen_joined(pattern, doc.prose) if pattern is HYPHENATED else pattern.finditer(doc.prose)
+        for match in matches:
             term = match.group()
             low = term.lower()
             if low in seen or (pattern is HYPHENATED and _is_common(term, common)):

@@ -45,6 +45,7 @@ _INLINE_NEEDS = {
     HTML_COMMENT: ("<!--",),
     QUOTED_MENTION: ('"', "“", "'"),
 }
+_INLINE_HINT = re.compile("|".join(re.escape(literal) for needs in _INLINE_NEEDS.values() for literal in needs))
 _FOLDED = "folded"  # Doc.memo keys
 _TRIGGERS = "triggers"
 
@@ -189,18 +190,23 @@ def prepare(
             prose_spans.append(span)
             claims_spans.append(span)
     linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
-    views = []
-    for spans, patterns in ((prose_spans, (CODE_SPAN, URL, HTML_COMMENT, QUOTED_MENTION)),
-                            (claims_spans, (URL, HTML_COMMENT, QUOTED_MENTION))):
-        current = _masked(text, spans)
-        inline = [
-            match.span()
-            for pattern in patterns
-            if any(literal in current for literal in _INLINE_NEEDS[pattern])
-            for match in pattern.finditer(current)
-        ]
-        views.append(_masked(text, spans + inline + linked) if inline or linked else current)
-    prose, claims = views
+    # A literal a view holds is in the text too: most records need none of the inline patterns.
+    if not linked and not _INLINE_HINT.search(text):
+        prose = _masked(text, prose_spans)
+        claims = prose if claims_spans == prose_spans else _masked(text, claims_spans)
+    else:
+        views = []
+        for spans, patterns in ((prose_spans, (CODE_SPAN, URL, HTML_COMMENT, QUOTED_MENTION)),
+                                (claims_spans, (URL, HTML_COMMENT, QUOTED_MENTION))):
+            current = _masked(text, spans)
+            inline = [
+                match.span()
+                for pattern in patterns
+                if any(literal in current for literal in _INLINE_NEEDS[pattern])
+                for match in pattern.finditer(current)
+            ]
+            views.append(_masked(text, spans + inline + linked) if inline or linked else current)
+        prose, claims = views
     locators = _masked(text, locator_spans)
     doc = Doc(
         text=text,

@@ -124,3 +124,47 @@ def test_the_trie_scanner_finds_exactly_the_literals_checked_one_by_one(text: st
     languages = lexicon_for(None).languages
     folded = fold(text)
     assert _triggers_scanned(languages, folded) == _triggers_one_by_one(languages, folded)
+
+
+def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
+    import random
+
+    from diylisis.detectors._match import hyphen_joined
+    from diylisis.detectors.session import LOWER_KEY, UPPER_KEY
+    from diylisis.detectors.terms import HYPHENATED
+
+    pieces = ["a", "ab", "abc", "Ab", "ABC", "X1", "R2", "9", "12", "-", "-", "--", ".", "/", "@", "#", "_",
+              " ", " ", "\n", "é", "`", "'", "=", "(", "$", "bd", "a1b2", "ĸ", "x.y"]
+    generator = random.Random(7)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 40))) for _ in range(4000)]
+    texts += [text for text in TEXTS] + ["ABC-123 and bd-a1b2 in fold-and-flush-step", "a-b-c-d-e-f", "-x-", "Q-1-2"]
+    for pattern in (UPPER_KEY, LOWER_KEY, HYPHENATED):
+        for text in texts:
+            assert [m.span() for m in hyphen_joined(pattern, text)] == [m.span() for m in pattern.finditer(text)], (
+                pattern.pattern,
+                text,
+            )
+
+
+def test_patterns_with_a_late_look_behind_match_what_their_plain_forms_match() -> None:
+    import random
+
+    from diylisis.detectors.references import HEX
+    from diylisis.detectors.terms import _CAMEL_HINT, CAMEL
+
+    plain = {
+        HEX: re.compile(r"(?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-])"),
+        CAMEL: re.compile(r"(?<![\w/.@#$`-])[A-Z][a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])"),
+    }
+    pieces = ["a", "f", "Ab", "Foo", "Bar", "X", "1a2b3c4", "deadbeef", "0", "9", "g", "-", ".", "/", "@", "#",
+              ":", "_", " ", "\n", "é", "`", "$", "(", "=", "cafe", "B2"]
+    generator = random.Random(11)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 40))) for _ in range(4000)]
+    for pattern, reference in plain.items():
+        for text in texts + list(TEXTS):
+            assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in reference.finditer(text)], (
+                pattern.pattern,
+                text,
+            )
+    for text in texts:
+        assert bool(_CAMEL_HINT.search(text)) == bool(re.search("[a-z][A-Z]", text))
