@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     T = TypeVar("T")
-    F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Missing:
@@ -76,13 +75,15 @@ def frozen_model(cls: type[T]) -> type[T]:
     FrozenInstanceError on assignment; __repr__ over the repr fields; equality and hashing
     over the compared fields; __slots__; pickling and copying; `fields` and `replace`.
     """
-    for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
-        if name in cls.__dict__:
+    # The hook builds some sixty models on every commit: one pass over the fields makes every
+    # table below, and no per-field generator or helper call is spent on it.
+    namespace = dict(cls.__dict__)
+    for name in _GENERATED:
+        if name in namespace:
             raise TypeError(f"{cls.__qualname__} defines {name}; a frozen model generates it")
     inherited = {f.name: f for base in reversed(cls.__mro__[1:]) for f in base.__dict__.get("__model_fields__", ())}
-    namespace = dict(cls.__dict__)
     own = []
-    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+    for name, annotation in namespace.get("__annotations__", {}).items():
         if isinstance(annotation, str) and annotation.startswith(("ClassVar", "typing.ClassVar")):
             continue
         value = namespace.pop(name, MISSING)
@@ -91,33 +92,52 @@ def frozen_model(cls: type[T]) -> type[T]:
         if spec.default.__class__.__hash__ is None:  # list, dict, set: shared between instances
             raise ValueError(f"mutable default {type(spec.default)} for field {name} is not allowed: "
                              "use default_factory")
-        inherited.pop(name, None)
+        if inherited:
+            inherited.pop(name, None)
         own.append(spec)
-    every = (*inherited.values(), *own)
+    every = (*inherited.values(), *own) if inherited else tuple(own)
+    table, fixed, shown, compared, hashed = [], [], [], [], []
+    for f in every:
+        entry = (f.name, f.default, f.default_factory)
+        if f.init:
+            table.append(entry)
+        elif f.default is not MISSING or f.default_factory is not MISSING:
+            fixed.append(entry)  # a field left out of __init__ still gets its default, as dataclasses sets it
+        if f.repr:
+            shown.append(f.name)
+        if f.compare:
+            compared.append(f.name)
+        if f.compare if f.hash is None else f.hash:
+            hashed.append(f.name)
     namespace.pop("__dict__", None)
     namespace.pop("__weakref__", None)
     if not namespace.get("__doc__"):
         namespace["__doc__"] = cls.__name__ + _signature(every)
     qualname = cls.__qualname__
+    compare_values = _values(tuple(compared))
+    init = _init_for(qualname, getattr(cls, "__post_init__", None), tuple(table), tuple(fixed))
+    show = _repr_for(tuple(shown))
+    equal = _eq_for(compare_values)
+    digest = _hash_for(compare_values if hashed == compared else _values(tuple(hashed)))
+    init.__qualname__ = qualname + ".__init__"
+    show.__qualname__ = qualname + ".__repr__"
+    equal.__qualname__ = qualname + ".__eq__"
+    digest.__qualname__ = qualname + ".__hash__"
     # everything goes into the namespace of one type() call: setting a dunder method on a
     # class afterwards makes Python update its slots each time
-    namespace.update({
-        "__qualname__": qualname,
-        "__slots__": tuple(f.name for f in own),
-        "__model_fields__": every,
-        "__match_args__": (),  # keyword-only: patterns name their fields
-        "__init__": _named(_init_for(qualname, getattr(cls, "__post_init__", None), every), qualname),
-        "__repr__": _named(_repr_for(tuple(f.name for f in every if f.repr)), qualname),
-        "__eq__": _named(_eq_for(_values(tuple(f.name for f in every if f.compare))), qualname),
-        "__hash__": _named(_hash_for(_values(tuple(
-            f.name for f in every if (f.compare if f.hash is None else f.hash)))), qualname),
-        "__setattr__": _frozen_setattr,
-        "__delattr__": _frozen_delattr,
-        "__getstate__": _getstate,
-        "__setstate__": _setstate,
-        "__dataclass_fields__": _DATACLASS_FIELDS,
-    })
+    namespace["__qualname__"] = qualname
+    namespace["__slots__"] = tuple([f.name for f in own])
+    namespace["__model_fields__"] = every
+    namespace["__match_args__"] = ()  # keyword-only: patterns name their fields
+    namespace["__init__"] = init
+    namespace["__repr__"] = show
+    namespace["__eq__"] = equal
+    namespace["__hash__"] = digest
+    namespace.update(_SHARED)
     return type(cls)(cls.__name__, cls.__bases__, namespace)  # type: ignore[return-value]
+
+
+_GENERATED = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__")
 
 
 def is_model(value: Any) -> bool:
@@ -160,19 +180,10 @@ def _signature(every: tuple[Field, ...]) -> str:
     return f"(*, {', '.join(parts)})" if parts else "()"
 
 
-def _named(function: F, owner: str) -> F:
-    """function, named as a method of the class whose qualified name is owner."""
-    function.__qualname__ = f"{owner}.{function.__name__}"
-    return function
-
-
-def _init_for(owner: str, post_init: Callable[[Any], None] | None, every: tuple[Field, ...]) -> Callable[..., None]:
-    """One keyword-only __init__ over a table of the fields: nothing compiled per class."""
-    table = tuple((f.name, f.default, f.default_factory) for f in every if f.init)
-    names = frozenset(name for name, _, _ in table)
-    # a field left out of __init__ still gets its default, as dataclasses sets it
-    fixed = tuple((f.name, f.default, f.default_factory) for f in every
-                  if not f.init and (f.default is not MISSING or f.default_factory is not MISSING))
+def _init_for(owner: str, post_init: Callable[[Any], None] | None, table: tuple[tuple[str, Any, Any], ...],
+              fixed: tuple[tuple[str, Any, Any], ...]) -> Callable[..., None]:
+    """One keyword-only __init__ over a table of the fields (name, default, factory): nothing compiled per class."""
+    names = frozenset([name for name, _, _ in table])
     qualname = f"{owner}.__init__()"
     set_value = object.__setattr__
 
@@ -280,3 +291,12 @@ class _DataclassFields:
 
 
 _DATACLASS_FIELDS = _DataclassFields()
+
+# the methods every model shares
+_SHARED = {
+    "__setattr__": _frozen_setattr,
+    "__delattr__": _frozen_delattr,
+    "__getstate__": _getstate,
+    "__setstate__": _setstate,
+    "__dataclass_fields__": _DATACLASS_FIELDS,
+}
