@@ -14,12 +14,15 @@ from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.frozen import replace
-from diylisis.gate import Gate
 from diylisis.model import Certificate, RecordKind, Snapshot, Target
 from diylisis.phases import f0_contract
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
 from diylisis.workspace import Workspace, git_values
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.gate import Gate
 
 
 def read(workspace: Workspace, target: Target) -> Snapshot:

@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable
 
 from diylisis.frozen import frozen_model, replace
-from diylisis.gate import RESIDUAL_OPTIONS, Gate
 from diylisis.model import Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
 from diylisis.phases import (
     f0_contract,
@@ -34,6 +33,10 @@ from diylisis.state import (
     Question,
     RunState,
 )
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.gate import Gate
 
 MAX_PASSES = 12
 # session-record files (task, plan, handoff, prompt, notes) a reader would be sent to (category 11)
@@ -188,6 +191,8 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
                                    state.decisions, done, _kept_spans(snapshot.text, state)) \
         if edges.write else ((), ())
     if conflicts:
+        from diylisis.gate import RESIDUAL_OPTIONS  # the gates are not loaded for a clean record
+
         return replace(state, status="paused", verdict=verdict, open_questions=tuple(
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
                      reason="dropping it would cut into kept content: answer again")
@@ -281,6 +286,8 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
                       "so it can only be accepted as a premise: defer with a condition")
             options = ("defer",)
         else:
+            from diylisis.gate import RESIDUAL_OPTIONS
+
             reason = f"{item.why or item.kind}" + (f" — {item.fix}" if item.fix else "")
             options = RESIDUAL_OPTIONS
         problem = _answer_problem(answered.get(item.id), context)

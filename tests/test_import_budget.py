@@ -49,16 +49,16 @@ DENIED = frozenset({
 # certification engine and its phases, the built-in lint refuter, the detectors and the
 # `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), the
 # note store and run files. Scans, verification, rendering, SARIF, pygit2 contexts and
-# history walks, the external refuter command and the other commands are not on it.
+# history walks, the external refuter command and the other commands are not on it, nor
+# the gates (a clean message asks no question) and the other record adapters.
 ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
     "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.frozen", "diylisis.digests",
     "diylisis.state",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
-    "diylisis.store", "diylisis.precompiled", "diylisis.engine", "diylisis.gate", "diylisis.gitio",
+    "diylisis.store", "diylisis.precompiled", "diylisis.engine", "diylisis.gitio",
     "diylisis.gitio.context",
     "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",
-    "diylisis.records.commit", "diylisis.records.file", "diylisis.records.prbody",
     "diylisis.phases", "diylisis.phases.f0_contract", "diylisis.phases.f1_deixis",
     "diylisis.phases.f2_grounding", "diylisis.phases.f3_disposition", "diylisis.phases.f4_judgments",
     "diylisis.phases.f6_settle", "diylisis.phases.f7_certify", "diylisis.phases.repair",
