@@ -83,8 +83,9 @@ def detect_text(
         return (), ()
     doc = prepare(text, lexicon, settings, context, path, folded=folded, triggers=triggers)
     found: list[Finding] = []
+    has_tree = doc.has_tree
     for rule, level in runs:
-        if rule.needs_tree and not doc.has_tree:
+        if rule.needs_tree and not has_tree:
             continue
         try:
             results = list(rule.detect(doc))
@@ -96,6 +97,8 @@ def detect_text(
             if rule.category is not Category.COINED_TERM and settings.accepts(finding.token):
                 continue
             found.append(_relevel(finding, rule, level))
+    if not found:
+        return (), ()
     found = _dedupe(found)
     ignores = ignored_lines(text)
     kept = tuple(f for f in found if not _suppressed(f, ignores))
@@ -139,10 +142,14 @@ _CHOSEN_MEMO = 4096  # distinct rule sets a plan remembers; a history has far fe
 
 
 _PLANS: dict[tuple[DetectSettings, str | None], _Plan] = {}
+_LAST_PLAN: list = [None, None, None]  # the settings object, path and plan of the latest lookup
 
 
 def _plan(settings: DetectSettings, path: str | None) -> _Plan:
     """The plan for a record at path (a scan asks once, not per record)."""
+    last_settings, last_path, last_plan = _LAST_PLAN
+    if settings is last_settings and path == last_path:
+        return last_plan  # hashing the settings costs more than the rest of this lookup
     key = (settings, path)
     plan = _PLANS.get(key)
     if plan is None:
@@ -178,6 +185,7 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
         if len(_PLANS) > 256:
             _PLANS.clear()
         _PLANS[key] = plan
+    _LAST_PLAN[:] = [settings, path, plan]
     return plan
 
 
