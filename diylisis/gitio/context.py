@@ -13,13 +13,13 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections import OrderedDict
 
 from diylisis.errors import GitError
 from diylisis.gitio import git_process
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
     from typing import Any
 
@@ -124,9 +124,12 @@ class PygitContext:
         # the record being certified is tracked too, but it cannot define its own terms
         self._exclude = normalize_path(exclude_path) if exclude_path else None
         self._commit: Any = None
-        self._commit_id = revision if _is_object_id(revision) and revision in repo else None
+        # odb.exists checks the pack index; `revision in repo` would read and parse the object
+        self._commit_id = revision if _is_object_id(revision) and repo.odb.exists(revision) else None
         if self._commit_id is None:
             self._commit = self._resolve(revision)
+        self._tree_id: Any = None
+        self._parent_tree_id: Any = None  # False for a root commit
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
@@ -145,11 +148,16 @@ class PygitContext:
             self._commit = self._resolve(self._commit_id)
         return self._commit
 
-    def _trees(self) -> list[Any]:
-        trees = [self.commit.tree]
-        if self.commit.parents:
-            trees.append(self.commit.parents[0].tree)
-        return trees
+    def _tree_ids(self) -> Iterator[Any]:
+        """Ids of the revision's tree, then of its first parent's (read only if the caller goes on)."""
+        if self._tree_id is None:
+            self._tree_id = self.commit.tree_id
+        yield self._tree_id
+        if self._parent_tree_id is None:
+            parents = self.commit.parent_ids
+            self._parent_tree_id = self.repo[parents[0]].tree_id if parents else False
+        if self._parent_tree_id is not False:
+            yield self._parent_tree_id
 
     def tracked(self, path: str) -> bool:
         """The path is tracked in the tree of the revision or its first parent (line anchors accepted)."""
@@ -162,11 +170,11 @@ class PygitContext:
 
             return any(
                 fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path)
-                for tree in self._trees()
-                for p in index.paths(tree.id)
+                for tree_id in self._tree_ids()
+                for p in index.paths(tree_id)
             )
         parts = tuple(path.split("/"))
-        return any(index.has_suffix(tree.id, parts) for tree in self._trees())
+        return any(index.has_suffix(tree_id, parts) for tree_id in self._tree_ids())
 
     def commit_id(self, prefix: str) -> str | None:
         """Full id of a commit whose id starts with prefix, present and reachable from a ref."""
@@ -199,11 +207,12 @@ class PygitContext:
         key = term.lower().strip()
         if not key:
             return False
-        if key not in self._mentions:
+        found = self._mentions.get(key)
+        if found is None:
             index = _index(self.repo)
             exclude = tuple(self._exclude.split("/")) if self._exclude else ()
-            self._mentions[key] = any(index.mentions(tree.id, key, exclude) for tree in self._trees())
-        return self._mentions[key]
+            found = self._mentions[key] = any(index.mentions(tree_id, key, exclude) for tree_id in self._tree_ids())
+        return found
 
 
 class _TreeIndex:
@@ -221,18 +230,19 @@ class _TreeIndex:
         self._children: dict[Any, tuple[tuple[str, Any, str], ...]] = {}
         self._suffix: dict[tuple[Any, tuple[str, ...]], bool] = {}
         self._terms: dict[str, dict[Any, bool]] = {}
-        self._texts: OrderedDict[Any, str] = OrderedDict()
+        self._texts: dict[Any, str] = {}
         self._text_bytes = 0
 
     def children(self, tree_id: Any) -> tuple[tuple[str, Any, str], ...]:
         """(name, id, kind) of a tree's entries; kind is tree, blob or commit (a submodule)."""
-        if tree_id not in self._children:
+        entries = self._children.get(tree_id)
+        if entries is None:
             try:
                 tree = self.repo[tree_id]
             except KeyError:
                 tree = ()
-            self._children[tree_id] = tuple((e.name, e.id, e.type_str) for e in tree)
-        return self._children[tree_id]
+            entries = self._children[tree_id] = tuple((e.name, e.id, e.type_str) for e in tree)
+        return entries
 
     def paths(self, tree_id: Any, prefix: str = "") -> list[str]:
         """Every path (files and directories) under a tree."""
@@ -264,21 +274,37 @@ class _TreeIndex:
 
     def mentions(self, tree_id: Any, term: str, exclude: tuple[str, ...] = ()) -> bool:
         """Some text blob under the tree (but the excluded path) holds the term as a whole word."""
-        memo = self._terms.setdefault(term, {})
-        if not exclude and tree_id in memo:
-            return memo[tree_id]
+        memo = self._terms.get(term)
+        if memo is None:
+            memo = self._terms[term] = {}
+        elif not exclude:
+            found = memo.get(tree_id)
+            if found is not None:
+                return found
+        return self._search(tree_id, term, exclude, memo)
+
+    def _search(self, tree_id: Any, term: str, exclude: tuple[str, ...], memo: dict[Any, bool]) -> bool:
+        # The hot loop of a history scan: one pass per (term, tree not seen with that term);
+        # blobs and subtrees already judged for the term are answered from memo.
+        texts = self._texts
         found = False
         for name, oid, kind in self.children(tree_id):
-            inner = exclude[1:] if exclude and exclude[0] == name else ()
-            if exclude and exclude[0] == name and len(exclude) == 1:
-                continue  # the record's own file
-            if kind == "tree":
-                found = self.mentions(oid, term, inner) if inner else self.mentions(oid, term)
-            elif kind == "blob":
-                if oid not in memo:
-                    text = self._text(oid)
-                    memo[oid] = term in text and word_pattern(term).search(text) is not None
-                found = memo[oid]
+            if exclude and exclude[0] == name:
+                if len(exclude) == 1:
+                    continue  # the record's own file
+                found = kind == "tree" and self._search(oid, term, exclude[1:], memo)
+            else:
+                found = memo.get(oid)
+                if found is None:
+                    if kind == "tree":
+                        found = self._search(oid, term, (), memo)
+                    elif kind == "blob":
+                        text = texts.get(oid)
+                        if text is None:
+                            text = self._text(oid)
+                        found = memo[oid] = term in text and word_pattern(term).search(text) is not None
+                    else:
+                        found = False  # a submodule's commit
             if found:
                 break
         if not exclude:
@@ -286,19 +312,25 @@ class _TreeIndex:
         return found
 
     def _text(self, blob_id: Any) -> str:
-        if blob_id in self._texts:
-            self._texts.move_to_end(blob_id)
-            return self._texts[blob_id]
+        """The blob's lower-cased text ("" for binary or huge blobs), read and kept in a bounded cache."""
         try:
             blob = self.repo[blob_id]
-            text = "" if blob.size > _TEXT_LIMIT or blob.is_binary else blob.data.decode("utf-8", "replace").lower()
         except KeyError:
             text = ""  # a partial copy may list a large blob it does not hold
-        self._texts[blob_id] = text
+        else:
+            if blob.size > _TEXT_LIMIT or blob.is_binary:
+                text = ""
+            else:
+                # the buffer of the blob already read: Blob.data would read it from the odb again
+                data = bytes(memoryview(blob))
+                # ASCII decodes and lower-cases to the same string by the cheaper bytes route
+                text = data.lower().decode("ascii") if data.isascii() else data.decode("utf-8", "replace").lower()
+        texts = self._texts
+        texts[blob_id] = text
         self._text_bytes += len(text)
-        while self._text_bytes > _TEXT_CACHE and len(self._texts) > 1:
-            _, dropped = self._texts.popitem(last=False)
-            self._text_bytes -= len(dropped)
+        while self._text_bytes > _TEXT_CACHE and len(texts) > 1:
+            # oldest first: a walk over history rarely comes back to a blob it left behind
+            self._text_bytes -= len(texts.pop(next(iter(texts))))
         return text
 
 
