@@ -45,7 +45,7 @@ _INLINE_NEEDS = {
     HTML_COMMENT: ("<!--",),
     QUOTED_MENTION: ('"', "“", "'"),
 }
-_INLINE_HINT = re.compile("|".join(re.escape(literal) for needs in _INLINE_NEEDS.values() for literal in needs))
+_INLINE_LITERALS = tuple(literal for needs in _INLINE_NEEDS.values() for literal in needs)
 _FOLDED = "folded"  # Doc.memo keys
 _TRIGGERS = "triggers"
 
@@ -156,7 +156,9 @@ def prepare(
     trailer_from = _trailer_block(lines)
     # Without a fenced, quoted or indented line only the trailer lines can be masked.
     numbered = (
-        enumerate(lines) if _BLOCK_START.search(text) else ((n, lines[n]) for n in range(trailer_from, len(lines)))
+        enumerate(lines)
+        if _may_open_block(text) and _BLOCK_START.search(text)
+        else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
     for number, line in numbered:
         start = starts[number]
@@ -191,7 +193,7 @@ def prepare(
             claims_spans.append(span)
     linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
     # A literal a view holds is in the text too: most records need none of the inline patterns.
-    if not linked and not _INLINE_HINT.search(text):
+    if not linked and not any(literal in text for literal in _INLINE_LITERALS):
         prose = _masked(text, prose_spans)
         claims = prose if claims_spans == prose_spans else _masked(text, claims_spans)
     else:
@@ -225,6 +227,15 @@ def prepare(
         if triggers is not None:
             doc.memo[_TRIGGERS] = triggers
     return doc
+
+
+def _may_open_block(text: str) -> bool:
+    """Some line starts with what every line _BLOCK_START matches starts with (a substring test per
+    character is cheaper than the multi-line regex, which tries every position)."""
+    return text[:1] in _BLOCK_FIRST or any("\n" + first in text for first in _BLOCK_FIRST)
+
+
+_BLOCK_FIRST = (" ", "\t", "`", "~", ">")
 
 
 def ignored_lines(text: str) -> dict[int, frozenset[str]]:

@@ -168,3 +168,16 @@ def test_patterns_with_a_late_look_behind_match_what_their_plain_forms_match() -
             )
     for text in texts:
         assert bool(_CAMEL_HINT.search(text)) == bool(re.search("[a-z][A-Z]", text))
+
+
+def test_the_block_pre_check_holds_wherever_a_block_can_start() -> None:
+    import random
+
+    from diylisis.detectors.text import _BLOCK_START, _may_open_block
+
+    pieces = ["a", " ", "  ", "    ", "\t", "\n", "\n\n", ">", "```", "~~~", "`", "~", "x y", "- item"]
+    generator = random.Random(3)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(0, 20))) for _ in range(4000)]
+    for text in texts + list(TEXTS):
+        if _BLOCK_START.search(text):
+            assert _may_open_block(text), text
