@@ -77,11 +77,12 @@ class _StoredCache(dict):
 def _compiled(entry: tuple) -> object | None:
     """The engine's Pattern for a stored entry (None when the entry does not load)."""
     import _sre
-    from array import array
 
     pattern, _, final_flags, code, groups, groupindex, indexgroup = entry
     try:
-        return _sre.compile(pattern, final_flags, array(_WORD, code).tolist(), groups, groupindex, indexgroup)
+        # the code words as ints: a memoryview cast reads them as array would, without importing it
+        words = memoryview(code).cast(_WORD).tolist()
+        return _sre.compile(pattern, final_flags, words, groups, groupindex, indexgroup)
     except (ValueError, TypeError, RuntimeError, OverflowError):
         return None
 

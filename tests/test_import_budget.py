@@ -33,7 +33,8 @@ the previous entry's bytes as this one's content.
 # pulls in (gitio starts git with os.posix_spawnp), dataclasses with inspect (frozen_model
 # builds the value classes), typing (annotations are strings; names only types need are
 # imported under TYPE_CHECKING), pathlib with urllib.parse (paths are strings), hashlib's
-# OpenSSL module (diylisis.digests) and tomllib (read only when a configuration file exists).
+# OpenSSL module (diylisis.digests), tomllib (read only when a configuration file exists) and
+# array (precompiled reads the shipped code words through a memoryview).
 DENIED = frozenset({
     "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl", "click",
     "jsonschema", "referencing", "rpds", "tomli_w", "yaml", "_yaml",
@@ -42,7 +43,7 @@ DENIED = frozenset({
     "decimal", "pickle", "tarfile", "zipfile", "argparse", "difflib",
     "subprocess", "threading", "selectors", "signal", "fnmatch", "unicodedata",
     "dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "pathlib", "urllib.parse",
-    "hashlib", "_hashlib", "tomllib",
+    "hashlib", "_hashlib", "tomllib", "array",
 })
 
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
