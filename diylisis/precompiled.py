@@ -43,7 +43,7 @@ def install() -> int:
         header, entries = marshal.loads(data)
         if header != _header() or type(re._cache) is not dict:  # type: ignore[attr-defined]
             return 0
-        stored = {(str, entry[0], entry[1]): entry for entry in entries}
+        stored = {(type(entry[0]), entry[0], entry[1]): entry for entry in entries}  # re's own cache key
     except (ValueError, TypeError, EOFError, IndexError):
         return 0
     if sys.version_info < (3, 12):
@@ -96,19 +96,21 @@ def _header() -> tuple[object, ...]:
     return (FORMAT, sys.implementation.cache_tag, sys.version_info[:2], _sre.MAGIC, _sre.CODESIZE)
 
 
-def collect() -> list[tuple[str, int]]:
+def collect() -> list[tuple[str | bytes, int]]:
     """(pattern, flags) of everything diylisis code on the commit-msg path compiles, found by doing its work once.
 
     Imports the modules on that path, compiles every lexicon key's alternation and the word
     lists' patterns for the shipped languages, and judges a clean message, recording each
-    pattern that code inside this package compiles. What the standard library or the
-    environment compiles (json, site hooks of an editable install) is left out, so the file
-    is the same wherever it is made; run in a fresh interpreter with DIYLISIS_PRECOMPILED=0.
+    pattern that code inside this package compiles, and those of the json package, which the
+    store and the codec import on that path (fixed strings in the interpreter's own library).
+    What the environment compiles (site hooks of an editable install) is left out, so the
+    file is the same wherever it is made; run in a fresh interpreter with DIYLISIS_PRECOMPILED=0.
     """
     import re
 
     package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    found: set[tuple[str, int]] = set()
+    stdlib_json = os.path.join(os.path.dirname(os.path.abspath(os.__file__)), "json") + os.sep
+    found: set[tuple[str | bytes, int]] = set()
     original = re._compile  # type: ignore[attr-defined]
 
     def recording(pattern: object, flags: int) -> object:
@@ -116,7 +118,8 @@ def collect() -> list[tuple[str, int]]:
         while frame is not None and (frame.f_globals.get("__name__") == "re"
                                      or str(frame.f_globals.get("__name__", "")).startswith("re.")):
             frame = frame.f_back
-        if isinstance(pattern, str) and frame is not None and frame.f_code.co_filename.startswith(package):
+        if (isinstance(pattern, (str, bytes)) and frame is not None
+                and frame.f_code.co_filename.startswith((package, stdlib_json))):
             found.add((pattern, int(flags)))
         return original(pattern, flags)
 
@@ -141,7 +144,7 @@ def collect() -> list[tuple[str, int]]:
         detect_text(_CLEAN, None, DetectSettings())
     finally:
         re._compile = original  # type: ignore[attr-defined]
-    return sorted(found)
+    return sorted(found, key=lambda entry: (isinstance(entry[0], bytes), entry))  # str and bytes apart
 
 
 _CLEAN = """\
@@ -153,7 +156,7 @@ the previous entry's bytes as this one's content.
 """
 
 
-def build(patterns: list[tuple[str, int]]) -> bytes:
+def build(patterns: list[tuple[str | bytes, int]]) -> bytes:
     """The file content storing the compiled form of each (pattern, flags) for this interpreter."""
     import marshal
     from array import array

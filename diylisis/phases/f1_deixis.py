@@ -28,6 +28,7 @@ _DECISION = re.compile(
     + _SENTENCE_PART + r"(?:결정했|결정함|결정:|택했|채택)" + _SENTENCE_PART + r"\.?",
     re.IGNORECASE,
 )
+_NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _DURABLE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "lore.kernel.org",
                   "public-inbox.org", "docs.python.org", "pypi.org")
 
@@ -51,7 +52,7 @@ def slug(token: str) -> str:
         import unicodedata
 
         text = unicodedata.normalize("NFKC", token).lower()
-    text = re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")
+    text = _NON_WORD.sub("-", text).strip("-_")
     return (text[:40].strip("-") or "item")
 
 
