@@ -114,7 +114,7 @@ def commit_ids(doc: Doc) -> Iterator[Finding]:
     assert doc.context is not None
     for match in HEX.finditer(doc.locators):
         token = match.group()
-        if not (re.search(r"\d", token) and re.search(r"[a-f]", token)):
+        if token.isalpha() or token.isdigit():  # a hex run with no digit or no letter is a word or a number
             continue
         if doc.context.commit_id(token) is not None:
             continue

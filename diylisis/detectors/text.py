@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 QUOTE = re.compile(r"^ {0,3}>")
 # A short phrase in quotes is mentioned, not used: 'flag "as discussed"' points at no discussion.
+# Each look-behind follows the quote mark it guards, so the regex engine skips to quote marks
+# instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,60}"(?![\w"'])|...
 QUOTED_MENTION = re.compile(
-    r"(?<![\w\"'])\"[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|(?<![\w'])'[^'\n]{2,60}'(?![\w'])"
+    r"\"(?<![\w\"']\")[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
 )
 INDENTED = re.compile(r"^(?: {4,}|\t)\s*\S")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
@@ -163,6 +165,13 @@ def prepare(
     for number, line in numbered:
         start = starts[number]
         span = (start, start + len(line))
+        if fence is None and line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
+            if line.strip():
+                indented = False
+            if number >= trailer_from:
+                prose_spans.append(span)
+                claims_spans.append(span)
+            continue
         opened = FENCE.match(line)
         if fence is not None or opened:
             prose_spans.append(span)
@@ -205,7 +214,7 @@ def prepare(
                 match.span()
                 for pattern in patterns
                 if any(literal in current for literal in _INLINE_NEEDS[pattern])
-                for match in pattern.finditer(current)
+                for match in (_url_matches(current) if pattern is URL else pattern.finditer(current))
             ]
             views.append(_masked(text, spans + inline + linked) if inline or linked else current)
         prose, claims = views
@@ -236,6 +245,35 @@ def _may_open_block(text: str) -> bool:
 
 
 _BLOCK_FIRST = (" ", "\t", "`", "~", ">")
+
+
+def _url_matches(text: str) -> Iterator[re.Match[str]]:
+    """URL.finditer(text), trying only where a URL can start: in the run of scheme characters
+    before each "://", and at each "www." (URL opens with a word boundary, which keeps the regex
+    engine from skipping ahead, so finditer tries every position)."""
+    starts = set()
+    for anchor, scheme in (("://", True), ("www.", False)):
+        at = text.find(anchor)
+        while at >= 0:
+            if scheme:
+                start = at
+                while start and text[start - 1] in _SCHEME:
+                    start -= 1
+                    starts.add(start)
+            else:
+                starts.add(at)
+            at = text.find(anchor, at + 1)
+    end = 0
+    for start in sorted(starts):
+        if start < end:
+            continue
+        match = URL.match(text, start)
+        if match is not None:
+            yield match
+            end = match.end()
+
+
+_SCHEME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
 
 
 def ignored_lines(text: str) -> dict[int, frozenset[str]]:
@@ -280,7 +318,8 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
         if end <= start:
             continue
         out.append(text[position:start])
-        out.append("\n".join(" " * len(part) for part in text[start:end].split("\n")))
+        masked = text[start:end]
+        out.append("\n".join(" " * len(part) for part in masked.split("\n")) if "\n" in masked else " " * len(masked))
         position = end
     out.append(text[position:])
     return "".join(out)

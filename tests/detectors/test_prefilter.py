@@ -181,3 +181,31 @@ def test_the_block_pre_check_holds_wherever_a_block_can_start() -> None:
     for text in texts + list(TEXTS):
         if _BLOCK_START.search(text):
             assert _may_open_block(text), text
+
+
+def test_url_matches_finds_exactly_what_finditer_finds() -> None:
+    import random
+
+    from diylisis.detectors.text import URL, _url_matches
+
+    pieces = ["http", "https", "git+ssh", "://", "www.", "w", "a", "Z", "1", ".", "-", "+", "/", " ", "\n", "`", '"',
+              "'", ")", "]", "<", ",", "?", "x.y", "é", "_", ":", "//"]
+    generator = random.Random(5)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 30))) for _ in range(5000)]
+    for text in texts + list(TEXTS):
+        assert [m.span() for m in _url_matches(text)] == [m.span() for m in URL.finditer(text)], text
+
+
+def test_quoted_mention_matches_what_its_plain_form_matches() -> None:
+    import random
+
+    from diylisis.detectors.text import QUOTED_MENTION
+
+    plain = re.compile(
+        r"(?<![\w\"'])\"[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|(?<![\w'])'[^'\n]{2,60}'(?![\w'])"
+    )
+    pieces = ['"', "'", "“", "”", "a", "ab", " ", "\n", "é", "_", "x y", "don't", "1"]
+    generator = random.Random(9)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 30))) for _ in range(5000)]
+    for text in texts + list(TEXTS):
+        assert [m.span() for m in QUOTED_MENTION.finditer(text)] == [m.span() for m in plain.finditer(text)], text
