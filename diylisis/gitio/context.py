@@ -19,7 +19,7 @@ from diylisis.gitio import git_process
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from pathlib import Path
     from typing import Any
 
@@ -75,6 +75,20 @@ def word_pattern(term: str) -> re.Pattern[str]:
 @functools.lru_cache(maxsize=4096)
 def _word_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])")
+
+
+@functools.lru_cache(maxsize=4096)
+def _byte_word_pattern(term: bytes) -> re.Pattern[bytes]:
+    """word_pattern over the bytes of a text whose ASCII letters are lower-cased."""
+    return re.compile(rb"(?<![a-z0-9_])" + re.escape(term) + rb"(?![a-z0-9_])")
+
+
+# The only characters whose str.lower() holds an ASCII character: U+0130 (i and a combining
+# dot) and U+212A KELVIN SIGN (k), in UTF-8. A text without them has its ASCII letters
+# lower-cased the same way by bytes.lower() as by str.lower(), so an ASCII term can be
+# looked for in the bytes without decoding (tests/detectors/test_context_search.py checks
+# the list against the running Python's Unicode tables).
+_ASCII_FROM_LOWER = (b"\xc4\xb0", b"\xe2\x84\xaa")
 
 
 class PathIndex:
@@ -230,7 +244,9 @@ class _TreeIndex:
         self._children: dict[Any, tuple[tuple[str, Any, str], ...]] = {}
         self._suffix: dict[tuple[Any, tuple[str, ...]], bool] = {}
         self._terms: dict[str, dict[Any, bool]] = {}
-        self._texts: dict[Any, str] = {}
+        self._texts: dict[Any, bytes] = {}  # blob id -> its bytes, ASCII letters lower-cased
+        self._unicode_texts: dict[Any, str] = {}  # blob id -> str.lower() of its decoded text
+        self._odd: set[Any] = set()  # blobs holding a character that lowers to ASCII
         self._text_bytes = 0
 
     def children(self, tree_id: Any) -> tuple[tuple[str, Any, str], ...]:
@@ -273,7 +289,7 @@ class _TreeIndex:
         return self._suffix[key]
 
     def mentions(self, tree_id: Any, term: str, exclude: tuple[str, ...] = ()) -> bool:
-        """Some text blob under the tree (but the excluded path) holds the term as a whole word."""
+        """Some text blob under the tree (but the excluded path) holds the term (lower-cased) as a whole word."""
         memo = self._terms.get(term)
         if memo is None:
             memo = self._terms[term] = {}
@@ -281,28 +297,25 @@ class _TreeIndex:
             found = memo.get(tree_id)
             if found is not None:
                 return found
-        return self._search(tree_id, term, exclude, memo)
+        return self._search(tree_id, exclude, memo, self._matcher(term))
 
-    def _search(self, tree_id: Any, term: str, exclude: tuple[str, ...], memo: dict[Any, bool]) -> bool:
+    def _search(self, tree_id: Any, exclude: tuple[str, ...], memo: dict[Any, bool],
+                holds: Callable[[Any], bool]) -> bool:
         # The hot loop of a history scan: one pass per (term, tree not seen with that term);
         # blobs and subtrees already judged for the term are answered from memo.
-        texts = self._texts
         found = False
         for name, oid, kind in self.children(tree_id):
             if exclude and exclude[0] == name:
                 if len(exclude) == 1:
                     continue  # the record's own file
-                found = kind == "tree" and self._search(oid, term, exclude[1:], memo)
+                found = kind == "tree" and self._search(oid, exclude[1:], memo, holds)
             else:
                 found = memo.get(oid)
                 if found is None:
                     if kind == "tree":
-                        found = self._search(oid, term, (), memo)
+                        found = self._search(oid, (), memo, holds)
                     elif kind == "blob":
-                        text = texts.get(oid)
-                        if text is None:
-                            text = self._text(oid)
-                        found = memo[oid] = term in text and word_pattern(term).search(text) is not None
+                        found = memo[oid] = holds(oid)
                     else:
                         found = False  # a submodule's commit
             if found:
@@ -311,27 +324,71 @@ class _TreeIndex:
             memo[tree_id] = found
         return found
 
-    def _text(self, blob_id: Any) -> str:
-        """The blob's lower-cased text ("" for binary or huge blobs), read and kept in a bounded cache."""
+    def _matcher(self, term: str) -> Callable[[Any], bool]:
+        """blob id -> the blob's text holds term (lower-cased) as a whole word (word_pattern)."""
+        texts, odd = self._texts, self._odd
+        if term.isascii():
+            needle = term.encode("ascii")
+
+            def holds(blob_id: Any) -> bool:
+                data = texts.get(blob_id)
+                if data is None:
+                    data = self._read(blob_id)
+                if blob_id in odd:  # a character of the text lowers to ASCII: only str.lower() tells
+                    text = self._unicode_text(blob_id)
+                    return term in text and word_pattern(term).search(text) is not None
+                return needle in data and _byte_word_pattern(needle).search(data) is not None
+        else:
+
+            def holds(blob_id: Any) -> bool:
+                data = texts.get(blob_id)
+                if data is None:
+                    data = self._read(blob_id)
+                if data.isascii():
+                    return False  # the lower-cased term has a character no ASCII text lowers to
+                text = self._unicode_text(blob_id)
+                return term in text and word_pattern(term).search(text) is not None
+
+        return holds
+
+    def _read(self, blob_id: Any) -> bytes:
+        """The blob's bytes with ASCII letters lower-cased (empty for binary or huge blobs), cached."""
         try:
             blob = self.repo[blob_id]
         except KeyError:
-            text = ""  # a partial copy may list a large blob it does not hold
+            data = b""  # a partial copy may list a large blob it does not hold
         else:
-            if blob.size > _TEXT_LIMIT or blob.is_binary:
-                text = ""
-            else:
-                # the buffer of the blob already read: Blob.data would read it from the odb again
-                data = bytes(memoryview(blob))
-                # ASCII decodes and lower-cases to the same string by the cheaper bytes route
-                text = data.lower().decode("ascii") if data.isascii() else data.decode("utf-8", "replace").lower()
-        texts = self._texts
-        texts[blob_id] = text
-        self._text_bytes += len(text)
-        while self._text_bytes > _TEXT_CACHE and len(texts) > 1:
-            # oldest first: a walk over history rarely comes back to a blob it left behind
-            self._text_bytes -= len(texts.pop(next(iter(texts))))
+            # the buffer of the blob already read: Blob.data would read it from the odb again
+            data = b"" if blob.size > _TEXT_LIMIT or blob.is_binary else bytes(memoryview(blob)).lower()
+        if not data.isascii() and any(odd in data for odd in _ASCII_FROM_LOWER):
+            self._odd.add(blob_id)
+        self._texts[blob_id] = data
+        self._keep(len(data))
+        return data
+
+    def _unicode_text(self, blob_id: Any) -> str:
+        """The blob's text decoded and lower-cased as str.lower() does it (for non-ASCII terms or texts)."""
+        text = self._unicode_texts.get(blob_id)
+        if text is None:
+            data = self._texts.get(blob_id)
+            if data is None:
+                data = self._read(blob_id)
+            # lower-casing ASCII first changes nothing str.lower() would not (it maps per character)
+            text = self._unicode_texts[blob_id] = data.decode("utf-8", "replace").lower()
+            self._keep(len(text))
         return text
+
+    def _keep(self, size: int) -> None:
+        """Count size into the text caches; drop the oldest texts while they hold more than _TEXT_CACHE."""
+        self._text_bytes += size
+        for cache in (self._unicode_texts, self._texts):
+            while self._text_bytes > _TEXT_CACHE and len(cache) > 1:
+                # oldest first: a walk over history rarely comes back to a blob it left behind
+                blob_id = next(iter(cache))
+                dropped = cache.pop(blob_id)
+                self._text_bytes -= len(dropped)
+                if cache is self._texts:
+                    self._odd.discard(blob_id)
 
 
 _INDEXES: dict[str, _TreeIndex] = {}
@@ -360,18 +417,51 @@ def _reachable(repo: pygit2.Repository) -> frozenset[str]:
     import pygit2
 
     if repo.path not in _REACHABLE:
-        walker = None
+        tips = []
         for name in repo.references:
             try:
-                target = repo.references[name].resolve().peel(pygit2.Commit).id
+                tips.append(repo.references[name].resolve().peel(pygit2.Commit).id)
             except (KeyError, ValueError, pygit2.GitError, TypeError):
                 continue
-            if walker is None:
-                walker = repo.walk(target, pygit2.enums.SortMode.NONE)
-            else:
-                walker.push(target)
-        _REACHABLE[repo.path] = frozenset(str(c.id) for c in walker) if walker else frozenset()
+        reachable = _rev_list(repo.path, tips) if tips and _has_commit_graph(repo.path) else None
+        if reachable is None:
+            walker = None
+            for tip in tips:
+                if walker is None:
+                    walker = repo.walk(tip, pygit2.enums.SortMode.NONE)
+                else:
+                    walker.push(tip)
+            reachable = frozenset(str(c.id) for c in walker) if walker else frozenset()
+        _REACHABLE[repo.path] = reachable
     return _REACHABLE[repo.path]
+
+
+def _has_commit_graph(git_dir: str) -> bool:
+    """The repository's object store has a commit-graph file (a single one or a chain)."""
+    common = git_dir
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as file:  # a linked worktree
+            common = os.path.join(git_dir, file.read().strip())
+    except OSError:
+        pass
+    info = os.path.join(common, "objects", "info")
+    return os.path.isfile(os.path.join(info, "commit-graph")) or os.path.isfile(
+        os.path.join(info, "commit-graphs", "commit-graph-chain"))
+
+
+def _rev_list(git_dir: str, tips: list[Any]) -> frozenset[str] | None:
+    """Ids of the commits reachable from tips by `git rev-list`; None if git fails.
+
+    With a commit-graph git reads parents from the graph (about 4 us a commit on git.git)
+    where a pygit2 walk inflates and parses every commit (about 15 us); without one git is
+    no faster, so the caller walks with pygit2 then.
+    """
+    try:
+        code, out, _ = git_process(("--git-dir=.", "--no-replace-objects", "rev-list", "--stdin"), git_dir,
+                                   input="".join(f"{tip}\n" for tip in tips).encode("ascii"))
+    except (GitError, OSError):
+        return None
+    return frozenset(out.decode("ascii").split()) if code == 0 else None
 
 
 class GitCommandContext:

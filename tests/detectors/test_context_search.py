@@ -1,0 +1,164 @@
+"""PygitContext's shortcuts give the answers of their plain definitions (real temporary repositories).
+
+mentions() looks for ASCII terms in the blob's bytes with only ASCII letters lower-cased, and
+commit_id() may list reachable commits with `git rev-list` when a commit-graph exists; both
+are checked here against the definitions they stand for.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from diylisis.gitio import context as context_module
+from diylisis.gitio.context import PygitContext, word_pattern
+from tests.conftest import commit, git
+
+TEXTS = [
+    b"The Fold-Flush mode batches writes.\n",
+    b"See v2.4.1 and config.yaml; C# and F#, #55 and issue#7 (x.y) [z]\n",
+    "\u00d6l\u00e7ek ve \u0130stanbul: Caf\u00e9-au-lait, na\u00efve \u03a3\u039f\u03a6\u039f\u03a3 end\n".encode(),
+    "\u212a-means by Kelvin; \u0130d and \u0130\n".encode(),
+    b"snake_case_name and __dunder__ -- em\xe2\x80\x94dash \xff\xfe invalid, then\xc3 bytes\n",
+    "\uc791\uc5c5 #55 \ub05d; Task #63\n".encode(),
+    b"multi  word\tterm and Multi Word Term\r\nCRLF line\r\n",
+    b"",
+    b"\x00binary fold-flush\x00",
+]
+
+TERMS = [
+    "fold-flush", "fold", "FLUSH mode", "batch", "batches", "writes.", ".", "v2.4.1", "v2.4", "2.4",
+    "config.yaml", "yaml", ".yaml", "c#", "f#", "#55", "55", "issue#7", "#7", "(x.y)", "[z]", "#",
+    "caf\u00e9-au-lait", "caf\u00e9", "caf", "na\u00efve", "\u03c3\u03bf\u03c6\u03bf\u03c2",
+    "\u03c3\u03bf\u03c6\u03bf\u03c3", "istanbul", "\u0130stanbul", "i\u0307stanbul", "stanbul", "i\u0307d",
+    "id", "d", "k-means", "kelvin", "k", "-means", "\u212a", "snake_case_name", "snake", "__dunder__",
+    "dunder", "--", "\u2014", "em", "dash", "then", "bytes", "\uc791\uc5c5 #55", "task #63", "multi word term",
+    "multi  word", "crlf line", "term and", "\u00f6l\u00e7ek", "\u00d6L\u00c7EK", "l\u00e7ek", " end ",
+]
+
+
+def _root_commits(path: Path, texts: list[bytes]) -> list[str]:
+    """One parentless commit per text, holding it as notes.txt."""
+    repo = pygit2.Repository(str(path))
+    signature = pygit2.Signature("Test Author", "author@example.com", 0, 0)
+    ids = []
+    for text in texts:
+        builder = repo.TreeBuilder()
+        builder.insert("notes.txt", repo.create_blob(text), pygit2.enums.FileMode.BLOB)
+        ids.append(str(repo.create_commit(None, signature, signature, "text\n", builder.write(), [])))
+    return ids
+
+
+def _defined(path: Path, commit_id: str, term: str) -> bool:
+    """mentions() as DESIGN.md defines it: the word pattern over the decoded, lower-cased text."""
+    repo = pygit2.Repository(str(path))
+    blob = repo[repo[commit_id].peel(pygit2.Commit).tree["notes.txt"].id]
+    if blob.is_binary:
+        return False
+    return word_pattern(term.lower().strip()).search(blob.data.decode("utf-8", "replace").lower()) is not None
+
+
+@pytest.mark.parametrize("cache", [256 * 1024 * 1024, 1])
+def test_mentions_agrees_with_the_word_pattern(repo: Path, monkeypatch: pytest.MonkeyPatch, cache: int) -> None:
+    monkeypatch.setattr(context_module, "_TEXT_CACHE", cache)  # 1: every read evicts the text before
+    ids = _root_commits(repo, TEXTS)
+    handle = pygit2.Repository(str(repo))
+    found = 0
+    for commit_id in ids:
+        context = PygitContext(handle, commit_id)
+        for term in TERMS:
+            expected = _defined(repo, commit_id, term)
+            assert context.mentions(term) is expected, (TEXTS[ids.index(commit_id)], term)
+            found += expected
+    assert found > 40  # the table exercises matches, not only misses
+
+
+def test_mentions_through_characters_that_lower_to_ascii(repo: Path) -> None:
+    kelvin, turkish, plain = _root_commits(repo, ["\u212a-means\n".encode(), "\u0130d\n".encode(), b"k-means\n"])
+    handle = pygit2.Repository(str(repo))
+    assert PygitContext(handle, kelvin).mentions("k-means")  # KELVIN SIGN lowers to k
+    assert PygitContext(handle, turkish).mentions("i")  # U+0130 lowers to i and a combining dot
+    assert not PygitContext(handle, turkish).mentions("id")
+    assert PygitContext(handle, plain).mentions("\u212a-MEANS")  # the term lowers the same way
+
+
+def test_the_characters_that_lower_to_ascii_are_all_listed() -> None:
+    found = {
+        chr(point).encode("utf-8")
+        for point in range(0x80, sys.maxunicode + 1)
+        if not 0xD800 <= point <= 0xDFFF and any(ch < "\x80" for ch in chr(point).lower())
+    }
+    assert found == set(context_module._ASCII_FROM_LOWER)
+
+
+def test_mentions_skips_the_excluded_file_at_any_depth(repo: Path) -> None:
+    commit(repo, "Add", {"a/b/plan.md": "zigzag-merge\n", "a/b/other.md": "plain\n", "a/c.md": "x\n"})
+    handle = pygit2.Repository(str(repo))
+    assert PygitContext(handle, "HEAD").mentions("zigzag-merge")
+    assert not PygitContext(handle, "HEAD", exclude_path="a/b/plan.md").mentions("zigzag-merge")
+    assert PygitContext(handle, "HEAD", exclude_path="a/b/plan.md").mentions("plain")
+    commit(repo, "Copy", {"d/copy.md": "the zigzag-merge again\n"})
+    assert PygitContext(handle, "HEAD", exclude_path="a/b/plan.md").mentions("zigzag-merge")
+
+
+def test_mentions_asks_the_first_parent_only_when_the_commit_does_not_answer(repo: Path) -> None:
+    commit(repo, "Add", {"old.md": "Fold-Flush\n"})
+    git(repo, "rm", "-q", "old.md")
+    commit(repo, "Replace", {"new.md": "WidgetCache\n"})
+    context = PygitContext(pygit2.Repository(str(repo)), "HEAD")
+    assert context.mentions("widgetcache") and context._parent_tree_id is None
+    assert context.mentions("fold-flush") and context._parent_tree_id is not None
+    assert not context.mentions("zigzag")
+
+
+def _history(repo: Path) -> dict[str, str]:
+    first = commit(repo, "First", {"a.md": "a\n"})
+    commit(repo, "Second", {"b.md": "b\n"})
+    git(repo, "checkout", "-q", "-b", "side")
+    tagged = commit(repo, "Tagged side work", {"t.md": "t\n"})
+    git(repo, "tag", "-a", "-m", "release", "v1")
+    git(repo, "tag", "tree-tag", "HEAD^{tree}")  # a ref that peels to no commit
+    dangling = commit(repo, "Dangling side work", {"d.md": "d\n"})
+    git(repo, "checkout", "-q", "main")
+    git(repo, "branch", "-D", "side")
+    return {"first": first, "tagged": tagged, "dangling": dangling}
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_commit_ids_with_and_without_a_commit_graph(repo: Path, graph: bool) -> None:
+    ids = _history(repo)
+    if graph:
+        git(repo, "commit-graph", "write", "--reachable")
+    handle = pygit2.Repository(str(repo))
+    assert context_module._has_commit_graph(handle.path) is graph
+    context = PygitContext(handle, "HEAD")
+    assert context.commit_id(ids["first"][:7]) == ids["first"]
+    assert context.commit_id(ids["tagged"][:9]) == ids["tagged"]  # reachable from an annotated tag only
+    assert context.commit_id(ids["dangling"]) is None  # present, but no ref reaches it
+    listed = set(git(repo, "rev-list", "--all").split())
+    assert context_module._reachable(handle) == listed
+
+
+def test_rev_list_and_the_pygit2_walk_list_the_same_commits(repo: Path) -> None:
+    _history(repo)
+    git(repo, "commit-graph", "write", "--reachable")
+    handle = pygit2.Repository(str(repo))
+    with_git = context_module._reachable(handle)
+    context_module._REACHABLE.pop(handle.path)
+    tips = [handle.references[name].resolve().peel(pygit2.Commit).id for name in ("refs/heads/main", "refs/tags/v1")]
+    assert context_module._rev_list(handle.path, tips) == with_git
+    walker = handle.walk(tips[0], pygit2.enums.SortMode.NONE)
+    walker.push(tips[1])
+    assert frozenset(str(c.id) for c in walker) == with_git
+
+
+def test_a_linked_worktree_finds_the_commit_graph_of_its_repository(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "First", {"a.md": "a\n"})
+    git(repo, "commit-graph", "write", "--reachable")
+    git(repo, "worktree", "add", "-q", "-b", "other", str(tmp_path / "other"))
+    handle = pygit2.Repository(str(tmp_path / "other"))
+    assert "worktrees" in handle.path
+    assert context_module._has_commit_graph(handle.path)
