@@ -210,15 +210,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         snapshot = edges.read()
 
     dropped = _dropped_tokens(state)
-    draft = f7_certify.assemble(
-        snapshot=snapshot, contract=state.contract,
-        edge=f0_contract.activation_edge(state.contract, state.target), judgments=state.judgments,
-        deltas=state.repair_deltas, premises=state.premises, verdict=verdict, issued_at="draft")
-    from diylisis import codec
-
-    leaks = f6_settle.leak_lint(dropped, {"record": snapshot.text,
-                                          "certificate": codec.dumps(codec.certificate_to_dict(draft)),
-                                          "brief": f7_certify.brief_text(draft)})
+    leaks = _leaks(dropped, state, snapshot, verdict) if dropped else ()
     exposure = f6_settle.exposure_scan(dropped, {
         locator: edges.read_source(locator, snapshot) for locator in _exposure_sources(state)} if dropped else {})
     known = {entry.item_id for entry in state.ledger}
@@ -243,6 +235,20 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         return replace(state, status="stopped", stop_reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}")), False
     return state, settled
+
+
+def _leaks(dropped: tuple[str, ...], state: RunState, snapshot: Snapshot,
+           verdict: ZeroMemoryVerdict) -> tuple[tuple[str, str], ...]:
+    """Dropped tokens still on an emit channel: the record, a draft certificate or its brief."""
+    from diylisis import codec
+
+    draft = f7_certify.assemble(
+        snapshot=snapshot, contract=state.contract,
+        edge=f0_contract.activation_edge(state.contract, state.target), judgments=state.judgments,
+        deltas=state.repair_deltas, premises=state.premises, verdict=verdict, issued_at="draft")
+    return f6_settle.leak_lint(dropped, {"record": snapshot.text,
+                                         "certificate": codec.dumps(codec.certificate_to_dict(draft)),
+                                         "brief": f7_certify.brief_text(draft)})
 
 
 def _dispose(state: RunState) -> RunState:
