@@ -10,9 +10,12 @@ from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
 
+# (?<![\w.~/-])(?:/tmp|/var/tmp|...|[Cc]:\\(?:Windows\\)?Temp), with the look-behind after each
+# alternative's first character so that the regex engine skips to those characters.
 TEMP_PATH = re.compile(
-    r"(?<![\w.~/-])(?:/tmp|/var/tmp|/private/tmp|/private/var/folders|/var/folders|/dev/shm|%TEMP%|%TMP%|\$TMPDIR"
-    r"|[Cc]:\\(?:Windows\\)?Temp)"
+    r"(?:/(?<![\w.~/-]/)(?:tmp|var/tmp|private/tmp|private/var/folders|var/folders|dev/shm)"
+    r"|%(?<![\w.~/-]%)(?:TEMP%|TMP%)|\$(?<![\w.~/-]\$)TMPDIR"
+    r"|C(?<![\w.~/-]C):\\(?:Windows\\)?Temp|c(?<![\w.~/-]c):\\(?:Windows\\)?Temp)"
     r"(?:[/\\][^\s`'\"),;\]]*)?"
 )
 MACHINE_PATH = re.compile(

@@ -209,3 +209,21 @@ def test_quoted_mention_matches_what_its_plain_form_matches() -> None:
     texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 30))) for _ in range(5000)]
     for text in texts + list(TEXTS):
         assert [m.span() for m in QUOTED_MENTION.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
+def test_temp_path_matches_what_its_plain_form_matches() -> None:
+    import random
+
+    from diylisis.detectors.places import TEMP_PATH
+
+    plain = re.compile(
+        r"(?<![\w.~/-])(?:/tmp|/var/tmp|/private/tmp|/private/var/folders|/var/folders|/dev/shm|%TEMP%|%TMP%|\$TMPDIR"
+        r"|[Cc]:\\(?:Windows\\)?Temp)"
+        r"(?:[/\\][^\s`'\"),;\]]*)?"
+    )
+    pieces = ["/tmp", "/var", "/private", "/folders", "/dev/shm", "/", "tmp", "%TEMP%", "%TMP%", "$TMPDIR", "C:\\Temp",
+              "c:\\Windows\\Temp", "C", "\\", "a", ".", "~", "-", " ", "\n", "`", ",", "x.log", "_"]
+    generator = random.Random(17)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 20))) for _ in range(5000)]
+    for text in texts + list(TEXTS):
+        assert [m.span() for m in TEMP_PATH.finditer(text)] == [m.span() for m in plain.finditer(text)], text
