@@ -64,7 +64,7 @@ class Lexicon:
         _SEEN[self.languages] = seen = _SEEN.get(self.languages, 0) + 1
         if seen <= _WARM_UP:
             return _confirmed(self.languages, _triggers_one_by_one(self.languages, folded), folded)
-        return _confirmed(self.languages, _triggers_scanned(self.languages, folded), folded)
+        return _confirmed(self.languages, _triggers_scanned(self.languages, folded))
 
     def key_bits(self, key: str) -> int:
         """The bits of key's fragments in a triggers_in() mask (0: no language has the key)."""
@@ -275,44 +275,61 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     )
 
 
-def _confirmed(languages: tuple[str, ...], present: int, folded: str) -> int:
-    """present without the fragments some further literal set of which has no member in folded."""
-    checked, further = _further_table(languages)
+def _confirmed(languages: tuple[str, ...], present: int, folded: str | None = None) -> int:
+    """present without the fragments some further literal set of which has no member in the text.
+
+    A further set found in the text has its own bit above the fragments' bits (_further_table):
+    the scanner sets it from the tokens; given folded, the sets of the fragments present are
+    looked up here instead. The set bits are dropped from the answer.
+    """
+    checked, needs, set_literals, fragments = _further_table(languages)
     pending = present & checked
     while pending:
         bit = pending & -pending
         pending ^= bit
-        for pieces in further[bit]:  # loops, not all(any(...)): this runs for most fragments a record lets through
-            for literal in pieces:
-                if literal in folded:
-                    break
-            else:
-                present ^= bit
-                break
-    return present
+        need, sets = needs[bit]
+        if folded is not None:
+            for set_bit in sets:
+                if not present & set_bit and any(literal in folded for literal in set_literals[set_bit]):
+                    present |= set_bit
+        if present & need != need:
+            present ^= bit
+    return present & fragments
 
 
 @functools.cache
-def _further_table(languages: tuple[str, ...]) -> tuple[int, dict[int, tuple[tuple[str, ...], ...]]]:
-    """(bits of the fragments with further literal sets, fragment bit -> its sets), in triggers_in() bits."""
-    offsets = _layout(languages).offset
+def _further_table(
+    languages: tuple[str, ...],
+) -> tuple[int, dict[int, tuple[int, tuple[int, ...]]], dict[int, tuple[str, ...]], int]:
+    """The further literal sets in triggers_in() terms: (the fragments that have some, fragment bit -> (the bits
+    of its sets, each set's bit), set bit -> its literals, every fragment bit). Set bits lie above the fragments'."""
+    layout = _layout(languages)
+    fragments = (1 << layout.size) - 1
     checked = 0
-    further = {}
+    needs = {}
+    set_literals = {}
+    next_bit = 1 << layout.size
     for key in _keys(languages):
         gate = _gate(languages, key)
         if gate is None:
             continue
         for bit, sets in gate.further:
-            shifted = bit << offsets[key]
+            shifted = bit << layout.offset[key]
             checked |= shifted
-            further[shifted] = sets
-    return checked, further
+            own = []
+            for literals in sets:
+                set_literals[next_bit] = literals
+                own.append(next_bit)
+                next_bit <<= 1
+            needs[shifted] = (sum(own), tuple(own))
+    return checked, needs, set_literals, fragments
 
 
 @frozen_model
 class _Layout:
     offset: dict[str, int]  # key -> the triggers_in() bit of its first fragment
     full: dict[str, int]  # key -> the bits of all its fragments, unshifted
+    size: int  # bits the fragments of every key take
 
 
 @functools.cache
@@ -327,7 +344,7 @@ def _layout(languages: tuple[str, ...]) -> _Layout:
         offset[key] = at
         full[key] = gate.full
         at += gate.full.bit_length()
-    return _Layout(offset=offset, full=full)
+    return _Layout(offset=offset, full=full, size=at)
 
 
 # A process that judges one record (the commit-msg hook) would spend more compiling the trie
@@ -407,6 +424,7 @@ class _Scanner:
     pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
     closure: dict[str, tuple[tuple[str | None, int], ...]]  # piece -> (literal to confirm or None, bits), prefixes too
     always: int  # fragments without required literals
+    # bits also name further literal sets (_further_table): a token holding a member sets its set's bit
 
 
 @functools.cache
@@ -423,6 +441,10 @@ def _scanner(languages: tuple[str, ...]) -> _Scanner:
         for literal, bits in gate.triggers:
             piece = _piece(literal)
             owners.setdefault(piece, set()).add((None if piece == literal else literal, bits << offsets[key]))
+    for set_bit, literals in _further_table(languages)[2].items():  # a further set's bit, as a fragment's
+        for literal in literals:
+            piece = _piece(literal)
+            owners.setdefault(piece, set()).add((None if piece == literal else literal, set_bit))
     if not owners:
         return _Scanner(pattern=None, closure={}, always=always)
     closure = {

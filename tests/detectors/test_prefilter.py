@@ -8,6 +8,8 @@ import pytest
 
 from diylisis.detectors import RULES, DetectSettings, _plan, detect_text
 from diylisis.detectors.lexicon import (
+    _confirmed,
+    _further_table,
     _load,
     _parts,
     _triggers_one_by_one,
@@ -123,7 +125,11 @@ def test_a_rule_that_finds_something_is_never_skipped(text: str) -> None:
 def test_the_trie_scanner_finds_exactly_the_literals_checked_one_by_one(text: str) -> None:
     languages = lexicon_for(None).languages
     folded = fold(text)
-    assert _triggers_scanned(languages, folded) == _triggers_one_by_one(languages, folded)
+    scanned, one_by_one = _triggers_scanned(languages, folded), _triggers_one_by_one(languages, folded)
+    fragments = _further_table(languages)[3]
+    assert scanned & fragments == one_by_one
+    # the scanner also marks the further literal sets it saw; checking them literal by literal agrees
+    assert _confirmed(languages, scanned) == _confirmed(languages, one_by_one, folded)
 
 
 def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
