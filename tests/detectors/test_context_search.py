@@ -121,10 +121,12 @@ def _history(repo: Path) -> dict[str, str]:
     tagged = commit(repo, "Tagged side work", {"t.md": "t\n"})
     git(repo, "tag", "-a", "-m", "release", "v1")
     git(repo, "tag", "tree-tag", "HEAD^{tree}")  # a ref that peels to no commit
+    pulled = commit(repo, "Pull request work", {"p.md": "p\n"})
+    git(repo, "update-ref", "refs/pull/1/head", pulled)  # neither a branch nor a tag
     dangling = commit(repo, "Dangling side work", {"d.md": "d\n"})
     git(repo, "checkout", "-q", "main")
     git(repo, "branch", "-D", "side")
-    return {"first": first, "tagged": tagged, "dangling": dangling}
+    return {"first": first, "tagged": tagged, "pulled": pulled, "dangling": dangling}
 
 
 @pytest.mark.parametrize("graph", [False, True])
@@ -137,22 +139,36 @@ def test_commit_ids_with_and_without_a_commit_graph(repo: Path, graph: bool) -> 
     context = PygitContext(handle, "HEAD")
     assert context.commit_id(ids["first"][:7]) == ids["first"]
     assert context.commit_id(ids["tagged"][:9]) == ids["tagged"]  # reachable from an annotated tag only
+    assert context_module._REACHABLE[handle.path].pending  # branches and tags answered: no other ref walked
+    assert context.commit_id(ids["pulled"]) == ids["pulled"]  # reachable from refs/pull/1/head only
+    assert not context_module._REACHABLE[handle.path].pending
     assert context.commit_id(ids["dangling"]) is None  # present, but no ref reaches it
-    listed = set(git(repo, "rev-list", "--all").split())
-    assert context_module._reachable(handle) == listed
+    assert context_module._REACHABLE[handle.path].known == set(git(repo, "rev-list", "--all").split())
+
+
+def test_a_dangling_commit_walks_the_other_refs_too(repo: Path) -> None:
+    ids = _history(repo)
+    context = PygitContext(pygit2.Repository(str(repo)), "HEAD")
+    assert context.commit_id(ids["dangling"]) is None
+    assert context.commit_id(ids["pulled"]) == ids["pulled"]
 
 
 def test_rev_list_and_the_pygit2_walk_list_the_same_commits(repo: Path) -> None:
     _history(repo)
     git(repo, "commit-graph", "write", "--reachable")
     handle = pygit2.Repository(str(repo))
-    with_git = context_module._reachable(handle)
-    context_module._REACHABLE.pop(handle.path)
-    tips = [handle.references[name].resolve().peel(pygit2.Commit).id for name in ("refs/heads/main", "refs/tags/v1")]
-    assert context_module._rev_list(handle.path, tips) == with_git
-    walker = handle.walk(tips[0], pygit2.enums.SortMode.NONE)
-    walker.push(tips[1])
-    assert frozenset(str(c.id) for c in walker) == with_git
+    main, v1, pull = (handle.references[name].resolve().peel(pygit2.Commit).id
+                      for name in ("refs/heads/main", "refs/tags/v1", "refs/pull/1/head"))
+    for tips, hidden in (([main, v1], []), ([pull], [main, v1]), ([main, v1, pull], [])):
+        listed = context_module._rev_list(handle.path, tips, hidden)
+        walker = handle.walk(tips[0], pygit2.enums.SortMode.NONE)
+        for tip in tips[1:]:
+            walker.push(tip)
+        for tip in hidden:
+            walker.hide(tip)
+        assert listed == {str(c.id) for c in walker}
+        assert listed == set(git(repo, "rev-list", *map(str, tips), *(f"^{tip}" for tip in hidden)).split())
+    assert len(context_module._rev_list(handle.path, [pull], [main, v1]) or ()) == 1
 
 
 def test_a_linked_worktree_finds_the_commit_graph_of_its_repository(repo: Path, tmp_path: Path) -> None:
