@@ -113,7 +113,9 @@ class _Plan:
     rules: tuple[tuple[Rule, Severity], ...]
     always: int  # bit i: rules[i] has no requirements
     by_fragments: tuple[tuple[int, int], ...]  # (lexicon fragments as triggers_in() bits, rules requiring them)
-    by_literal: tuple[tuple[str, int], ...]  # ASCII literal of a required pattern -> bits of the rules requiring it
+    # (first character, (ASCII literal of a required pattern, bits of the rules requiring it) ...): most
+    # records lack most first characters, which spares a search for each of their literals
+    by_literal: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
     by_other_literal: tuple[tuple[str, int], ...]  # the other literals: most records cannot hold them
     chosen: dict[int, tuple[tuple[Rule, Severity], ...]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -123,9 +125,11 @@ class _Plan:
         for fragments, owners in self.by_fragments:
             if triggers & fragments:
                 bits |= owners
-        for literal, owners in self.by_literal:
-            if literal in folded:
-                bits |= owners
+        for first, literals in self.by_literal:
+            if first in folded:
+                for literal, owners in literals:
+                    if literal in folded:
+                        bits |= owners
         if not folded.isascii():
             for literal, owners in self.by_other_literal:
                 if literal in folded:
@@ -179,14 +183,22 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
             rules=rules,
             always=always,
             by_fragments=tuple(by_fragments),
-            by_literal=tuple((literal, bits) for literal, bits in by_literal.items() if literal.isascii()),
-            by_other_literal=tuple((literal, bits) for literal, bits in by_literal.items() if not literal.isascii()),
+            by_literal=_by_first_character([pair for pair in by_literal.items() if pair[0].isascii()]),
+            by_other_literal=tuple(pair for pair in by_literal.items() if not pair[0].isascii()),
         )
         if len(_PLANS) > 256:
             _PLANS.clear()
         _PLANS[key] = plan
     _LAST_PLAN[:] = [settings, path, plan]
     return plan
+
+
+def _by_first_character(literals: list[tuple[str, int]]) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for literal, bits in literals:
+        groups.setdefault(literal[:1], []).append((literal, bits))
+    # a group of one is tested by its literal, which says more than its first character
+    return tuple((group[0][0] if len(group) == 1 else first, tuple(group)) for first, group in groups.items())
 
 
 def _required_literals(rule: Rule) -> tuple[str, ...] | None:

@@ -298,6 +298,8 @@ def _trailer_block(lines: list[str]) -> int:
     end = len(lines)
     while end and not lines[end - 1].strip():
         end -= 1
+    if not end or not (TRAILER.match(lines[end - 1]) or lines[end - 1].startswith((" ", "\t"))):
+        return len(lines)  # the last line already fails what every line of the block must meet
     start = end
     while start and lines[start - 1].strip():
         start -= 1
