@@ -485,6 +485,12 @@ def _has_commit_graph(git_dir: str) -> bool:
         os.path.join(info, "commit-graphs", "commit-graph-chain"))
 
 
+_GIT_STORE_VARIABLES = frozenset({
+    "GIT_DIR", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_GRAFT_FILE",
+    "GIT_SHALLOW_FILE", "GIT_REPLACE_REF_BASE",
+})
+
+
 def _rev_list(git_dir: str, tips: list[Any], hidden: list[Any]) -> set[str] | None:
     """Ids of the commits reachable from tips but not from hidden, by `git rev-list`; None if git fails.
 
@@ -493,9 +499,11 @@ def _rev_list(git_dir: str, tips: list[Any], hidden: list[Any]) -> set[str] | No
     no faster, so the caller walks with pygit2 then.
     """
     revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
+    # git must see the objects and parents pygit2 sees at git_dir, whatever the environment says
+    env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
     try:
         code, out, _ = git_process(("--git-dir=.", "--no-replace-objects", "rev-list", "--stdin"), git_dir,
-                                   input=revisions.encode("ascii"))
+                                   input=revisions.encode("ascii"), env=env)
     except (GitError, OSError):
         return None
     return set(out.decode("ascii").split()) if code == 0 else None

@@ -146,6 +146,17 @@ def test_commit_ids_with_and_without_a_commit_graph(repo: Path, graph: bool) -> 
     assert context_module._REACHABLE[handle.path].known == set(git(repo, "rev-list", "--all").split())
 
 
+def test_rev_list_ignores_an_object_store_named_by_the_environment(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    commit(repo, "First", {"a.md": "a\n"})
+    git(repo, "commit-graph", "write", "--reachable")
+    handle = pygit2.Repository(str(repo))
+    tip = handle.references["refs/heads/main"].resolve().peel(pygit2.Commit).id
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere"))
+    assert context_module._rev_list(handle.path, [tip], []) == {str(tip)}
+
+
 def test_a_dangling_commit_walks_the_other_refs_too(repo: Path) -> None:
     ids = _history(repo)
     context = PygitContext(pygit2.Repository(str(repo)), "HEAD")
