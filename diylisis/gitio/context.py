@@ -192,6 +192,14 @@ class PygitContext:
 
     def commit_id(self, prefix: str) -> str | None:
         """Full id of a commit whose id starts with prefix, present and reachable from a ref."""
+        key = (self.repo.path, prefix)
+        if key not in _COMMIT_IDS:  # the answer does not depend on the revision: a scan asks it once
+            if len(_COMMIT_IDS) >= _COMMIT_ID_MEMO:
+                _COMMIT_IDS.clear()
+            _COMMIT_IDS[key] = self._find_commit(prefix)
+        return _COMMIT_IDS[key]
+
+    def _find_commit(self, prefix: str) -> str | None:
         pygit2 = self._pygit2
         if not re.fullmatch(r"[0-9a-fA-F]{4,40}", prefix):
             return None
@@ -393,6 +401,8 @@ class _TreeIndex:
 
 _INDEXES: dict[str, _TreeIndex] = {}
 _REACHABLE: dict[str, _Reachability] = {}
+_COMMIT_IDS: dict[tuple[str, str], str | None] = {}  # (repository path, prefix) -> commit_id()
+_COMMIT_ID_MEMO = 100_000
 
 
 def _is_object_id(revision: str) -> bool:
