@@ -53,9 +53,9 @@ class Lexicon:
     def triggers_in(self, folded: str) -> int:
         """One bit mask over every key's fragments: those whose required literals occur in folded.
 
-        Key k's fragment i is bit key_offset(k) + i. folded is the fold() of a record's text;
-        a literal has no run of whitespace, so what occurs in a masked view of the text occurs
-        in the text.
+        A key's fragments take consecutive bits, in order (key_bits). folded is the fold() of a
+        record's text; a literal has no run of whitespace, so what occurs in a masked view of the
+        text occurs in the text.
 
         Each distinct whitespace-separated token of folded is looked up once per process: a
         trie-shaped alternation lists the longest literal piece starting at each position of
@@ -238,7 +238,6 @@ class _Gate:
     always: int  # fragments with no required literal: they always run
     full: int
     further: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()  # (fragment bit, further_literals)
-    checked: int = 0  # the bits that have further literals
 
 
 _MAX_ALTERNATIVES = 64
@@ -271,7 +270,6 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
         always=always,
         full=(1 << len(parts)) - 1,
         further=tuple(further),
-        checked=sum(bit for bit, _ in further),
     )
 
 
