@@ -583,11 +583,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     messages = make_messages(args.commits, args.seed)
     digest = hashlib.sha256("\0".join(messages).encode()).hexdigest()[:16]
     key = f"v{GENERATOR_VERSION} commits={args.commits} seed={args.seed} messages={digest}"
-    history = cached_history(cache, "history", messages, env, key)
-    hook_repo = cached_history(cache, "hookrepo", messages[:50], env, key)
+    # one folder per size: a quick check with fewer commits keeps the full-size inputs
+    inputs = cache / f"{args.commits}-commits"
+    inputs.mkdir(exist_ok=True)
+    history = cached_history(inputs, "history", messages, env, key)
+    hook_repo = cached_history(inputs, "hookrepo", messages[:50], env, key)
     message_file = cache / "message.txt"
     message_file.write_text(typical_message(args.seed), encoding="utf-8")
-    certified, certified_summary = certified_history(cache, clean_messages(args.commits, args.seed), env, key)
+    certified, certified_summary = certified_history(inputs, clean_messages(args.commits, args.seed), env, key)
 
     gitlint = commitlint = None
     if not args.no_peers:
