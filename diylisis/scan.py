@@ -35,13 +35,6 @@ class ScanResult:
         return tuple(f for f in self.findings if is_blocking(f))
 
 
-def scan_message(commit_id: str, data: bytes, context: RepoContext | None, settings: DetectSettings) -> ScanResult:
-    """Scan one commit message (the bytes after the commit header)."""
-    text = data.decode("utf-8", errors="replace")
-    findings, suppressed = detect_text(text, context, settings, record=f"commit:{commit_id}")
-    return _commit_result(commit_id, sha256_digest(data), findings, suppressed)
-
-
 def _commit_result(
     commit_id: str, digest: str, findings: tuple[Finding, ...], suppressed: tuple[Finding, ...]
 ) -> ScanResult:
@@ -71,19 +64,14 @@ def scan_messages(
     or more, else 1. The results are the same either way.
     """
     import functools
-    import itertools
 
     from diylisis import workers
     from diylisis.gitio.context import PygitContext
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
-    messages = iter(messages)
-    head = list(itertools.islice(messages, PARALLEL_FROM))
-    if jobs == 0:
-        jobs = workers.usable_cpus() if len(head) >= PARALLEL_FROM else 1
     judge = functools.partial(_judge_messages, repo.path, origin, settings)
     for commit_id, digest, findings, suppressed in workers.in_order(
-        itertools.chain(head, messages), judge, jobs=jobs, chunk=_CHUNK
+        messages, judge, jobs=jobs, chunk=_CHUNK, parallel_from=PARALLEL_FROM
     ):
         yield _commit_result(commit_id, digest, findings, suppressed)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from itertools import chain, islice
+from itertools import chain
 
 from diylisis import codec, store
 from diylisis.frozen import frozen_model
@@ -98,15 +98,14 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     from diylisis import workers
 
     snapshots = iter(snapshots)
-    head = list(islice(snapshots, PARALLEL_FROM))
-    if not head:
-        return
+    first = next(snapshots, None)
+    if first is None:
+        return  # nothing to verify: the notes are not even listed
     config = store.settings(root)
     check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization)
-    if jobs == 0:
-        jobs = workers.usable_cpus() if len(head) >= PARALLEL_FROM else 1
-    yield from workers.in_order(chain(head, snapshots), check_chunk, jobs=jobs, chunk=CHUNK)
+    yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=jobs, chunk=CHUNK,
+                                parallel_from=PARALLEL_FROM)
 
 
 def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,

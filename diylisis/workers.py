@@ -9,7 +9,7 @@ fork: each process opens its own (see `open_in_this_process`).
 
 from __future__ import annotations
 
-from itertools import islice
+from itertools import chain, islice
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,9 +36,19 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def in_order(items: Iterable[T], judge: Callable[[list[T]], list[R]], *, jobs: int, chunk: int) -> Iterator[R]:
-    """judge's results for consecutive chunks of items, in the items' order; in jobs worker processes when jobs > 1."""
-    chunks = _chunks(iter(items), chunk)
+def in_order(items: Iterable[T], judge: Callable[[list[T]], list[R]], *, jobs: int, chunk: int,
+             parallel_from: int = 0) -> Iterator[R]:
+    """judge's results for consecutive chunks of items, in the items' order; in jobs worker processes when jobs > 1.
+
+    jobs 0 chooses one worker per usable CPU when there are parallel_from items or more, else
+    none: below that, starting workers costs more than they save.
+    """
+    items = iter(items)
+    if jobs == 0:
+        head = list(islice(items, parallel_from))
+        jobs = usable_cpus() if len(head) >= parallel_from else 1
+        items = chain(head, items)
+    chunks = _chunks(items, chunk)
     first = next(chunks, None)
     if first is None:
         return

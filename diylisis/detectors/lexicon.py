@@ -92,10 +92,6 @@ class Lexicon:
             return _compiled(self.languages, key)
         return _subset(self.languages, key, mask)
 
-    def languages_with(self, key: str) -> tuple[str, ...]:
-        """Enabled languages whose lexicon has the key."""
-        return tuple(lang for lang in self.languages if key in _load(lang)[1])
-
 
 COMMON = "any"  # lexicons/any.toml: lists that belong to no language (hosts, identifier families)
 
