@@ -24,7 +24,8 @@ _SENTENCE_PART = r"(?:[^.\n]|\.(?=\S))*"  # a dot inside a path or number does n
 _DECISION_WORDS = ("we decided", "decided to", "decision:", "we chose", "chose to", "we will use", "opted for",
                    "settled on", "instead of")
 _DECISION = re.compile(
-    _SENTENCE_PART + r"\b(?:" + "|".join(_DECISION_WORDS) + r")\b" + _SENTENCE_PART + r"\.?|"
+    # "decision:" ends in a colon, which a word boundary after it would require a letter to follow
+    _SENTENCE_PART + r"\b(?:" + "|".join(_DECISION_WORDS) + r")(?:(?<=:)|\b)" + _SENTENCE_PART + r"\.?|"
     + _SENTENCE_PART + r"(?:결정했|결정함|결정:|택했|채택)" + _SENTENCE_PART + r"\.?",
     re.IGNORECASE,
 )

@@ -35,8 +35,8 @@ def test_decisions_are_the_sentences_the_pattern_matches() -> None:
     text = "\n".join(LINES) + "\n"
     records = list(f1_deixis._decisions(text, None, "the commit this message creates"))
     assert [(r.line, r.claim) for r in records] == _reference(text)
-    assert [r.line for r in records] == [1, 2, 4, 5, 6, 7]
-    assert [r.id for r in records] == [f"decision-{n}" for n in range(1, 7)]
+    assert [r.line for r in records] == [1, 2, 3, 4, 5, 6, 7]
+    assert [r.id for r in records] == [f"decision-{n}" for n in range(1, 8)]
     assert {r.ledger_ref for r in records} == {"the commit this message creates"}
 
 
