@@ -305,30 +305,46 @@ class _TreeIndex:
             found = memo.get(tree_id)
             if found is not None:
                 return found
-        return self._search(tree_id, exclude, memo, self._matcher(term))
+        holds = self._matcher(term)
+        # First the blobs already read; the others are read together, in one request to git,
+        # only when those do not answer (a term found in a read blob reads nothing).
+        unread: list[Any] = []
+        found = self._search(tree_id, exclude, memo, holds, unread)
+        if not found and unread:
+            self._read_many(unread)
+            found = self._search(tree_id, exclude, memo, holds, None)
+        return found
 
     def _search(self, tree_id: Any, exclude: tuple[str, ...], memo: dict[Any, bool],
-                holds: Callable[[Any], bool]) -> bool:
+                holds: Callable[[Any], bool], unread: list[Any] | None) -> bool:
         # The hot loop of a history scan: one pass per (term, tree not seen with that term);
-        # blobs and subtrees already judged for the term are answered from memo.
+        # blobs and subtrees already judged for the term are answered from memo. With unread
+        # given, a blob not read yet is listed there instead of judged, and the trees above it
+        # are not memoized (their answer is not known).
         found = False
+        deferred = len(unread) if unread is not None else 0
+        texts = self._texts
         for name, oid, kind in self.children(tree_id):
             if exclude and exclude[0] == name:
                 if len(exclude) == 1:
                     continue  # the record's own file
-                found = kind == "tree" and self._search(oid, exclude[1:], memo, holds)
+                found = kind == "tree" and self._search(oid, exclude[1:], memo, holds, unread)
             else:
                 found = memo.get(oid)
                 if found is None:
                     if kind == "tree":
-                        found = self._search(oid, (), memo, holds)
+                        found = self._search(oid, (), memo, holds, unread)
                     elif kind == "blob":
-                        found = memo[oid] = holds(oid)
+                        if unread is not None and oid not in texts:
+                            unread.append(oid)
+                            found = False
+                        else:
+                            found = memo[oid] = holds(oid)
                     else:
                         found = False  # a submodule's commit
             if found:
                 break
-        if not exclude:
+        if not exclude and (found or unread is None or len(unread) == deferred):
             memo[tree_id] = found
         return found
 
@@ -361,6 +377,31 @@ class _TreeIndex:
 
     def _read(self, blob_id: Any) -> bytes:
         """The blob's bytes with ASCII letters lower-cased (empty for binary or huge blobs), cached."""
+        self._read_many([blob_id])
+        data = self._texts.get(blob_id)
+        return self._read_one(blob_id) if data is None else data
+
+    def _read_many(self, blob_ids: list[Any]) -> None:
+        """Read and cache the texts of blobs, all in one request to this process's `git cat-file`."""
+        odb = self.repo.odb
+        # Only objects present: in a partial clone git would fetch a missing one from its remote.
+        wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts and odb.exists(oid)]
+        if not wanted:
+            return
+        pipe = _cat_file(self.repo.path)
+        if pipe is not None:
+            try:
+                for oid, raw in zip(wanted, pipe.read(wanted), strict=True):
+                    self._store(oid, b"" if raw is None or len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
+                return
+            except _PipeBroken:
+                _close_cat_file(broken=True)  # the blobs not read yet are read through pygit2
+        for oid in wanted:
+            if oid not in self._texts:
+                self._read_one(oid)
+
+    def _read_one(self, blob_id: Any) -> bytes:
+        """_read through pygit2 (when git cannot be run)."""
         try:
             blob = self.repo[blob_id]
         except KeyError:
@@ -368,6 +409,10 @@ class _TreeIndex:
         else:
             # the buffer of the blob already read: Blob.data would read it from the odb again
             data = b"" if blob.size > _TEXT_LIMIT or blob.is_binary else bytes(memoryview(blob)).lower()
+        return self._store(blob_id, data)
+
+    def _store(self, blob_id: Any, data: bytes) -> bytes:
+        """Cache a blob's text (ASCII letters lower-cased), noting whether a character lowers to ASCII."""
         if not data.isascii() and any(odd in data for odd in _ASCII_FROM_LOWER):
             self._odd.add(blob_id)
         self._texts[blob_id] = data
@@ -517,6 +562,137 @@ def _rev_list(git_dir: str, tips: list[Any], hidden: list[Any]) -> set[str] | No
     except (GitError, OSError):
         return None
     return set(out.decode("ascii").split()) if code == 0 else None
+
+
+# git_blob_is_binary (libgit2, what pygit2's Blob.is_binary answers) over the first 8000 bytes:
+# binary when they open with a UTF-16 or UTF-32 byte-order mark, hold a NUL, or hold more than
+# one control character (but tab, line feed, vertical tab, carriage return, backspace, form
+# feed and escape) per 128 others, counted after a UTF-8 byte-order mark.
+_BINARY_HEAD = 8000
+_CONTROLS = bytes([*range(1, 8), *range(14, 27), *range(28, 32), 127])
+_SPACES = b"\t\n\v\r"
+
+
+def _is_binary(data: bytes) -> bool:
+    """Blob.is_binary of a blob with these bytes, computed without reading it through pygit2."""
+    head = data[:_BINARY_HEAD]
+    if b"\0" in head or head.startswith((b"\xfe\xff", b"\xff\xfe")):
+        return True  # (a UTF-32 byte-order mark holds a NUL)
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    controls = len(head) - len(head.translate(None, _CONTROLS))
+    if not controls:
+        return False
+    printable = len(head.translate(None, _CONTROLS + _SPACES))
+    return (printable >> 7) < controls
+
+
+class _PipeBroken(Exception):
+    """The cat-file process ended or answered out of turn."""
+
+
+class _CatFile:
+    """One `git cat-file --batch` on a repository's object store, owned by the process that started it.
+
+    Reading a blob through git is about 2.5 times faster than through pygit2 on a large
+    history: git keeps a cache of delta bases while it resolves a pack's deltas. A forked
+    scan worker never uses its parent's (their answers would interleave): _cat_file starts
+    one per process.
+    """
+
+    _BATCH = 64  # ids per write: their 2.6 KB always fit the pipe while git is busy writing answers
+
+    def __init__(self, git_dir: str) -> None:
+        import subprocess
+
+        self.git_dir = git_dir
+        self.pid = os.getpid()
+        # git must read the objects pygit2 reads at git_dir, whatever the environment says
+        env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
+        self.process = subprocess.Popen(
+            ["git", "--git-dir=.", "--no-replace-objects", "cat-file", "--batch"], cwd=git_dir, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def read(self, ids: list[Any]) -> Iterator[bytes | None]:
+        """The raw bytes of each object, in order (None for a missing one)."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        for start in range(0, len(ids), self._BATCH):
+            batch = ids[start:start + self._BATCH]
+            try:
+                stdin.write("".join(f"{oid}\n" for oid in batch).encode("ascii"))
+                stdin.flush()
+            except OSError:
+                raise _PipeBroken from None
+            for oid in batch:
+                header = stdout.readline()
+                fields = header.split()
+                if not fields or fields[0].decode("ascii", "replace") != str(oid):
+                    raise _PipeBroken
+                if len(fields) != 3:
+                    yield None  # "<id> missing"
+                    continue
+                size = int(fields[2])
+                data = stdout.read(size)
+                if len(data) != size or stdout.read(1) != b"\n":
+                    raise _PipeBroken
+                yield data
+
+    def close(self) -> None:
+        """End the process (this process's own) or let go of a parent's inherited pipes."""
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        if self.pid == os.getpid():
+            import subprocess
+
+            try:
+                self.process.wait(timeout=5)  # stdin closed: git ends, unless a forked process holds it open
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+_CAT_FILES: list[_CatFile] = []  # at most one: the repository this process read blobs of last
+_CAT_FILE_FAILED: set[tuple[int, str]] = set()  # (process, git dir) where git did not start or broke off
+
+
+def _cat_file(git_dir: str) -> _CatFile | None:
+    """This process's cat-file on git_dir, started on first use; None when git cannot serve it."""
+    if _CAT_FILES:
+        pipe = _CAT_FILES[0]
+        if pipe.pid == os.getpid() and pipe.git_dir == git_dir:
+            return pipe
+        _close_cat_file()
+    if (os.getpid(), git_dir) in _CAT_FILE_FAILED:
+        return None
+    try:
+        pipe = _CatFile(git_dir)
+    except OSError:
+        _CAT_FILE_FAILED.add((os.getpid(), git_dir))
+        return None
+    if not _EXIT_HOOK:
+        import atexit
+
+        atexit.register(_close_cat_file)
+        _EXIT_HOOK.add(True)
+    _CAT_FILES.append(pipe)
+    return pipe
+
+
+_EXIT_HOOK: set[bool] = set()  # holds True once _close_cat_file is registered to run at exit
+
+
+def _close_cat_file(broken: bool = False) -> None:
+    """End this process's cat-file (a forked worker only closes the pipes it inherited)."""
+    while _CAT_FILES:
+        pipe = _CAT_FILES.pop()
+        if broken:
+            _CAT_FILE_FAILED.add((os.getpid(), pipe.git_dir))
+        pipe.close()
 
 
 class GitCommandContext:

@@ -7,6 +7,8 @@ are checked here against the definitions they stand for.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
 from pathlib import Path
 
@@ -189,3 +191,97 @@ def test_a_linked_worktree_finds_the_commit_graph_of_its_repository(repo: Path, 
     handle = pygit2.Repository(str(tmp_path / "other"))
     assert "worktrees" in handle.path
     assert context_module._has_commit_graph(handle.path)
+
+
+BINARY_TABLE = [
+    b"", b"a", b"plain text\n", b"\x00", b"text then a NUL\x00", b"x" * 8000 + b"\x00 after the first 8000 bytes",
+    b"\xfe\xff\x00a", b"\xff\xfea\x00", b"\xff\xfe", b"\xfe\xffplain", b"\xff\xfeplain", b"\x00\x00\xfe\xff",
+    b"\xff\xfe\x00\x00", b"\xef\xbb\xbfplain", b"\xef\xbb\xbf" + b"\x01" + b"y" * 127,
+    b"\xef\xbb" + b"\x01" + b"y" * 127,
+    b"\x01" + b"y" * 127, b"\x01" + b"y" * 128, b"\x01\x02" + b"y" * 255, b"\x01\x02" + b"y" * 256,
+    b"\x7f" + b"y" * 100, b"\x08\x1b\x0c escape, backspace and form feed are printable\n",
+    b"\t\n\v\r" * 50 + b"\x01", b"\t\n\v\r" * 50 + b"\x01" + b"y" * 128, bytes(range(1, 32)) * 5,
+    bytes(range(128, 256)) * 3, "\uc791\uc5c5 and caf\u00e9\n".encode(), b"y" * 7999 + b"\x01" * 5,
+    b"y" * 8000 + b"\x01" * 500, b"\x1a\x1c\x1f" + b"y" * 500,
+]
+
+
+def test_is_binary_answers_as_pygit2_does(repo: Path) -> None:
+    handle = pygit2.Repository(str(repo))
+    for data in BINARY_TABLE:
+        assert context_module._is_binary(data) is handle[handle.create_blob(data)].is_binary, data[:20]
+    assert {context_module._is_binary(data) for data in BINARY_TABLE} == {True, False}
+
+
+def test_mentions_reads_through_git_and_through_pygit2_alike(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    ids = _root_commits(bare, TEXTS)
+    assert _root_commits(repo, TEXTS) == ids  # the same objects in both
+    through_git = [[PygitContext(pygit2.Repository(str(bare)), i).mentions(t) for t in TERMS] for i in ids]
+    pipe = context_module._CAT_FILES[0]
+    assert pipe.git_dir == pygit2.Repository(str(bare)).path and pipe.pid == os.getpid()
+    monkeypatch.setenv("PATH", str(tmp_path / "no-such-bin"))  # git cannot be started: pygit2 reads
+    handle = pygit2.Repository(str(repo))
+    through_pygit2 = [[PygitContext(handle, i).mentions(t) for t in TERMS] for i in ids]
+    assert not context_module._CAT_FILES and (os.getpid(), handle.path) in context_module._CAT_FILE_FAILED
+    assert through_git == through_pygit2
+    assert sum(map(sum, through_git)) > 40
+
+
+def test_mentions_reads_the_objects_pygit2_sees_whatever_the_environment_says(
+        repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    commit(repo, "Add", {"doc.md": "The Fold-Flush mode.\n"})
+    elsewhere = tmp_path / "elsewhere"
+    git(tmp_path, "init", "-q", str(elsewhere))
+    monkeypatch.setenv("GIT_DIR", str(elsewhere / ".git"))
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(elsewhere / ".git" / "objects"))
+    assert PygitContext(pygit2.Repository(str(repo)), "HEAD").mentions("fold-flush")
+    assert context_module._CAT_FILES  # read by git, not by the pygit2 fallback
+
+
+def test_a_blob_missing_from_the_store_mentions_nothing(repo: Path) -> None:
+    commit(repo, "Add", {"doc.md": "The Fold-Flush mode.\n"})
+    absent = "0123456789abcdef0123456789abcdef01234567"
+    tree = git(repo, "mktree", "--missing", input=f"100644 blob {absent}\tgone.md\n".encode()).strip()
+    tree = git(repo, "mktree", "--missing", input=(git(repo, "ls-tree", "HEAD").encode()
+                                                   + f"040000 tree {tree}\tpartial\n".encode())).strip()
+    head = git(repo, "commit-tree", tree, "-m", "partial", input=b"").strip()
+    context = PygitContext(pygit2.Repository(str(repo)), head)
+    assert not context.mentions("anything-at-all")
+    assert context.mentions("fold-flush")
+
+
+def test_a_term_found_in_a_blob_already_read_reads_no_other(repo: Path) -> None:
+    commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n"})
+    handle = pygit2.Repository(str(repo))
+    assert PygitContext(handle, "HEAD").mentions("fold-flush")
+    commit(repo, "More", {"b/new.md": "Unrelated words.\n", "c.md": "More words.\n"})
+    texts = context_module._index(handle)._texts
+    before = len(texts)
+    assert PygitContext(handle, "HEAD").mentions("fold-flush")  # a.md answers: b/new.md and c.md stay unread
+    assert len(texts) == before
+    assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")  # every blob is read, in one request
+    assert len(texts) == before + 2
+
+
+def _mentions_in_this_process(path: str, commit_id: str, term: str) -> tuple[bool, int, int]:
+    """(mentions(term), the process owning the cat-file used, that git's process id)."""
+    found = PygitContext(pygit2.Repository(path), commit_id).mentions(term)
+    pipe = context_module._CAT_FILES[0]
+    return found, pipe.pid, pipe.process.pid
+
+
+def test_a_forked_process_reads_through_its_own_git(repo: Path) -> None:
+    commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n"})
+    handle = pygit2.Repository(str(repo))
+    assert not PygitContext(handle, "HEAD").mentions("widget-cache")
+    parent_pipe = context_module._CAT_FILES[0]
+    commit(repo, "More", {"b.md": "The Widget-Cache layer.\n"})
+    head = git(repo, "rev-parse", "HEAD").strip()
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        found, owner, git_pid = pool.apply(_mentions_in_this_process, (str(repo), head, "widget-cache"))
+    assert found and owner != os.getpid() and git_pid != parent_pipe.process.pid
+    assert context_module._CAT_FILES[0] is parent_pipe  # the parent's is untouched and still answers
+    assert PygitContext(handle, head).mentions("widget-cache")
