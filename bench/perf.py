@@ -497,22 +497,48 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-def measure(argv: Sequence[str], cwd: Path, env: dict[str, str], runs: int, warmup: int,
-            ok: Sequence[int] = OK_CODES) -> Timing:
-    """Median wall time after warmup runs, then the peak RSS of one more; runs=0 when it fails."""
-    failed = Timing(median=float("nan"), rss_mb=float("nan"), runs=0, code=-1)
-    for _ in range(warmup):
-        _, code = run_once(argv, cwd, env, ok)
-        if code not in ok:
-            return failed
-    times = []
-    code = 0
-    for _ in range(runs):
-        elapsed, code = run_once(argv, cwd, env, ok)
-        if code not in ok:
-            return failed
-        times.append(elapsed)
-    return Timing(median=statistics.median(times), rss_mb=peak_rss_mb(argv, cwd, env), runs=runs, code=code)
+@frozen_model
+class Command:
+    """One command to time: its arguments, where it runs, and the exit codes that mean it worked."""
+
+    argv: tuple[str, ...]
+    cwd: Path
+    ok: tuple[int, ...] = OK_CODES
+    runs: int | None = None  # timed runs, when fewer than the others' (a peer that takes seconds)
+    warmup: int | None = None  # untimed runs, when fewer than the others'
+
+
+def measure_in_turn(commands: dict[str, Command], env: dict[str, str], runs: int, warmup: int) -> dict[str, Timing]:
+    """Each command's median wall time, then the peak RSS of one more run of each.
+
+    The runs are taken in turn: each round runs every command once (warmup rounds first,
+    untimed), so load that comes and goes on a shared machine weighs on both sides of a
+    ratio alike instead of on whichever command ran last. A command that fails is dropped
+    from later rounds and reads runs=0.
+    """
+    times: dict[str, list[float]] = {label: [] for label in commands}
+    codes: dict[str, int] = {}
+    failed: set[str] = set()
+    for round_ in range(warmup + runs):
+        for label, command in commands.items():
+            own_warmup = warmup if command.warmup is None else min(command.warmup, warmup)
+            own_runs = runs if command.runs is None else min(command.runs, runs)
+            warming = round_ < warmup
+            if label in failed or (warming and round_ >= own_warmup) or (
+                    not warming and len(times[label]) >= own_runs):
+                continue
+            elapsed, codes[label] = run_once(command.argv, command.cwd, env, command.ok)
+            if codes[label] not in command.ok:
+                failed.add(label)
+            elif not warming:
+                times[label].append(elapsed)
+    return {
+        label: Timing(median=float("nan"), rss_mb=float("nan"), runs=0, code=codes.get(label, -1))
+        if label in failed or not times[label]
+        else Timing(median=statistics.median(times[label]), rss_mb=peak_rss_mb(command.argv, command.cwd, env),
+                    runs=len(times[label]), code=codes[label])
+        for label, command in commands.items()
+    }
 
 
 def has_command(name: str, cwd: Path, env: dict[str, str]) -> bool:
@@ -609,62 +635,78 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"perf: python {sys.version.split()[0]}, {os.cpu_count()} cpus, commits={args.commits}, "
           f"runs={args.runs}, seed={args.seed}; {certified_summary}", flush=True)
 
-    print("one message (median wall time, peak RSS):")
-    bare = measure([python, "-c", "pass"], hook_repo, env, args.runs, args.warmup)
-    show("python -c pass", bare)
-    hook = None
+    print("one message (median wall time, peak RSS; the commands run in turn):")
+    one = {"python -c pass": Command(argv=(python, "-c", "pass"), cwd=hook_repo)}
     if have_hook:
         # the hook may repair the message in place: every run gets the same bytes
-        hook_argv = ["git", "distill", "hook", "commit-msg", str(message_file)]
-        hook = measure(hook_argv, hook_repo, env, args.runs, args.warmup)
-        if message_file.read_text(encoding="utf-8") != typical_message(args.seed):
-            print("  note: the hook rewrote the typical message; it is not a clean message any more")
-    show("git distill hook commit-msg FILE", hook)
-    lint_one = measure([str(gitlint), "--msg-filename", str(message_file)], hook_repo, env, args.runs,
-                       args.warmup, GITLINT_OK) if gitlint else None
-    show("gitlint --msg-filename FILE", lint_one)
+        one["git distill hook commit-msg FILE"] = Command(
+            argv=("git", "distill", "hook", "commit-msg", str(message_file)), cwd=hook_repo)
+    if gitlint:
+        one["gitlint --msg-filename FILE"] = Command(
+            argv=(str(gitlint), "--msg-filename", str(message_file)), cwd=hook_repo, ok=GITLINT_OK)
+    timed = measure_in_turn(one, env, args.runs, args.warmup)
+    if have_hook and message_file.read_text(encoding="utf-8") != typical_message(args.seed):
+        print("  note: the hook rewrote the typical message; it is not a clean message any more")
+    for label, timing in timed.items():
+        show(label, timing)
+    bare = timed["python -c pass"]
+    hook = timed.get("git distill hook commit-msg FILE")
+    lint_one = timed.get("gitlint --msg-filename FILE")
 
     total = int(git(history, env, "rev-list", "--count", "HEAD").strip())
-    print(f"history of {total} commits (median wall time over {args.scan_runs} runs):")
-    scan = None
+    print(f"history of {total} commits (median wall time over {args.scan_runs} runs in turn; "
+          "the peers run once):")
+    whole = {}
     if have_scan:
-        scan = measure(["git", "distill", "scan", "--range", "HEAD"], history, env, args.scan_runs, 1)
-    show("git distill scan --range HEAD", scan, total)
-    floors = {
-        "floor: pygit2 walk": measure([python, "-c", FLOOR_PYGIT2, str(history)], history, env, args.scan_runs, 1),
-        "floor: git log -z split": measure([python, "-c", FLOOR_GIT_LOG, str(history)], history, env,
-                                           args.scan_runs, 1),
-    }
-    for label, timing in floors.items():
-        show(label, timing, total)
-    floor = min((t.median for t in floors.values() if t.runs), default=None)
-    commitlint_rate = None
+        whole["git distill scan --range HEAD"] = Command(argv=("git", "distill", "scan", "--range", "HEAD"),
+                                                         cwd=history)
+    whole["floor: pygit2 walk"] = Command(argv=(python, "-c", FLOOR_PYGIT2, str(history)), cwd=history)
+    whole["floor: git log -z split"] = Command(argv=(python, "-c", FLOOR_GIT_LOG, str(history)), cwd=history)
+    span = count = 0
     if commitlint:
         exe, config = commitlint
         root = git(history, env, "rev-list", "--max-parents=0", "HEAD").split()[0].decode()
         span = int(git(history, env, "rev-list", "--count", f"{root}..HEAD").strip())
-        timing = measure([str(exe), "--config", str(config), "--from", root, "--to", "HEAD"], history, env, 1, 0)
-        show("commitlint --from ROOT --to HEAD", timing, span)
-        commitlint_rate = span / timing.median if timing.runs else None
-    gitlint_rate = None
+        whole["commitlint --from ROOT --to HEAD"] = Command(
+            argv=(str(exe), "--config", str(config), "--from", root, "--to", "HEAD"), cwd=history, runs=1, warmup=0)
     if gitlint:
         count = min(args.gitlint_commits, total - 1)
-        timing = measure([str(gitlint), "--commits", f"HEAD~{count}..HEAD"], history, env, 1, 0, GITLINT_OK)
-        show(f"gitlint --commits HEAD~{count}..HEAD", timing, count)
+        whole[f"gitlint --commits HEAD~{count}..HEAD"] = Command(
+            argv=(str(gitlint), "--commits", f"HEAD~{count}..HEAD"), cwd=history, ok=GITLINT_OK, runs=1, warmup=0)
+    timed = measure_in_turn(whole, env, args.scan_runs, 1)
+    rates = {label: span if label.startswith("commitlint") else count if label.startswith("gitlint") else total
+             for label in timed}
+    for label, timing in timed.items():
+        show(label, timing, rates[label])
+    if gitlint:
         print(f"  (gitlint runs git for every commit, so it reads {count} commits, not {total}: "
               "scan_vs_gitlint compares commits per second)")
-        gitlint_rate = count / timing.median if timing.runs else None
-    scan_rate = total / scan.median if scan and scan.runs else None
 
-    verify = scan_certified = None
+    def rate(label: str) -> float | None:
+        timing = timed.get(label)
+        return rates[label] / timing.median if timing and timing.runs else None
+
+    scan = timed.get("git distill scan --range HEAD")
+    scan_rate = rate("git distill scan --range HEAD")
+    commitlint_rate = rate("commitlint --from ROOT --to HEAD")
+    gitlint_rate = rate(f"gitlint --commits HEAD~{count}..HEAD")
+    floor = min((timed[label].median for label in ("floor: pygit2 walk", "floor: git log -z split")
+                 if timed[label].runs), default=None)
+
     certified_total = int(git(certified, env, "rev-list", "--count", "HEAD").strip())
     print(f"certified history of {certified_total} commits:")
+    both = {}
     if have_verify:
-        verify = measure(["git", "distill", "verify", "--range", "HEAD"], certified, env, args.scan_runs, 1)
-    show("git distill verify --range HEAD", verify, certified_total)
+        both["git distill verify --range HEAD"] = Command(argv=("git", "distill", "verify", "--range", "HEAD"),
+                                                          cwd=certified)
     if have_scan:
-        scan_certified = measure(["git", "distill", "scan", "--range", "HEAD"], certified, env, args.scan_runs, 1)
-    show("git distill scan --range HEAD", scan_certified, certified_total)
+        both["git distill scan --range HEAD"] = Command(argv=("git", "distill", "scan", "--range", "HEAD"),
+                                                        cwd=certified)
+    timed = measure_in_turn(both, env, args.scan_runs, 1)
+    for label, timing in timed.items():
+        show(label, timing, certified_total)
+    verify = timed.get("git distill verify --range HEAD")
+    scan_certified = timed.get("git distill scan --range HEAD")
 
     figures = {
         "hook_vs_gitlint": ratio(hook.median if hook else None, lint_one.median if lint_one else None),

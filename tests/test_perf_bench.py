@@ -93,3 +93,20 @@ def test_certified_history_verifies_every_commit(perf, tmp_path):
     again = subprocess.run(["git", "distill", "verify", "--range", "HEAD"], cwd=repo, env=env,
                            capture_output=True, text=True, check=False)
     assert again.returncode == 1
+
+
+def test_commands_run_in_turn_and_a_failing_one_drops_out(perf, tmp_path):
+    log = tmp_path / "order.txt"
+
+    def command(name: str, code: int = 0, **options):
+        script = f"open({str(log)!r}, 'a').write({name!r}); raise SystemExit({code})"
+        return perf.Command(argv=(sys.executable, "-S", "-c", script), cwd=tmp_path, **options)
+
+    timed = perf.measure_in_turn(
+        {"a": command("a"), "b": command("b"), "peer": command("p", runs=1, warmup=0), "bad": command("x", 3)},
+        env={}, runs=3, warmup=1)
+    # one warmup round (the peer skips it, the failing command stops there), three timed rounds,
+    # then one more run of each command that worked, for its peak RSS
+    assert log.read_text() == "abx" + "abp" + "ab" + "ab" + "abp"
+    assert (timed["a"].runs, timed["b"].runs, timed["peer"].runs, timed["bad"].runs) == (3, 3, 1, 0)
+    assert timed["a"].median > 0 and timed["bad"].median != timed["bad"].median
