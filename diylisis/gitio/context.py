@@ -600,7 +600,11 @@ class _CatFile:
     one per process.
     """
 
-    _BATCH = 64  # ids per write: their 2.6 KB always fit the pipe while git is busy writing answers
+    # Ids per write. Two batches at most are waiting (the one being answered and the next):
+    # their 2.5 KB (3.9 KB for SHA-256 ids) fit a pipe of one page, the least Linux gives, so a
+    # write never blocks while git is blocked writing answers this process has not read yet.
+    _BATCH = 30
+    _PIPE_SIZE = 1024 * 1024
 
     def __init__(self, git_dir: str) -> None:
         import subprocess
@@ -612,18 +616,22 @@ class _CatFile:
         self.process = subprocess.Popen(
             ["git", "--git-dir=.", "--no-replace-objects", "cat-file", "--batch"], cwd=git_dir, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:  # room for git to read ahead while this process works on what it read (Linux)
+            import fcntl
+
+            fcntl.fcntl(self.process.stdout.fileno(), fcntl.F_SETPIPE_SZ, self._PIPE_SIZE)  # type: ignore[union-attr]
+        except (ImportError, AttributeError, OSError):
+            pass  # another system, or a user over the pipe size limit: the default size works too
 
     def read(self, ids: list[Any]) -> Iterator[bytes | None]:
         """The raw bytes of each object, in order (None for a missing one)."""
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
-        for start in range(0, len(ids), self._BATCH):
-            batch = ids[start:start + self._BATCH]
-            try:
-                stdin.write("".join(f"{oid}\n" for oid in batch).encode("ascii"))
-                stdin.flush()
-            except OSError:
-                raise _PipeBroken from None
+        batches = [ids[start:start + self._BATCH] for start in range(0, len(ids), self._BATCH)]
+        self._ask(batches[0])
+        for number, batch in enumerate(batches):
+            if number + 1 < len(batches):
+                self._ask(batches[number + 1])  # git works on the next batch while this one is read
             for oid in batch:
                 header = stdout.readline()
                 fields = header.split()
@@ -637,6 +645,15 @@ class _CatFile:
                 if len(data) != size or stdout.read(1) != b"\n":
                     raise _PipeBroken
                 yield data
+
+    def _ask(self, batch: list[Any]) -> None:
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write("".join(f"{oid}\n" for oid in batch).encode("ascii"))
+            stdin.flush()
+        except OSError:
+            raise _PipeBroken from None
 
     def close(self) -> None:
         """End the process (this process's own) or let go of a parent's inherited pipes."""

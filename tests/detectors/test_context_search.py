@@ -285,3 +285,17 @@ def test_a_forked_process_reads_through_its_own_git(repo: Path) -> None:
     assert found and owner != os.getpid() and git_pid != parent_pipe.process.pid
     assert context_module._CAT_FILES[0] is parent_pipe  # the parent's is untouched and still answers
     assert PygitContext(handle, head).mentions("widget-cache")
+
+
+def test_many_blobs_read_in_one_request_each_get_their_own_text(repo: Path) -> None:
+    files = {f"dir{n % 7}/file{n}.md": f"Entry {n}: the Step-{n}-Marker.\n" * (n % 5 + 1) for n in range(200)}
+    files["big.md"] = "x" * (3 * 1024 * 1024) + " The Late-Marker.\n"  # larger than the pipe git writes into
+    commit(repo, "Add", files)
+    handle = pygit2.Repository(str(repo))
+    context = PygitContext(handle, "HEAD")
+    assert not context.mentions("absent-marker")  # reads every blob, in batches
+    texts = context_module._index(handle)._texts
+    tree = handle.revparse_single("HEAD").peel(pygit2.Commit).tree
+    for path, content in files.items():
+        assert texts[tree[path].id] == content.lower().encode()
+    assert context.mentions("step-199-marker") and context.mentions("late-marker")
