@@ -21,6 +21,7 @@ BARE_REF = re.compile(
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
 # that the regex engine skips to hex digits instead of trying every position.
 HEX = re.compile(r"[0-9a-f](?<![\w/#.@:-][0-9a-f])[0-9a-f]{6,39}(?![\w/.@-])")
+_DIGIT = re.compile(r"[0-9]")
 _ORDINAL_NOUN = re.compile(
     r"(?i)(?:hunk|item|step|line|entry|point|number|no\.|attempt|option|rule|check|comment|"
     r"row|column|col|page|slide|chapter|section|part|version|build|run|finding|patch|note|task|todo|goal)\s*$"
@@ -114,6 +115,8 @@ def _resolve(match: re.Match[str], origin: tuple[str, str, str] | None) -> tuple
 def commit_ids(doc: Doc) -> Iterator[Finding]:
     """RF302: commit ids (short or full) that no ref of the repository reaches."""
     assert doc.context is not None
+    if _DIGIT.search(doc.locators) is None:
+        return  # every id it reports holds a digit, and HEX would try each a to f of the record
     for match in HEX.finditer(doc.locators):
         token = match.group()
         if token.isalpha() or token.isdigit():  # a hex run with no digit or no letter is a word or a number
