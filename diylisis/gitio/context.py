@@ -147,6 +147,8 @@ class PygitContext:
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
+        if origin_known and repo.path not in _REACHABLE:
+            _list_reachable_commits(repo)  # a range scan: commit_id() will likely be asked
 
     def _resolve(self, revision: str) -> Any:
         pygit2 = self._pygit2
@@ -473,38 +475,66 @@ class _Reachability:
     Branches, tags and remote-tracking branches are walked first: the commits a message names
     are nearly always theirs, and the other refs can hold far more history (git.git's notes
     and pull-request refs reach 203k commits, its branches and tags 85k). The other refs are
-    walked only when a present commit is not among the first.
+    walked only when a present commit is not among the first. known is None while listing,
+    a `git rev-list` of the first, runs in the background (see _list_reachable_commits).
     """
 
-    __slots__ = ("known", "primary", "pending")
+    __slots__ = ("known", "primary", "pending", "listing")
 
-    def __init__(self, known: set[str], primary: list[Any], pending: list[Any]) -> None:
+    def __init__(self, known: set[str] | None, primary: list[Any], pending: list[Any] | None,
+                 listing: _Listing | None = None) -> None:
         self.known = known
         self.primary = primary
-        self.pending = pending
+        self.pending = pending  # None: the other refs are not resolved yet
+        self.listing = listing
 
 
 _PRIMARY_REFS = ("refs/heads/", "refs/tags/", "refs/remotes/")
 
 
-def _reachable(repo: pygit2.Repository, commit_id: str) -> bool:
-    """The commit (a full id) is reachable from some ref of the repository (walks cached per repository)."""
+def _ref_tips(repo: pygit2.Repository, primary: bool) -> list[Any]:
+    """Commit ids the branches, tags and remote-tracking branches (primary) or the other refs point at."""
     import pygit2
 
-    state = _REACHABLE.get(repo.path)
-    if state is None:
-        primary, pending = [], []
-        for name in repo.references:
+    tips = []
+    for name in repo.references:
+        if name.startswith(_PRIMARY_REFS) is primary:
             try:
-                target = repo.references[name].resolve().peel(pygit2.Commit).id
+                tips.append(repo.references[name].resolve().peel(pygit2.Commit).id)
             except (KeyError, ValueError, pygit2.GitError, TypeError):
                 continue
-            (primary if name.startswith(_PRIMARY_REFS) else pending).append(target)
-        state = _REACHABLE[repo.path] = _Reachability(_commits_from(repo, primary, []), primary, pending)
+    return tips
+
+
+def _list_reachable_commits(repo: pygit2.Repository) -> None:
+    """Start listing the commits reachable from the repository's branches and tags in the background.
+
+    A range scan (PygitContext with origin_known) starts it with its first context: without a
+    commit-graph the listing takes about a second on git.git, which git then spends beside this
+    process before commit_id() first needs it (about 0.4 s later there).
+    """
+    if repo.path not in _REACHABLE:
+        primary = _ref_tips(repo, primary=True)
+        listing = _Listing(repo.path, primary, []) if primary else None
+        _REACHABLE[repo.path] = _Reachability(None if listing else set(), primary, None, listing)
+
+
+def _reachable(repo: pygit2.Repository, commit_id: str) -> bool:
+    """The commit (a full id) is reachable from some ref of the repository (walks cached per repository)."""
+    state = _REACHABLE.get(repo.path)
+    if state is None:
+        primary = _ref_tips(repo, primary=True)
+        state = _REACHABLE[repo.path] = _Reachability(_commits_from(repo, primary, []), primary, None)
+    if state.known is None:
+        # the listing started in this process (a forked worker cannot wait for its parent's)
+        listed = state.listing.result() if state.listing is not None else None
+        state.known = listed if listed is not None else _commits_from(repo, state.primary, [])
+        state.listing = None
     if commit_id in state.known:
         return True
-    if state.pending:
-        state.known |= _commits_from(repo, state.pending, state.primary)
+    if state.pending is None or state.pending:
+        pending = _ref_tips(repo, primary=False) if state.pending is None else state.pending
+        state.known |= _commits_from(repo, pending, state.primary)
         state.pending = []
         return commit_id in state.known
     return False
@@ -516,7 +546,7 @@ def _commits_from(repo: pygit2.Repository, tips: list[Any], hidden: list[Any]) -
 
     if not tips:
         return set()
-    listed = _rev_list(repo.path, tips, hidden) if _has_commit_graph(repo.path) else None
+    listed = _Listing(repo.path, tips, hidden).result() if _has_commit_graph(repo.path) else None
     if listed is not None:
         return listed
     walker = repo.walk(tips[0], pygit2.enums.SortMode.NONE)
@@ -546,22 +576,45 @@ _GIT_STORE_VARIABLES = frozenset({
 })
 
 
-def _rev_list(git_dir: str, tips: list[Any], hidden: list[Any]) -> set[str] | None:
-    """Ids of the commits reachable from tips but not from hidden, by `git rev-list`; None if git fails.
+class _Listing:
+    """`git rev-list` of the commits reachable from tips but not from hidden, running into a temporary file.
 
     With a commit-graph git reads parents from the graph (about 3 us a commit on git.git)
     where a pygit2 walk inflates and parses every commit (about 13 us); without one git is
-    no faster, so the caller walks with pygit2 then.
+    no faster, so a listing is waited for at once only with a commit-graph (_commits_from),
+    and is otherwise started early, to run beside this process (_list_reachable_commits).
     """
-    revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
-    # git must see the objects and parents pygit2 sees at git_dir, whatever the environment says
-    env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
-    try:
-        code, out, _ = git_process(("--git-dir=.", "--no-replace-objects", "rev-list", "--stdin"), git_dir,
-                                   input=revisions.encode("ascii"), env=env)
-    except (GitError, OSError):
-        return None
-    return set(out.decode("ascii").split()) if code == 0 else None
+
+    def __init__(self, git_dir: str, tips: list[Any], hidden: list[Any]) -> None:
+        import subprocess
+        import tempfile
+
+        self.pid = os.getpid()
+        self.process: subprocess.Popen[bytes] | None = None
+        revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
+        # a file, not a pipe: git writes all of its answer without waiting for this process to read
+        self.output = tempfile.TemporaryFile()
+        # git must see the objects and parents pygit2 sees at git_dir, whatever the environment says
+        env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
+        try:
+            self.process = subprocess.Popen(
+                ["git", "--git-dir=.", "--no-replace-objects", "rev-list", "--stdin"], cwd=git_dir, env=env,
+                stdin=subprocess.PIPE, stdout=self.output, stderr=subprocess.DEVNULL)
+            assert self.process.stdin is not None
+            with self.process.stdin:
+                self.process.stdin.write(revisions.encode("ascii"))
+        except OSError:
+            pass  # git is missing or stopped reading: result() says None
+
+    def result(self) -> set[str] | None:
+        """The listed ids, once git is done; None if git failed or the listing is another process's."""
+        if self.process is None or self.pid != os.getpid():
+            return None
+        code = self.process.wait()
+        with self.output:
+            self.output.seek(0)
+            listed = self.output.read()
+        return set(listed.decode("ascii").split()) if code == 0 else None
 
 
 # git_blob_is_binary (libgit2, what pygit2's Blob.is_binary answers) over the first 8000 bytes:

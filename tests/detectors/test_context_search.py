@@ -141,7 +141,7 @@ def test_commit_ids_with_and_without_a_commit_graph(repo: Path, graph: bool) -> 
     context = PygitContext(handle, "HEAD")
     assert context.commit_id(ids["first"][:7]) == ids["first"]
     assert context.commit_id(ids["tagged"][:9]) == ids["tagged"]  # reachable from an annotated tag only
-    assert context_module._REACHABLE[handle.path].pending  # branches and tags answered: no other ref walked
+    assert context_module._REACHABLE[handle.path].pending is None  # branches and tags answered: no other ref read
     assert context.commit_id(ids["pulled"]) == ids["pulled"]  # reachable from refs/pull/1/head only
     assert not context_module._REACHABLE[handle.path].pending
     assert context.commit_id(ids["dangling"]) is None  # present, but no ref reaches it
@@ -156,7 +156,35 @@ def test_rev_list_ignores_an_object_store_named_by_the_environment(repo: Path, m
     tip = handle.references["refs/heads/main"].resolve().peel(pygit2.Commit).id
     monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(tmp_path / "elsewhere"))
     monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere"))
-    assert context_module._rev_list(handle.path, [tip], []) == {str(tip)}
+    assert context_module._Listing(handle.path, [tip], []).result() == {str(tip)}
+
+
+def test_a_range_scan_lists_reachable_commits_in_the_background(repo: Path) -> None:
+    ids = _history(repo)
+    handle = pygit2.Repository(str(repo))
+    context = PygitContext(handle, "HEAD", origin=None, origin_known=True)
+    state = context_module._REACHABLE[handle.path]
+    assert state.known is None and state.listing is not None  # git rev-list runs; nothing asked yet
+    assert context.commit_id(ids["tagged"][:9]) == ids["tagged"]
+    assert state.listing is None and state.known == set(git(repo, "rev-list", "--branches", "--tags").split())
+    assert context.commit_id(ids["pulled"]) == ids["pulled"] and context.commit_id(ids["dangling"]) is None
+
+
+def _commit_id_in_this_process(path: str, prefix: str) -> tuple[str | None, bool]:
+    """(commit_id(prefix), whether this process found a listing started by another)."""
+    handle = pygit2.Repository(path)
+    inherited = context_module._REACHABLE[handle.path].listing is not None
+    return PygitContext(handle, "HEAD").commit_id(prefix), inherited
+
+
+def test_a_forked_process_walks_by_itself_beside_its_parents_listing(repo: Path) -> None:
+    ids = _history(repo)
+    handle = pygit2.Repository(str(repo))
+    context = PygitContext(handle, "HEAD", origin=None, origin_known=True)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_commit_id_in_this_process, (str(repo), ids["first"][:7])) == (ids["first"], True)
+    assert context_module._REACHABLE[handle.path].listing is not None  # the parent's, still to be read
+    assert context.commit_id(ids["first"][:7]) == ids["first"]
 
 
 def test_a_dangling_commit_walks_the_other_refs_too(repo: Path) -> None:
@@ -173,7 +201,7 @@ def test_rev_list_and_the_pygit2_walk_list_the_same_commits(repo: Path) -> None:
     main, v1, pull = (handle.references[name].resolve().peel(pygit2.Commit).id
                       for name in ("refs/heads/main", "refs/tags/v1", "refs/pull/1/head"))
     for tips, hidden in (([main, v1], []), ([pull], [main, v1]), ([main, v1, pull], [])):
-        listed = context_module._rev_list(handle.path, tips, hidden)
+        listed = context_module._Listing(handle.path, tips, hidden).result()
         walker = handle.walk(tips[0], pygit2.enums.SortMode.NONE)
         for tip in tips[1:]:
             walker.push(tip)
@@ -181,7 +209,7 @@ def test_rev_list_and_the_pygit2_walk_list_the_same_commits(repo: Path) -> None:
             walker.hide(tip)
         assert listed == {str(c.id) for c in walker}
         assert listed == set(git(repo, "rev-list", *map(str, tips), *(f"^{tip}" for tip in hidden)).split())
-    assert len(context_module._rev_list(handle.path, [pull], [main, v1]) or ()) == 1
+    assert len(context_module._Listing(handle.path, [pull], [main, v1]).result() or ()) == 1
 
 
 def test_a_linked_worktree_finds_the_commit_graph_of_its_repository(repo: Path, tmp_path: Path) -> None:
