@@ -605,12 +605,16 @@ class _Listing:
                 self.process.stdin.write(revisions.encode("ascii"))
         except OSError:
             pass  # git is missing or stopped reading: result() says None
+        _end_at_exit()
+        _LISTINGS.append(self)
 
     def result(self) -> set[str] | None:
         """The listed ids, once git is done; None if git failed or the listing is another process's."""
         if self.process is None or self.pid != os.getpid():
             return None
         code = self.process.wait()
+        if self in _LISTINGS:
+            _LISTINGS.remove(self)
         with self.output:
             self.output.seek(0)
             listed = self.output.read()
@@ -744,16 +748,32 @@ def _cat_file(git_dir: str) -> _CatFile | None:
     except OSError:
         _CAT_FILE_FAILED.add((os.getpid(), git_dir))
         return None
-    if not _EXIT_HOOK:
-        import atexit
-
-        atexit.register(_close_cat_file)
-        _EXIT_HOOK.add(True)
+    _end_at_exit()
     _CAT_FILES.append(pipe)
     return pipe
 
 
-_EXIT_HOOK: set[bool] = set()  # holds True once _close_cat_file is registered to run at exit
+_LISTINGS: list[_Listing] = []  # started and not read yet
+_EXIT_HOOK: set[bool] = set()  # holds True once _end_git is registered to run at exit
+
+
+def _end_at_exit() -> None:
+    """Have _end_git run when the interpreter exits (registered once)."""
+    if not _EXIT_HOOK:
+        import atexit
+
+        atexit.register(_end_git)
+        _EXIT_HOOK.add(True)
+
+
+def _end_git() -> None:
+    """End this process's cat-file, and stop the listings nobody read: none outlives the scan."""
+    _close_cat_file()
+    while _LISTINGS:
+        listing = _LISTINGS.pop()
+        if listing.process is not None and listing.pid == os.getpid() and listing.process.poll() is None:
+            listing.process.kill()
+            listing.process.wait()
 
 
 def _close_cat_file(broken: bool = False) -> None:

@@ -187,6 +187,17 @@ def test_a_forked_process_walks_by_itself_beside_its_parents_listing(repo: Path)
     assert context.commit_id(ids["first"][:7]) == ids["first"]
 
 
+def test_no_listing_outlives_the_process_that_started_it(repo: Path) -> None:
+    _history(repo)
+    handle = pygit2.Repository(str(repo))
+    PygitContext(handle, "HEAD", origin=None, origin_known=True)  # commit_id() is never asked
+    listing = context_module._REACHABLE[handle.path].listing
+    assert listing is not None and listing in context_module._LISTINGS
+    context_module._end_git()  # what runs at exit
+    assert listing.process is not None and listing.process.poll() is not None
+    assert not context_module._LISTINGS and not context_module._CAT_FILES
+
+
 def test_a_dangling_commit_walks_the_other_refs_too(repo: Path) -> None:
     ids = _history(repo)
     context = PygitContext(pygit2.Repository(str(repo)), "HEAD")
