@@ -280,6 +280,16 @@ def test_mentions_reads_the_objects_pygit2_sees_whatever_the_environment_says(
     assert context_module._CAT_FILES  # read by git, not by the pygit2 fallback
 
 
+def test_mentions_reads_through_git_in_a_linked_worktree(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add", {"doc.md": "The Fold-Flush mode.\n"})
+    git(repo, "worktree", "add", "-q", "-b", "other", str(tmp_path / "other"))
+    handle = pygit2.Repository(str(tmp_path / "other"))
+    assert "worktrees" in handle.path
+    assert PygitContext(handle, "HEAD").mentions("fold-flush")
+    assert context_module._CAT_FILES[0].git_dir == handle.path  # git found the objects from there
+    assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")
+
+
 def test_a_blob_missing_from_the_store_mentions_nothing(repo: Path) -> None:
     commit(repo, "Add", {"doc.md": "The Fold-Flush mode.\n"})
     absent = "0123456789abcdef0123456789abcdef01234567"
