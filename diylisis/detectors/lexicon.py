@@ -512,8 +512,10 @@ def further_literals(fragment: str) -> tuple[frozenset[str], ...]:
 
 
 def _cut(found: frozenset[str]) -> frozenset[str]:
-    """Each literal folded and cut to its part that is safe to look for (see _UNSAFE)."""
-    return frozenset(max(_UNSAFE.split(fold(s)), key=lambda p: len(p.strip())).strip() for s in found)
+    """Each literal folded and cut to its part that is safe to look for (see _UNSAFE), without those
+    that hold another: a text holding "tests" holds "test", so {"test", "tests"} says no more than {"test"}."""
+    cut = {max(_UNSAFE.split(fold(s)), key=lambda p: len(p.strip())).strip() for s in found}
+    return frozenset(s for s in cut if not any(other != s and other in s for other in cut))
 
 
 # The text is scanned once for every view. A view blanks masked characters to spaces, and every
@@ -589,6 +591,9 @@ def _exact(op: object, av: object) -> frozenset[str] | None:
         return union if len(union) <= _MAX_ALTERNATIVES else None
     if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] == av[1] == 1:  # type: ignore[index]
         return _exact_sequence(list(av[2]))  # type: ignore[index]
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] == 0 and av[1] == 1:  # type: ignore[index]
+        once = _exact_sequence(list(av[2]))  # type: ignore[index]
+        return None if once is None else once | {""}  # "x?" matches nothing or x
     return None
 
 
