@@ -417,7 +417,8 @@ class _TreeIndex:
 
     def _store(self, blob_id: Any, data: bytes) -> bytes:
         """Cache a blob's text (ASCII letters lower-cased), noting whether a character lowers to ASCII."""
-        if not data.isascii() and any(odd in data for odd in _ASCII_FROM_LOWER):
+        # the lead byte first: memchr finds it or its absence far faster than the pair is searched
+        if not data.isascii() and any(odd[:1] in data and odd in data for odd in _ASCII_FROM_LOWER):
             self._odd.add(blob_id)
         self._texts[blob_id] = data
         self._keep(len(data))
