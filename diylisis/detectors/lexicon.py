@@ -67,7 +67,7 @@ class Lexicon:
         return _confirmed(self.languages, _triggers_scanned(self.languages, folded))
 
     def key_bits(self, key: str) -> int:
-        """The bits of key's fragments in a triggers_in() mask (0: no language has the key, or it is a word list)."""
+        """The bits of key's fragments in a triggers_in() mask (0: no language has the key, or it is read whole)."""
         layout = _layout(self.languages)
         return layout.full.get(key, 0) << layout.offset.get(key, 0)
 
@@ -81,7 +81,7 @@ class Lexicon:
         layout = _layout(self.languages)
         full = layout.full.get(key)
         if full is None:
-            return _compiled(self.languages, key)  # not filtered: no entries (None), or a word list
+            return _compiled(self.languages, key)  # not filtered: no entries (None), or a key read whole
         mask = present >> layout.offset[key] & full
         if not mask:
             return None
@@ -239,17 +239,18 @@ class _Gate:
 _MAX_ALTERNATIVES = 64
 
 
-# Keys whose entries are words that detectors read with words(), never as patterns through
-# pattern_for: their one- and two-letter entries would let almost every token of a record own
-# one of their literals, for nothing. No rule may require them (rule.check_registry).
-WORD_LISTS = frozenset({"public_key_prefix", "common_compound"})
+# Keys that detectors read whole, never through pattern_for: as word lists (words()) or as their
+# whole alternation (pattern()). Their literals would only cost the token scanner time: the
+# one- and two-letter entries of public_key_prefix, and "ok" in checklist_result, let most
+# tokens of a record own some. No rule may require them (rule.check_registry).
+READ_WHOLE = frozenset({"public_key_prefix", "common_compound", "checklist_result", "finding_intro"})
 
 
 @functools.cache
 def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
-    """The prefilter of key's fragments (None: the key has none, or is a word list, and is not filtered)."""
+    """The prefilter of key's fragments (None: the key has none, or is read whole, and is not filtered)."""
     parts = _parts(languages, key)
-    if not parts or key in WORD_LISTS:
+    if not parts or key in READ_WHOLE:
         return None
     triggers: dict[str, int] = {}
     always = 0

@@ -65,8 +65,8 @@ def rule_problems(rule: Rule, *, user: bool) -> tuple[str, ...]:
 
 
 def check_registry(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
-    """Fail at load when two rules share an id or a name (gitlint meta-check), or a rule requires a word list."""
-    from diylisis.detectors.lexicon import WORD_LISTS
+    """Fail at load when two rules share an id or a name (gitlint meta-check), or a rule requires a key read whole."""
+    from diylisis.detectors.lexicon import READ_WHOLE
 
     seen_ids: set[str] = set()
     seen_names: set[str] = set()
@@ -77,7 +77,7 @@ def check_registry(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
             raise ValueError(f"duplicate rule name {rule.name}")
         seen_ids.add(rule.id)
         seen_names.add(rule.name)
-        unfiltered = WORD_LISTS.intersection(need for need in rule.requires if isinstance(need, str))
-        if unfiltered:  # the prefilter keeps no bits for a word list: the rule would never run
-            raise ValueError(f"rule {rule.id} requires the word list {sorted(unfiltered)[0]}")
+        unfiltered = READ_WHOLE.intersection(need for need in rule.requires if isinstance(need, str))
+        if unfiltered:  # the prefilter keeps no bits for such a key: the rule would never run
+            raise ValueError(f"rule {rule.id} requires {sorted(unfiltered)[0]}, a lexicon key read whole")
     return rules

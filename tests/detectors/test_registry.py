@@ -38,7 +38,7 @@ def test_registry_rejects_bad_ids_reserved_prefix_and_duplicates() -> None:
         dataclasses.replace(template, name="Not_Kebab")
     with pytest.raises(ValueError, match="duplicate rule id"):
         check_registry((template, template))
-    with pytest.raises(ValueError, match="requires the word list public_key_prefix"):
+    with pytest.raises(ValueError, match="requires public_key_prefix, a lexicon key read whole"):
         check_registry((dataclasses.replace(template, requires=("public_key_prefix",)),))
     user_rule = object.__new__(Rule)
     for field in dataclasses.fields(Rule):
