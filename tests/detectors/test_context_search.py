@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import random
 import sys
 from pathlib import Path
 
@@ -245,11 +246,26 @@ BINARY_TABLE = [
 ]
 
 
+def _near_the_threshold(rng: random.Random) -> bytes:
+    """Random bytes around is_binary's edges: one control per ~128 others, BOMs, the 8000-byte head."""
+    size = rng.choice([1, 2, 3, 4, 130, 300, 7990, 8000, 8010, 9000])
+    alphabet = [rng.randrange(32, 256) for _ in range(8)] + list(b"\t\n\v\r\x08\x0c\x1b")
+    data = bytearray(rng.choices(alphabet, k=size))
+    controls = context_module._CONTROLS + (b"\0" if rng.random() < 0.05 else b"")
+    for _ in range(rng.choice([0, 1, 2, size // 129, size // 127, size // 100])):
+        data[rng.randrange(size)] = rng.choice(controls)
+    prefix = rng.choice([b"", b"", b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe", b"\xff\xfe\x00\x00", b"\xef\xbb"])
+    return prefix + bytes(data)
+
+
 def test_is_binary_answers_as_pygit2_does(repo: Path) -> None:
     handle = pygit2.Repository(str(repo))
-    for data in BINARY_TABLE:
+    rng = random.Random(7)
+    table = BINARY_TABLE + [_near_the_threshold(rng) for _ in range(400)]
+    for data in table:
         assert context_module._is_binary(data) is handle[handle.create_blob(data)].is_binary, data[:20]
-    assert {context_module._is_binary(data) for data in BINARY_TABLE} == {True, False}
+    answers = [context_module._is_binary(data) for data in table]
+    assert 100 < sum(answers) < 300  # both answers are well exercised
 
 
 def test_mentions_reads_through_git_and_through_pygit2_alike(repo: Path, monkeypatch: pytest.MonkeyPatch,
