@@ -392,7 +392,8 @@ class _TreeIndex:
         wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts and odb.exists(oid)]
         if not wanted:
             return
-        pipe = _cat_file(self.repo.path)
+        # a few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe
+        pipe = _cat_file(self.repo.path) if len(wanted) >= _CAT_FILE_FROM else None
         if pipe is not None:
             try:
                 for oid, raw in zip(wanted, pipe.read(wanted), strict=True):
@@ -737,6 +738,9 @@ class _CatFile:
 
 _CAT_FILES: list[_CatFile] = []  # at most one: the repository this process read blobs of last
 _CAT_FILE_FAILED: set[tuple[int, str]] = set()  # (process, git dir) where git did not start or broke off
+
+
+_CAT_FILE_FROM = 16  # blobs read in one request from which git cat-file is used
 
 
 def _cat_file(git_dir: str) -> _CatFile | None:

@@ -270,6 +270,7 @@ def test_is_binary_answers_as_pygit2_does(repo: Path) -> None:
 
 def test_mentions_reads_through_git_and_through_pygit2_alike(repo: Path, monkeypatch: pytest.MonkeyPatch,
                                                             tmp_path: Path) -> None:
+    monkeypatch.setattr(context_module, "_CAT_FILE_FROM", 1)  # these trees are small: read every one through git
     bare = tmp_path / "bare.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
     ids = _root_commits(bare, TEXTS)
@@ -287,6 +288,7 @@ def test_mentions_reads_through_git_and_through_pygit2_alike(repo: Path, monkeyp
 
 def test_mentions_reads_the_objects_pygit2_sees_whatever_the_environment_says(
         repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(context_module, "_CAT_FILE_FROM", 1)
     commit(repo, "Add", {"doc.md": "The Fold-Flush mode.\n"})
     elsewhere = tmp_path / "elsewhere"
     git(tmp_path, "init", "-q", str(elsewhere))
@@ -296,7 +298,9 @@ def test_mentions_reads_the_objects_pygit2_sees_whatever_the_environment_says(
     assert context_module._CAT_FILES  # read by git, not by the pygit2 fallback
 
 
-def test_mentions_reads_through_git_in_a_linked_worktree(repo: Path, tmp_path: Path) -> None:
+def test_mentions_reads_through_git_in_a_linked_worktree(repo: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(context_module, "_CAT_FILE_FROM", 1)
     commit(repo, "Add", {"doc.md": "The Fold-Flush mode.\n"})
     git(repo, "worktree", "add", "-q", "-b", "other", str(tmp_path / "other"))
     handle = pygit2.Repository(str(tmp_path / "other"))
@@ -338,7 +342,8 @@ def _mentions_in_this_process(path: str, commit_id: str, term: str) -> tuple[boo
     return found, pipe.pid, pipe.process.pid
 
 
-def test_a_forked_process_reads_through_its_own_git(repo: Path) -> None:
+def test_a_forked_process_reads_through_its_own_git(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(context_module, "_CAT_FILE_FROM", 1)
     commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n"})
     handle = pygit2.Repository(str(repo))
     assert not PygitContext(handle, "HEAD").mentions("widget-cache")
@@ -364,3 +369,14 @@ def test_many_blobs_read_in_one_request_each_get_their_own_text(repo: Path) -> N
     for path, content in files.items():
         assert texts[tree[path].id] == content.lower().encode()
     assert context.mentions("step-199-marker") and context.mentions("late-marker")
+
+
+def test_a_few_blobs_are_read_through_pygit2_and_many_through_git(repo: Path) -> None:
+    commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n", "b.md": "Other words.\n"})
+    handle = pygit2.Repository(str(repo))
+    context_module._close_cat_file()
+    assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")  # two blobs: no git process for them
+    assert not context_module._CAT_FILES
+    commit(repo, "More", {f"docs/page{n}.md": f"Page {n}.\n" for n in range(context_module._CAT_FILE_FROM)})
+    assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")
+    assert context_module._CAT_FILES and context_module._CAT_FILES[0].git_dir == handle.path
