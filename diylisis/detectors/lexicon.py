@@ -555,6 +555,13 @@ def _candidates(items: list) -> list[frozenset[str]]:
             candidates.append(run)
             run = exact
             continue
+        # the item is not one of a few strings, but each of its matches may start with one: the
+        # run then goes on into that start ("1" then "0", "92.168" or "72." makes "10", "192.168", "172.")
+        starts = _exact_start(op, av)
+        if starts is not None and "" not in starts:
+            joined = frozenset(a + b for a in run for b in starts)
+            if len(joined) <= _MAX_ALTERNATIVES:
+                candidates.append(joined)
         candidates.append(run)
         run = frozenset({""})
         inner: frozenset[str] | None = None
@@ -603,6 +610,40 @@ def _exact(op: object, av: object) -> frozenset[str] | None:
         once = _exact_sequence(list(av[2]))  # type: ignore[index]
         return None if once is None else once | {""}  # "x?" matches nothing or x
     return None
+
+
+def _exact_start(op: object, av: object) -> frozenset[str] | None:
+    """Strings one of which every match of an item starts with: for a group or an alternation, the
+    fixed strings each alternative opens with (None: unknown)."""
+    from re import _constants as c
+
+    if op is c.SUBPATTERN:
+        return _exact_prefix(list(av[-1]))  # type: ignore[index]
+    if op is c.BRANCH:
+        starts = [_exact_prefix(list(alt)) for alt in av[1]]  # type: ignore[index]
+        if any(start is None for start in starts):
+            return None
+        union = frozenset().union(*starts)  # type: ignore[arg-type]
+        return union if len(union) <= _MAX_ALTERNATIVES else None
+    return None
+
+
+def _exact_prefix(items: list) -> frozenset[str] | None:
+    """The fixed strings a sequence's matches open with: its exact items up to the first other one."""
+    out: frozenset[str] = frozenset({""})
+    for op, av in items:
+        exact = _exact(op, av)
+        if exact is None:
+            starts = _exact_start(op, av)
+            if starts is not None:
+                joined = frozenset(a + b for a in out for b in starts)
+                return joined if len(joined) <= _MAX_ALTERNATIVES else out
+            return out
+        joined = frozenset(a + b for a in out for b in exact)
+        if len(joined) > _MAX_ALTERNATIVES:
+            return out
+        out = joined
+    return out
 
 
 def _exact_sequence(items: list) -> frozenset[str] | None:
