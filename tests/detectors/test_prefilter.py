@@ -236,3 +236,25 @@ def test_temp_path_matches_what_its_plain_form_matches() -> None:
     texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 20))) for _ in range(5000)]
     for text in texts + list(TEXTS):
         assert [m.span() for m in TEMP_PATH.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
+def test_claim_openings_match_what_their_plain_form_matches() -> None:
+    import random
+
+    from diylisis.detectors.claims import _opening
+
+    words = lexicon_for(None).words("claim_opening")
+    alternation = "|".join(re.escape(word) for word in words)
+    plain = re.compile(
+        rf"(?im)(?:^[ \t]*(?:[-*+]|\d+[.)])?[ \t]*|(?<=[.!?;:])[ \t]+)(?P<claim>(?:{alternation})(?![\w-])[^.\n]*)"
+    )
+    pieces = [" ", "  ", "\t", "\n", "-", "*", "+", "1", "12.", "3)", ".", "!", ";", ":", "a", "x y", "Verified",
+              "tested", "Measured-", "smoke-tested", "é", "_", "verifiedly"]
+    generator = random.Random(23)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 30))) for _ in range(5000)]
+    found = 0
+    for text in texts + list(TEXTS):
+        spans = [m.span("claim") for m in _opening(words).finditer(text)]
+        assert spans == [m.span("claim") for m in plain.finditer(text)], text
+        found += len(spans)
+    assert found > 500  # the texts open many claims, after line starts, list marks and punctuation
