@@ -599,11 +599,7 @@ def _exact(op: object, av: object) -> frozenset[str] | None:
     if op is c.SUBPATTERN:
         return _exact_sequence(list(av[-1]))  # type: ignore[index]
     if op is c.BRANCH:
-        alternatives = [_exact_sequence(list(alt)) for alt in av[1]]  # type: ignore[index]
-        if any(alt is None for alt in alternatives):
-            return None
-        union = frozenset().union(*alternatives)  # type: ignore[arg-type]
-        return union if len(union) <= _MAX_ALTERNATIVES else None
+        return _union([_exact_sequence(list(alt)) for alt in av[1]])  # type: ignore[index]
     if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] == av[1] == 1:  # type: ignore[index]
         return _exact_sequence(list(av[2]))  # type: ignore[index]
     if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] == 0 and av[1] == 1:  # type: ignore[index]
@@ -618,44 +614,44 @@ def _exact_start(op: object, av: object) -> frozenset[str] | None:
     from re import _constants as c
 
     if op is c.SUBPATTERN:
-        return _exact_prefix(list(av[-1]))  # type: ignore[index]
+        return _fixed_start(list(av[-1]))[0]  # type: ignore[index]
     if op is c.BRANCH:
-        starts = [_exact_prefix(list(alt)) for alt in av[1]]  # type: ignore[index]
-        if any(start is None for start in starts):
-            return None
-        union = frozenset().union(*starts)  # type: ignore[arg-type]
-        return union if len(union) <= _MAX_ALTERNATIVES else None
+        return _union([_fixed_start(list(alt))[0] for alt in av[1]])  # type: ignore[index]
     return None
 
 
-def _exact_prefix(items: list) -> frozenset[str] | None:
-    """The fixed strings a sequence's matches open with: its exact items up to the first other one."""
+def _exact_sequence(items: list) -> frozenset[str] | None:
+    """The strings a sequence matches, when it matches one of a few fixed strings."""
+    strings, whole = _fixed_start(items)
+    return strings if whole else None
+
+
+def _fixed_start(items: list) -> tuple[frozenset[str], bool]:
+    """(the fixed strings a sequence's matches open with, whether they are its whole matches): its
+    exact items, then the start of the first other item."""
     out: frozenset[str] = frozenset({""})
     for op, av in items:
         exact = _exact(op, av)
+        whole = exact is not None
         if exact is None:
-            starts = _exact_start(op, av)
-            if starts is not None:
-                joined = frozenset(a + b for a in out for b in starts)
-                return joined if len(joined) <= _MAX_ALTERNATIVES else out
-            return out
+            exact = _exact_start(op, av)
+            if exact is None:
+                return out, False
         joined = frozenset(a + b for a in out for b in exact)
         if len(joined) > _MAX_ALTERNATIVES:
-            return out
+            return out, False
+        if not whole:
+            return joined, False
         out = joined
-    return out
+    return out, True
 
 
-def _exact_sequence(items: list) -> frozenset[str] | None:
-    out: frozenset[str] = frozenset({""})
-    for op, av in items:
-        exact = _exact(op, av)
-        if exact is None:
-            return None
-        out = frozenset(a + b for a in out for b in exact)
-        if len(out) > _MAX_ALTERNATIVES:
-            return None
-    return out
+def _union(sets: list[frozenset[str] | None]) -> frozenset[str] | None:
+    """The union of string sets (None: one is unknown, or they hold too many strings together)."""
+    if any(strings is None for strings in sets):
+        return None
+    union = frozenset().union(*sets)  # type: ignore[arg-type]
+    return union if len(union) <= _MAX_ALTERNATIVES else None
 
 
 # --- the precomputed file (lexicons/derived.json) -------------------------------------------
