@@ -740,7 +740,7 @@ _CAT_FILES: list[_CatFile] = []  # at most one: the repository this process read
 _CAT_FILE_FAILED: set[tuple[int, str]] = set()  # (process, git dir) where git did not start or broke off
 
 
-_CAT_FILE_FROM = 16  # blobs read in one request from which git cat-file is used
+_CAT_FILE_FROM = 64  # blobs read in one request from which git cat-file is used
 
 
 def _cat_file(git_dir: str) -> _CatFile | None:
