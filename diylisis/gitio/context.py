@@ -386,24 +386,22 @@ class _TreeIndex:
         return self._read_one(blob_id) if data is None else data
 
     def _read_many(self, blob_ids: list[Any]) -> None:
-        """Read and cache the texts of blobs, all in one request to this process's `git cat-file`."""
-        odb = self.repo.odb
-        # Only objects present: in a partial clone git would fetch a missing one from its remote.
-        wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts and odb.exists(oid)]
-        if not wanted:
-            return
+        """Read and cache the texts of blobs: many in one request to this process's `git cat-file`."""
+        wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts]
         # a few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe
         pipe = _cat_file(self.repo.path) if len(wanted) >= _CAT_FILE_FROM else None
         if pipe is not None:
+            odb = self.repo.odb
+            # Only objects present: in a partial clone git would fetch a missing one from its remote.
+            present = [oid for oid in wanted if odb.exists(oid)]
             try:
-                for oid, raw in zip(wanted, pipe.read(wanted), strict=True):
+                for oid, raw in zip(present, pipe.read(present), strict=True):
                     self._store(oid, b"" if raw is None or len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
-                return
             except _PipeBroken:
                 _close_cat_file(broken=True)  # the blobs not read yet are read through pygit2
         for oid in wanted:
             if oid not in self._texts:
-                self._read_one(oid)
+                self._read_one(oid)  # a missing blob reads as no text there
 
     def _read_one(self, blob_id: Any) -> bytes:
         """_read through pygit2 (when git cannot be run)."""
