@@ -455,7 +455,6 @@ class Timing:
     median: float
     rss_mb: float
     runs: int
-    code: int
 
 
 def run_once(argv: Sequence[str], cwd: Path, env: dict[str, str], ok: Sequence[int]) -> tuple[float, int]:
@@ -517,7 +516,6 @@ def measure_in_turn(commands: dict[str, Command], env: dict[str, str], runs: int
     from later rounds and reads runs=0.
     """
     times: dict[str, list[float]] = {label: [] for label in commands}
-    codes: dict[str, int] = {}
     failed: set[str] = set()
     for round_ in range(warmup + runs):
         for label, command in commands.items():
@@ -527,16 +525,16 @@ def measure_in_turn(commands: dict[str, Command], env: dict[str, str], runs: int
             if label in failed or (warming and round_ >= own_warmup) or (
                     not warming and len(times[label]) >= own_runs):
                 continue
-            elapsed, codes[label] = run_once(command.argv, command.cwd, env, command.ok)
-            if codes[label] not in command.ok:
+            elapsed, code = run_once(command.argv, command.cwd, env, command.ok)
+            if code not in command.ok:
                 failed.add(label)
             elif not warming:
                 times[label].append(elapsed)
     return {
-        label: Timing(median=float("nan"), rss_mb=float("nan"), runs=0, code=codes.get(label, -1))
+        label: Timing(median=float("nan"), rss_mb=float("nan"), runs=0)
         if label in failed or not times[label]
         else Timing(median=statistics.median(times[label]), rss_mb=peak_rss_mb(command.argv, command.cwd, env),
-                    runs=len(times[label]), code=codes[label])
+                    runs=len(times[label]))
         for label, command in commands.items()
     }
 

@@ -67,7 +67,9 @@ def context_for(workspace: Workspace):
                 cache[key] = contexts.GitCommandContext(workspace.root, None, exclude_path=snapshot.path,
                                                         config=git_values(workspace))
             else:
-                cache[key] = contexts.PygitContext(gitio.open_repo(workspace.root), snapshot.tree_revision,
+                from diylisis.workers import open_in_this_process  # one handle per process, not per revision
+
+                cache[key] = contexts.PygitContext(open_in_this_process(workspace.root), snapshot.tree_revision,
                                                    exclude_path=snapshot.path)
         return cache[key]
 
@@ -149,7 +151,8 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
             identity = replace(certificate.identity, digest=candidate.digest,
                                boundary=certificate.identity.boundary + " (another cleanup mode)")
             entries.append((alternate, codec.certificate_to_dict(replace(certificate, identity=identity))))
-        store.put_many(workspace.root, entries, config=store.settings_from(git_values(workspace)), pending=pending)
+        config = pending.config if pending is not None else store.settings_from(git_values(workspace))
+        store.put_many(workspace.root, entries, config=config, pending=pending)
         if certificate_target and certificate_target not in ("notes", "session"):
             # an externally named landing place, besides the note (F7: contract.certificate_target)
             landing = os.path.join(workspace.root, certificate_target.removeprefix("file:"))

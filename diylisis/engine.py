@@ -23,6 +23,7 @@ from diylisis.phases import (
 )
 from diylisis.refuter import RefuterInput
 from diylisis.state import (
+    RESIDUAL_OPTIONS,
     Answer,
     DecisionRecord,
     DispositionKind,
@@ -191,8 +192,6 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
                                    state.decisions, done, _kept_spans(snapshot.text, state)) \
         if edges.write else ((), ())
     if conflicts:
-        from diylisis.gate import RESIDUAL_OPTIONS  # the gates are not loaded for a clean record
-
         return replace(state, status="paused", verdict=verdict, open_questions=tuple(
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
                      reason="dropping it would cut into kept content: answer again")
@@ -292,8 +291,6 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
                       "so it can only be accepted as a premise: defer with a condition")
             options = ("defer",)
         else:
-            from diylisis.gate import RESIDUAL_OPTIONS
-
             reason = f"{item.why or item.kind}" + (f" — {item.fix}" if item.fix else "")
             options = RESIDUAL_OPTIONS
         problem = _answer_problem(answered.get(item.id), context)

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 else:
     Protocol = object  # a protocol only types: nothing checks isinstance against it
 
-RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")
 VALUE_OPTIONS = frozenset({"resolve", "route", "defer", "correct", "value"})
 
 

@@ -422,15 +422,16 @@ def commit_snapshots(root: Path, commit_ids: Sequence[str], max_bytes: int,
 def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
              cwd: str | Path = ".", push_notes: bool = True) -> int:
     """The pre-push hook: verify the pushed commits' certificates, then push the certificate refs."""
-    from diylisis import certification, verification
+    from diylisis import certification, store, verification
 
     workspace = certification.Workspace.open(cwd)
     commits = pushed_commits(workspace.root, remote, refs)
     snapshots, skipped = commit_snapshots(
         workspace.root, commits, workspace.config.max_record_bytes,
         check_generated=workspace.config.hooks.check_generated)
+    settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
     checks = list(verification.check_many(workspace.root, snapshots, None,
-                                          certification.context_for(workspace)))
+                                          certification.context_for(workspace), config=settings))
     failed = [c for c in checks if not c.ok]
     if failed:
         subjects = snapshots_by_id(snapshots)

@@ -114,6 +114,12 @@ CHECKLIST: dict[int, str] = {
     10: "contract-provenance misfit",
     11: "emergent",
 }
+_CATEGORIES = sorted(CHECKLIST)
+
+
+def _one_row_per_category(sweep: tuple[SweepRow, ...]) -> bool:
+    """The sweep has exactly one row for each checklist category."""
+    return sorted(row.category for row in sweep) == _CATEGORIES
 
 
 class Severity(enum.Enum):
@@ -291,8 +297,7 @@ class ZeroMemoryVerdict:
     findings: tuple[RefuterFinding, ...] = ()
 
     def __post_init__(self) -> None:
-        categories = sorted(row.category for row in self.sweep)
-        if categories != sorted(CHECKLIST):
+        if not _one_row_per_category(self.sweep):
             raise ValueError("a verdict needs a sweep row for each of the eleven categories")
 
 
@@ -350,7 +355,7 @@ class Certificate:
     def __post_init__(self) -> None:
         if self.outcome not in ("already-portable", "repaired"):
             raise ValueError(f"unknown outcome {self.outcome!r}")
-        if sorted(row.category for row in self.sweep) != sorted(CHECKLIST):
+        if not _one_row_per_category(self.sweep):
             raise ValueError("a certificate needs one sweep row for each of the eleven categories")
         if (self.outcome == "repaired") != bool(self.deltas):
             raise ValueError("outcome is repaired exactly when deltas were emitted")

@@ -43,6 +43,9 @@ class GateKind(enum.Enum):
     PREMISE = "premise"  # Qp: consumer profile and authority copy (Rule 32)
 
 
+RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
+
+
 @frozen_model
 class Item:
     """A ContextItem the run judges: a residue token, a pointer, a decision or the body."""

@@ -277,6 +277,7 @@ class PendingPut:
     wait, started, for their input. Hand it to put_many, and close() it in any case."""
 
     def __init__(self, repo_root: str | Path, config: Settings, keys: Iterable[bytes]) -> None:
+        self.config = config
         self.reading = CatObjects(repo_root, _put_queries(config, [blob_id(key, config.object_format)
                                                                      for key in keys]))
         started: list[GitProcess] = []

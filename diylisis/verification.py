@@ -87,13 +87,15 @@ PARALLEL_FROM = 2000
 
 
 def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_for,
-               min_realization: Realization | None = None, *, jobs: int = 1) -> Iterator[Check]:
+               min_realization: Realization | None = None, *, jobs: int = 1,
+               config: store.Settings | None = None) -> Iterator[Check]:
     """Verify many snapshots, in order, a chunk at a time: the notes of each chunk read in one
     bulk call (no process per record).
 
     jobs > 1 verifies the chunks in that many worker processes where processes can be forked
     (Linux), while the snapshots are still being read; 0 chooses one per usable CPU for
-    PARALLEL_FROM snapshots or more, else 1. The checks are the same either way.
+    PARALLEL_FROM snapshots or more, else 1. The checks are the same either way. config: the store
+    settings when the caller already read them (store.settings_from), else read here.
     """
     from diylisis import workers
 
@@ -101,7 +103,7 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     first = next(snapshots, None)
     if first is None:
         return  # nothing to verify: the notes are not even listed
-    config = store.settings(root)
+    config = config if config is not None else store.settings(root)
     check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization)
     yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=jobs, chunk=CHUNK,

@@ -53,7 +53,9 @@ def in_order(items: Iterable[T], judge: Callable[[list[T]], list[R]], *, jobs: i
     if first is None:
         return
     judged = judge(first)
-    if jobs <= 1 or not can_fork():
+    second = next(chunks, None)  # none: the first chunk was all, and no worker is worth starting
+    chunks = chain([second], chunks) if second is not None else chunks
+    if jobs <= 1 or second is None or not can_fork():
         yield from judged
         for part in chunks:
             yield from judge(part)
@@ -92,12 +94,13 @@ _OPENED: dict[tuple[int, str], Any] = {}
 
 
 def open_in_this_process(path: str) -> Any:
-    """The pygit2 repository at path, opened once per process (a forked worker never shares its parent's)."""
+    """The pygit2 repository at path (gitio.open_repo), opened once per process (a forked worker never
+    shares its parent's)."""
     import os
 
     key = (os.getpid(), path)
     if key not in _OPENED:
-        import pygit2
+        from diylisis.gitio import open_repo
 
-        _OPENED[key] = pygit2.Repository(path)
+        _OPENED[key] = open_repo(path)
     return _OPENED[key]

@@ -17,6 +17,7 @@ from diylisis.records import msgfile
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
 # Every git config value a certification reads, in one `git config` call: the message
@@ -32,9 +33,9 @@ class Workspace:
     root: str
     git_dir: str
     config: config.Config
+    # the GIT_KEYS values set in the repository, read with the rest at open; not part of the value
+    git_config: Mapping[str, str] = field(compare=False, repr=False)
     head: str | None = None  # the commit HEAD named at open; None on an unborn branch
-    # git config values read once per command (git_values); not part of the value
-    memo: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def open(cls, path: str | Path = ".") -> Workspace:
@@ -66,7 +67,7 @@ class Opening:
         root = os.path.normpath(lines[0].strip())
         head = lines[2].strip() if code == 0 and len(lines) > 2 else None
         return Workspace(root=root, git_dir=os.path.normpath(lines[1].strip()), config=config.load(root),
-                         head=head or None, memo={"git": gitio.config_values_from(values, root)})
+                         git_config=gitio.config_values_from(values, root), head=head or None)
 
 
 def start_open(path: str | Path = ".") -> Opening:
@@ -74,8 +75,6 @@ def start_open(path: str | Path = ".") -> Opening:
     return Opening(path)
 
 
-def git_values(workspace: Workspace) -> dict[str, str]:
+def git_values(workspace: Workspace) -> Mapping[str, str]:
     """The GIT_KEYS values set in this repository (read when the workspace was opened)."""
-    if "git" not in workspace.memo:
-        workspace.memo["git"] = gitio.config_values(workspace.root, GIT_KEYS)
-    return workspace.memo["git"]
+    return workspace.git_config

@@ -33,7 +33,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     (a Reference judgment's locator no longer resolves), below (weaker refuter than
     --min-realization). With no TARGET and no --range, verifies HEAD's message.
     """
-    from diylisis import certification, records, verification
+    from diylisis import certification, records, store, verification
     from diylisis.model import Realization
 
     workspace = certification.Workspace.open()
@@ -52,8 +52,9 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     wanted = Realization(min_realization) if min_realization else None
     from diylisis.render import progress
 
-    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted, jobs=jobs),
-                      "verifying", total)
+    settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
+    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted, jobs=jobs,
+                                              config=settings), "verifying", total)
     return EXIT_OK if _render(checks, output_format, verbose) else EXIT_FAILED
 
 

@@ -99,7 +99,7 @@ COMMON = "any"  # lexicons/any.toml: lists that belong to no language (hosts, id
 @functools.cache
 def available_languages() -> tuple[str, ...]:
     """Languages with a lexicon file shipped in lexicons/ (not counting the language-independent one)."""
-    return tuple(sorted(name for name in _toml_names(LEXICON_DIR) if name != COMMON))
+    return tuple(name for name in _toml_names(LEXICON_DIR) if name != COMMON)  # sorted, as listed
 
 
 def lexicon_for(languages: tuple[str, ...] | None) -> Lexicon:
@@ -140,10 +140,12 @@ def _load(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
     return _parse_lexicon(language)
 
 
-def _parse_lexicon(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
+def _parse_lexicon(
+    language: str, directory: str | os.PathLike[str] = LEXICON_DIR
+) -> tuple[str, dict[str, tuple[str, ...]]]:
     import tomllib
 
-    with open(os.path.join(LEXICON_DIR, f"{language}.toml"), "rb") as handle:
+    with open(os.path.join(directory, f"{language}.toml"), "rb") as handle:
         return _parsed(language, tomllib.load(handle))
 
 
@@ -705,11 +707,8 @@ def cache_text(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
     lexicons = {}
     literals: dict[str, list[str] | None] = {}
     further: dict[str, list[list[str]]] = {}
-    import tomllib
-
     for name in _toml_names(directory):
-        data = tomllib.loads(_read(os.path.join(directory, f"{name}.toml")).decode("utf-8"))
-        boundary, terms = _parsed(name, data)
+        boundary, terms = _parse_lexicon(name, directory)
         lexicons[name] = {"boundary": boundary, "terms": {key: list(value) for key, value in terms.items()}}
         for fragments in terms.values():
             for fragment in fragments:

@@ -146,7 +146,6 @@ def prepare(
     """
     # Masks are collected as spans and applied once per view by slicing (no per-character list).
     prose_spans: list[tuple[int, int]] = []
-    claims_spans: list[tuple[int, int]] = []
     locator_spans: list[tuple[int, int]] = []
     lines = text.split("\n")
     starts = [0]
@@ -159,7 +158,7 @@ def prepare(
     # Without a fenced, quoted or indented line only the trailer lines can be masked.
     numbered = (
         enumerate(lines)
-        if _may_open_block(text) and _BLOCK_START.search(text)
+        if _may_open_block(text)
         else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
     for number, line in numbered:
@@ -170,12 +169,10 @@ def prepare(
                 indented = False
             if number >= trailer_from:
                 prose_spans.append(span)
-                claims_spans.append(span)
             continue
         opened = FENCE.match(line)
         if fence is not None or opened:
             prose_spans.append(span)
-            claims_spans.append(span)
             if fence is None and opened:
                 fence = opened.group(1)[0] * len(opened.group(1))
             elif opened and opened.group(1).startswith(fence):
@@ -183,7 +180,6 @@ def prepare(
             continue
         if QUOTE.match(line):
             prose_spans.append(span)
-            claims_spans.append(span)
             locator_spans.append(span)
             continue
         # An indented block after a blank line is code or quoted output (Markdown, and git's own
@@ -193,31 +189,28 @@ def prepare(
                 indented = True
                 indented_lines.add(number + 1)
                 prose_spans.append(span)
-                claims_spans.append(span)
                 continue
         elif line.strip():
             indented = False
         if number >= trailer_from:
             prose_spans.append(span)
-            claims_spans.append(span)
+    masked = _masked(text, prose_spans)
     linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
     # A literal a view holds is in the text too: most records need none of the inline patterns.
     if not linked and not any(literal in text for literal in _INLINE_LITERALS):
-        prose = _masked(text, prose_spans)
-        claims = prose if claims_spans == prose_spans else _masked(text, claims_spans)
+        prose = claims = masked
     else:
-        views = []
-        for spans, patterns in ((prose_spans, (CODE_SPAN, URL, HTML_COMMENT, QUOTED_MENTION)),
-                                (claims_spans, (URL, HTML_COMMENT, QUOTED_MENTION))):
-            current = _masked(text, spans)
-            inline = [
-                match.span()
-                for pattern in patterns
-                if any(literal in current for literal in _INLINE_NEEDS[pattern])
-                for match in (_url_matches(current) if pattern is URL else pattern.finditer(current))
-            ]
-            views.append(_masked(text, spans + inline + linked) if inline or linked else current)
-        prose, claims = views
+        # both views mask the same blocks and the same URLs, comments and quotes; claims keep
+        # inline code ("`npm test` passed" is a claim)
+        shared = [
+            match.span()
+            for pattern in (URL, HTML_COMMENT, QUOTED_MENTION)
+            if any(literal in masked for literal in _INLINE_NEEDS[pattern])
+            for match in (_url_matches(masked) if pattern is URL else pattern.finditer(masked))
+        ]
+        code = [match.span() for match in CODE_SPAN.finditer(masked)] if "`" in masked else []
+        claims = _masked(text, prose_spans + shared + linked) if shared or linked else masked
+        prose = _masked(text, prose_spans + code + shared + linked) if code else claims
     locators = _masked(text, locator_spans)
     doc = Doc(
         text=text,
@@ -239,13 +232,13 @@ def prepare(
 
 
 def _may_open_block(text: str) -> bool:
-    """Some line starts with what every line _BLOCK_START matches starts with (cheaper than the
-    multi-line regex, which tries every position; _LINE_OPENS_BLOCK is found from each newline)."""
-    return text[:1] in _BLOCK_FIRST or _LINE_OPENS_BLOCK.search(text) is not None
+    """_BLOCK_START.search(text), found from the start and from each newline: the multi-line regex
+    tries every position of the text."""
+    return _BLOCK_START.match(text) is not None or _BLOCK_AFTER_NEWLINE.search(text) is not None
 
 
-_BLOCK_FIRST = (" ", "\t", "`", "~", ">")
-_LINE_OPENS_BLOCK = re.compile(r"\n[ \t`~>]")
+_BLOCK_FIRST = (" ", "\t", "`", "~", ">")  # what every line _BLOCK_START matches opens with
+_BLOCK_AFTER_NEWLINE = re.compile(r"\n(?: {0,3}(?:```|~~~|>)| {4}|\t)")
 
 
 def _url_matches(text: str) -> Iterator[re.Match[str]]:

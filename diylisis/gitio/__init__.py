@@ -188,14 +188,7 @@ def git_process(args: Sequence[str], cwd: str | Path, *, input: bytes | None = N
                 env: Mapping[str, str] | None = None) -> tuple[int, bytes, bytes]:
     """`git -C cwd ARGS` with env (this process's when None), input on its stdin (stdin is
     inherited when None); (exit status, stdout, stderr), the status negative for a signal."""
-    if not os.path.isdir(cwd):
-        raise GitError(f"not a directory: {cwd}")
-    started = _start(["git", "-C", os.fspath(cwd), *args], input, env)
-    try:
-        out, err = _exchange(started, input or b"")
-    finally:
-        _, status = os.waitpid(started[0], 0)
-    return os.waitstatus_to_exitcode(status), out, err
+    return _finish(_start_git(args, cwd, input, env), input or b"")
 
 
 class GitProcess:
@@ -205,9 +198,7 @@ class GitProcess:
     to their ends and reaps the process."""
 
     def __init__(self, args: Sequence[str], cwd: str | Path, *, input: bytes = b"") -> None:
-        if not os.path.isdir(cwd):
-            raise GitError(f"not a directory: {cwd}")
-        self._started = _start(["git", "-C", os.fspath(cwd), *args], b"", {**os.environ, "LC_ALL": "C"})
+        self._started = _start_git(args, cwd, b"", {**os.environ, "LC_ALL": "C"})
         os.set_blocking(self._started[3], False)
         self._rest = b""
         self._result: tuple[int, bytes, bytes] | None = None
@@ -229,12 +220,25 @@ class GitProcess:
     def finish(self, input: bytes = b"") -> tuple[int, bytes, bytes]:
         """(exit status, stdout, stderr), as try_git gives them, after input; the same on every call."""
         if self._result is None:
-            try:
-                out, err = _exchange(self._started, self._rest + input)
-            finally:
-                _, status = os.waitpid(self._started[0], 0)
-            self._result = (os.waitstatus_to_exitcode(status), out, err)
+            self._result = _finish(self._started, self._rest + input)
         return self._result
+
+
+def _start_git(args: Sequence[str], cwd: str | Path, input: bytes | None,
+               env: Mapping[str, str] | None) -> tuple[int, int, int, int]:
+    """`git -C cwd ARGS` started with pipes (_start), after checking that cwd is a directory."""
+    if not os.path.isdir(cwd):
+        raise GitError(f"not a directory: {cwd}")
+    return _start(["git", "-C", os.fspath(cwd), *args], input, env)
+
+
+def _finish(started: tuple[int, int, int, int], data: bytes) -> tuple[int, bytes, bytes]:
+    """(exit status, stdout, stderr) of a started git, after data on its stdin; the process is reaped."""
+    try:
+        out, err = _exchange(started, data)
+    finally:
+        _, status = os.waitpid(started[0], 0)
+    return os.waitstatus_to_exitcode(status), out, err
 
 
 def _start(argv: list[str], input: bytes | None, env: Mapping[str, str] | None) -> tuple[int, int, int, int]:

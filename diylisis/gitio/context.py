@@ -17,10 +17,11 @@ import os
 import re
 
 from diylisis.errors import GitError
-from diylisis.gitio import git_process
+from diylisis.gitio import first_line, git_process
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    import subprocess
     from collections.abc import Callable, Iterator
     from pathlib import Path
     from typing import Any
@@ -361,7 +362,7 @@ class _TreeIndex:
             def holds(blob_id: Any) -> bool:
                 data = texts.get(blob_id)
                 if data is None:
-                    data = self._read(blob_id)
+                    data = self._read_one(blob_id)
                 if blob_id in odd:  # a character of the text lowers to ASCII: only str.lower() tells
                     text = self._unicode_text(blob_id)
                     return term in text and word_pattern(term).search(text) is not None
@@ -371,19 +372,13 @@ class _TreeIndex:
             def holds(blob_id: Any) -> bool:
                 data = texts.get(blob_id)
                 if data is None:
-                    data = self._read(blob_id)
+                    data = self._read_one(blob_id)
                 if data.isascii():
                     return False  # the lower-cased term has a character no ASCII text lowers to
                 text = self._unicode_text(blob_id)
                 return term in text and word_pattern(term).search(text) is not None
 
         return holds
-
-    def _read(self, blob_id: Any) -> bytes:
-        """The blob's bytes with ASCII letters lower-cased (empty for binary or huge blobs), cached."""
-        self._read_many([blob_id])
-        data = self._texts.get(blob_id)
-        return self._read_one(blob_id) if data is None else data
 
     def _read_many(self, blob_ids: list[Any]) -> None:
         """Read and cache the texts of blobs: many in one request to this process's `git cat-file`."""
@@ -404,7 +399,8 @@ class _TreeIndex:
                 self._read_one(oid)  # a missing blob reads as no text there
 
     def _read_one(self, blob_id: Any) -> bytes:
-        """_read through pygit2 (when git cannot be run)."""
+        """The blob's bytes with ASCII letters lower-cased (empty for binary or huge blobs), read
+        through pygit2 and cached."""
         try:
             blob = self.repo[blob_id]
         except KeyError:
@@ -429,7 +425,7 @@ class _TreeIndex:
         if text is None:
             data = self._texts.get(blob_id)
             if data is None:
-                data = self._read(blob_id)
+                data = self._read_one(blob_id)
             # lower-casing ASCII first changes nothing str.lower() would not (it maps per character)
             text = self._unicode_texts[blob_id] = data.decode("utf-8", "replace").lower()
             self._keep(len(text))
@@ -534,9 +530,8 @@ def _reachable(repo: pygit2.Repository, commit_id: str) -> bool:
         state.listing = None
     if commit_id in state.known:
         return True
-    if state.pending is None or state.pending:
-        pending = _ref_tips(repo, primary=False) if state.pending is None else state.pending
-        state.known |= _commits_from(repo, pending, state.primary)
+    if state.pending is None:
+        state.known |= _commits_from(repo, _ref_tips(repo, primary=False), state.primary)
         state.pending = []
         return commit_id in state.known
     return False
@@ -597,12 +592,8 @@ class _Listing:
         revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
         # a file, not a pipe: git writes all of its answer without waiting for this process to read
         self.output = tempfile.TemporaryFile()
-        # git must see the objects and parents pygit2 sees at git_dir, whatever the environment says
-        env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
         try:
-            self.process = subprocess.Popen(
-                ["git", "--git-dir=.", "--no-replace-objects", "rev-list", "--stdin"], cwd=git_dir, env=env,
-                stdin=subprocess.PIPE, stdout=self.output, stderr=subprocess.DEVNULL)
+            self.process = _git_on_store(git_dir, ["rev-list", "--stdin"], stdin=subprocess.PIPE, stdout=self.output)
             assert self.process.stdin is not None
             with self.process.stdin:
                 self.process.stdin.write(revisions.encode("ascii"))
@@ -672,11 +663,7 @@ class _CatFile:
 
         self.git_dir = git_dir
         self.pid = os.getpid()
-        # git must read the objects pygit2 reads at git_dir, whatever the environment says
-        env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
-        self.process = subprocess.Popen(
-            ["git", "--git-dir=.", "--no-replace-objects", "cat-file", "--batch"], cwd=git_dir, env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.process = _git_on_store(git_dir, ["cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         try:  # room for git to read ahead while this process works on what it read (Linux)
             import fcntl
 
@@ -761,16 +748,24 @@ def _cat_file(git_dir: str) -> _CatFile | None:
 
 
 _LISTINGS: list[_Listing] = []  # started and not read yet
-_EXIT_HOOK: set[bool] = set()  # holds True once _end_git is registered to run at exit
 
 
+@functools.cache
 def _end_at_exit() -> None:
     """Have _end_git run when the interpreter exits (registered once)."""
-    if not _EXIT_HOOK:
-        import atexit
+    import atexit
 
-        atexit.register(_end_git)
-        _EXIT_HOOK.add(True)
+    atexit.register(_end_git)
+
+
+def _git_on_store(git_dir: str, args: list[str], **streams: Any) -> subprocess.Popen[bytes]:
+    """git started on the object store pygit2 opened at git_dir (a bare one too), with stderr dropped."""
+    import subprocess
+
+    # git must read the objects and parents pygit2 reads at git_dir, whatever the environment says
+    env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
+    return subprocess.Popen(["git", "--git-dir=.", "--no-replace-objects", *args], cwd=git_dir, env=env,
+                            stderr=subprocess.DEVNULL, **streams)
 
 
 def _end_git() -> None:
@@ -814,8 +809,7 @@ class GitCommandContext:
     def _git(self, *args: str, input: bytes | None = None, ok: tuple[int, ...] = (0,)) -> tuple[int, bytes]:
         code, out, err = git_process(args, self.workdir, input=input)
         if code not in ok:
-            reason = err.decode("utf-8", errors="replace").strip().splitlines()
-            raise GitError(f"git {args[0]} failed: {reason[0] if reason else code}")
+            raise GitError(f"git {args[0]} failed: {first_line(err) or code}")
         return code, out
 
     @functools.cached_property

@@ -8,11 +8,10 @@ the msgfile adapter alone.
 
 from __future__ import annotations
 
-import os
 import sys
 
 from diylisis.model import RecordKind, Snapshot, Target
-from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, parse_target
+from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, parse_target, root_of
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -42,12 +41,6 @@ def __getattr__(name: str) -> dict[RecordKind, ModuleType]:
     if name == "ADAPTERS":
         return {kind: adapter(kind) for kind in MODULES}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def root_of(repo: str | Path | Any) -> str:
-    """The work-tree root of a path or of an opened pygit2 repository."""
-    workdir = getattr(repo, "workdir", None)
-    return os.path.normpath(os.fspath(workdir if workdir is not None else repo))
 
 
 def read_snapshot(

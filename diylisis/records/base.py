@@ -82,13 +82,18 @@ def no_channel(target: Target, why: str) -> DistillError:
 _SCHEMES = {kind.value: kind for kind in RecordKind}
 
 
+def root_of(repo: str | Path | object) -> str:
+    """The work-tree root of a path or of an opened pygit2 repository."""
+    workdir = getattr(repo, "workdir", None)
+    return os.path.normpath(os.fspath(workdir if workdir is not None else repo))
+
+
 def parse_target(text: str, repo: object, cwd: str | Path | None = None) -> Target:
     """Parse a target argument; a bare existing path means file:, a bare revision commit:.
 
     repo is the work-tree root or an opened pygit2 repository.
     """
-    workdir = getattr(repo, "workdir", None)
-    root = os.path.normpath(os.fspath(workdir if workdir is not None else repo))  # type: ignore[call-overload]
+    root = root_of(repo)
     here = os.fspath(cwd) if cwd is not None else os.getcwd()
     if not text or not text.strip():
         raise BadInput(
