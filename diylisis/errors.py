@@ -40,6 +40,16 @@ class RuleCrashed(DistillError):
         super().__init__(f"rule {rule_id} crashed on {record}: {type(cause).__name__}: {cause}")
         self.rule_id = rule_id
 
+    def __reduce__(self) -> tuple[object, ...]:  # a worker process sends it to the caller whole
+        return (_rule_crashed, (self.rule_id, self.message))
+
+
+def _rule_crashed(rule_id: str, message: str) -> RuleCrashed:
+    error = RuleCrashed.__new__(RuleCrashed)
+    DistillError.__init__(error, message)
+    error.rule_id = rule_id
+    return error
+
 
 class StoreConflict(DistillError):
     """The notes ref kept moving under us; the certificate was not written."""

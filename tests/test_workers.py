@@ -1,4 +1,4 @@
-"""diylisis.workers.in_order: chunks judged in order, the first here, the rest in forked workers."""
+"""diylisis.workers.in_order: chunks judged in order, the first items here, the rest in forked workers."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ def _judge(part: list[int]) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_results_keep_the_items_order_and_the_first_chunk_is_judged_here(jobs: int) -> None:
-    results = list(workers.in_order(range(1, 40), _judge, jobs=jobs, chunk=4))
+def test_results_keep_the_items_order_and_the_first_items_are_judged_here(jobs: int) -> None:
+    results = list(workers.in_order(range(1, 40), _judge, jobs=jobs, chunk=8))
     assert [square for square, _ in results] == [n * n for n in range(1, 40)]
     pids = [pid for _, pid in results]
-    assert set(pids[:4]) == {os.getpid()}
+    assert set(pids[:2]) == {os.getpid()}  # a quarter of a chunk warms the caller up before the fork
     if jobs == 1 or not workers.can_fork():
         assert set(pids) == {os.getpid()}
     else:
-        assert os.getpid() not in pids[4:]
+        assert os.getpid() not in pids[2:]
 
 
 def test_nothing_to_judge_starts_nothing() -> None:
@@ -37,3 +37,72 @@ def test_a_worker_error_reaches_the_caller() -> None:
 
     with pytest.raises(ValueError, match="no thirty"):
         list(workers.in_order(range(40), judge, jobs=2, chunk=4))
+
+
+def _children() -> set[int]:
+    """This process's child processes, exited and unreaped ones included (Linux /proc)."""
+    found: set[int] = set()
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as listing:
+            found.update(int(pid) for pid in listing.read().split())
+    return found
+
+
+@pytest.mark.skipif(not workers.can_fork(), reason="workers are forked on Linux only")
+def test_chunks_and_results_larger_than_a_pipe_pass_both_ways() -> None:
+    import signal
+
+    def judge(part: list[bytes]) -> list[bytes]:
+        return [item[::-1] * 2 for item in part]
+
+    def deadlocked(signum: int, frame: object) -> None:
+        raise TimeoutError("the caller and a worker wait for each other")
+
+    items = [bytes([n]) * 700_000 for n in range(12)]  # a chunk of three is 2 MB, its result 4 MB
+    before = _children()
+    previous = signal.signal(signal.SIGALRM, deadlocked)
+    signal.alarm(60)  # a deadlock fails the test instead of hanging it
+    try:
+        results = list(workers.in_order(items, judge, jobs=2, chunk=3))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert results == [item * 2 for item in items]
+    assert _children() <= before
+
+
+@pytest.mark.skipif(not workers.can_fork(), reason="workers are forked on Linux only")
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    def judge(part: list[int]) -> list[int]:
+        if 30 in part:
+            os._exit(9)
+        return part
+
+    before = _children()
+    with pytest.raises(workers.WorkerDied, match="ended before judging"):
+        list(workers.in_order(range(40), judge, jobs=2, chunk=4))
+    assert _children() <= before
+
+
+@pytest.mark.skipif(not workers.can_fork(), reason="workers are forked on Linux only")
+def test_an_error_that_cannot_be_pickled_arrives_named() -> None:
+    class Local(Exception):  # a class pickle cannot find by name
+        pass
+
+    def judge(part: list[int]) -> list[int]:
+        if 30 in part:
+            raise Local("thirty")
+        return part
+
+    with pytest.raises(RuntimeError, match="Local: thirty"):
+        list(workers.in_order(range(40), judge, jobs=2, chunk=4))
+
+
+@pytest.mark.skipif(not workers.can_fork(), reason="workers are forked on Linux only")
+def test_a_consumer_that_stops_early_leaves_no_worker_behind() -> None:
+    before = _children()
+    results = workers.in_order(range(10_000), _judge, jobs=2, chunk=4)
+    assert [square for square, _ in (next(results) for _ in range(50))] == [n * n for n in range(50)]
+    assert len(_children() - before) == 2
+    results.close()
+    assert _children() <= before
