@@ -128,6 +128,10 @@ def frozen_model(cls: type[T]) -> type[T]:
     namespace["__qualname__"] = qualname
     namespace["__slots__"] = tuple([f.name for f in own])
     namespace["__model_fields__"] = every
+    names = tuple([f.name for f in every])
+    namespace["__model_names__"] = names
+    # the pickle state: worker processes send many models
+    namespace["__model_values__"] = compare_values if len(compared) == len(names) else _values(names)
     namespace["__match_args__"] = ()  # keyword-only: patterns name their fields
     namespace["__init__"] = init
     namespace["__repr__"] = show
@@ -263,13 +267,14 @@ def _frozen_delattr(self: Any, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-def _getstate(self: Any) -> list[Any]:
-    return [getattr(self, f.name) for f in fields(self)]
+def _getstate(self: Any) -> tuple[Any, ...]:
+    return type(self).__model_values__(self)  # type: ignore[no-any-return]
 
 
-def _setstate(self: Any, state: list[Any]) -> None:
-    for f, value in zip(fields(self), state, strict=True):
-        object.__setattr__(self, f.name, value)
+def _setstate(self: Any, state: tuple[Any, ...]) -> None:
+    set_value = object.__setattr__
+    for name, value in zip(type(self).__model_names__, state, strict=True):
+        set_value(self, name, value)
 
 
 class _DataclassFields:
