@@ -1,8 +1,8 @@
 """`git distill scan`: detection only (F1-F2; no gate, no certificate), fast enough for a whole history.
 
-One pass over a range with pygit2 (gitio.history.walk_messages); each commit's message is
-judged against its own tree (PygitContext at that commit) with the repository's [detect]
-settings. Results are plain values that the text, JSON and SARIF renderers share.
+One pass over a range with pygit2 (scan_range, over gitio.history.walk_messages); each
+commit's message is judged against its own tree (PygitContext at that commit) with the
+repository's [detect] settings. Results are plain values that the text, JSON and SARIF renderers share.
 """
 
 from __future__ import annotations
@@ -54,24 +54,36 @@ PARALLEL_FROM = 1000
 _CHUNK = 250
 
 
-def scan_messages(
-    repo: Any, messages: Iterable[tuple[str, bytes]], settings: DetectSettings, *, jobs: int = 0
+def scan_range(
+    repo: Any, range_spec: str, settings: DetectSettings, *, include_merges: bool = False, jobs: int = 0
 ) -> Iterator[ScanResult]:
-    """Scan commit messages ((id, bytes) from gitio.history.walk_messages), each against its own tree, in order.
+    """Scan the commit messages of a range (gitio.history.walk_messages), each against its own tree, in order.
 
     jobs > 1 judges them in that many worker processes (diylisis.workers), fed while messages
     are still being read; 0 chooses one per usable CPU when there are PARALLEL_FROM messages
-    or more, else 1. The results are the same either way.
+    or more, else 1. While libgit2 sorts the range, the messages along the tip's first-parent
+    line are judged here, and those the range holds are not judged again. The results are the
+    same either way.
     """
     import functools
+    import operator
 
     from diylisis import workers
     from diylisis.gitio.context import PygitContext
+    from diylisis.gitio.history import walk_messages
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
     judge = functools.partial(_judge_messages, repo.path, origin, settings)
+    early: dict[str, tuple[str, str, tuple[Finding, ...], tuple[Finding, ...]]] = {}
+
+    def while_sorting(tip_line: Iterator[tuple[str, bytes]]) -> None:
+        for message in tip_line:
+            early[message[0]] = judge([message])[0]
+
+    messages = walk_messages(repo, range_spec, include_merges, while_sorting=while_sorting)
     for commit_id, digest, findings, suppressed in workers.in_order(
-        messages, judge, jobs=jobs, chunk=_CHUNK, parallel_from=PARALLEL_FROM
+        messages, functools.partial(workers.known_first, early, operator.itemgetter(0), judge), jobs=jobs, chunk=_CHUNK,
+        parallel_from=PARALLEL_FROM,
     ):
         yield _commit_result(commit_id, digest, findings, suppressed)
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from itertools import chain
+from itertools import chain, islice
+from operator import itemgetter
 
 from diylisis import codec, store
+from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
 from diylisis.model import Certificate, Realization, Reference, RepoContext, Snapshot, Target
 from diylisis.phases.f2_grounding import resolves_at
+from diylisis.records.base import DEFAULT_MAX_BYTES
 
 
 @frozen_model
@@ -108,6 +111,49 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
                           min_realization)
     yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=jobs, chunk=CHUNK,
                                 parallel_from=PARALLEL_FROM)
+
+
+def check_range(root, range_spec: str, role: str | None, context_for, min_realization: Realization | None = None,
+                *, include_merges: bool = False, max_bytes: int = DEFAULT_MAX_BYTES,
+                config: store.Settings | None = None) -> Iterator[Check]:
+    """Verify the commit messages of a range (gitio.history.walk_messages), in order, as check_many
+    does with jobs 0.
+
+    While libgit2 sorts the range, the messages along the tip's first-parent line are verified
+    here, a few at a time, and those the range holds are not verified again.
+    """
+    from diylisis import workers
+    from diylisis.gitio import history, open_repo
+
+    config = config if config is not None else store.settings(root)
+    check_chunk = partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role, context_for,
+                          min_realization, max_bytes)
+    early: dict[str, Check] = {}
+
+    def while_sorting(tip_line: Iterator[tuple[str, bytes]]) -> None:
+        while part := list(islice(tip_line, _EARLY_BATCH)):
+            try:
+                checks = check_chunk(part)
+            except BadInput:
+                return  # a record that cannot be read: the walk stops on it if the range holds it
+            early.update(zip([commit_id for commit_id, _ in part], checks, strict=True))
+
+    messages = history.walk_messages(open_repo(root), range_spec, include_merges, while_sorting=while_sorting)
+    # the worker processes make the snapshots: a message and its id cost less to send
+    yield from workers.in_order(messages, partial(workers.known_first, early, itemgetter(0), check_chunk),
+                                jobs=0, chunk=CHUNK, parallel_from=PARALLEL_FROM)
+
+
+_EARLY_BATCH = 64  # records per note read while the range is sorted: one git process each
+
+
+def _check_messages(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
+                    min_realization: Realization | None, max_bytes: int, chunk: list[tuple[str, bytes]]) -> list[Check]:
+    """The checks of one chunk of commit messages (id, bytes)."""
+    from diylisis.records.commit import message_snapshot
+
+    snapshots = [message_snapshot(commit_id, data, max_bytes) for commit_id, data in chunk]
+    return _check_chunk(root, config, note_of, role, context_for, min_realization, snapshots)
 
 
 def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,

@@ -80,6 +80,16 @@ def in_order(items: Iterable[T], judge: Callable[[list[T]], list[R]], *, jobs: i
         _stop(crew, finished)
 
 
+def known_first(known: dict[Any, R], key: Callable[[T], Any], judge: Callable[[list[T]], list[R]],
+                chunk: list[T]) -> list[R]:
+    """judge's results for a chunk, taking from known those of the items whose key it holds (each
+    result is handed out once); judge sees only the others, in order."""
+    if not known:
+        return judge(chunk)
+    fresh = iter(judge([item for item in chunk if key(item) not in known]))
+    return [known.pop(key(item)) if key(item) in known else next(fresh) for item in chunk]
+
+
 def _chunks(items: Iterator[T], size: int) -> Iterator[list[T]]:
     while part := list(islice(items, size)):
         yield part

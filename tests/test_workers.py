@@ -106,3 +106,16 @@ def test_a_consumer_that_stops_early_leaves_no_worker_behind() -> None:
     assert len(_children() - before) == 2
     results.close()
     assert _children() <= before
+
+
+def test_known_results_are_handed_out_once_and_judge_sees_only_the_rest() -> None:
+    asked: list[list[str]] = []
+
+    def judge(chunk: list[str]) -> list[tuple[str, str]]:
+        asked.append(chunk)
+        return [(item, "judged") for item in chunk]
+
+    known = {"b": ("b", "known"), "z": ("z", "known")}
+    assert workers.known_first(known, str, judge, ["a", "b", "c"]) == [("a", "judged"), ("b", "known"), ("c", "judged")]
+    assert asked == [["a", "c"]]
+    assert known == {"z": ("z", "known")}

@@ -54,11 +54,10 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
         settings = config.load(root).detect_settings()
         repo = open_repo(root)
     if range_spec:
-        from diylisis.gitio.history import walk_messages
         from diylisis.render import progress
 
-        messages = walk_messages(repo, range_spec, include_merges=merges)
-        results = list(progress(scan.scan_messages(repo, messages, settings, jobs=jobs), "scanning"))
+        scanned = scan.scan_range(repo, range_spec, settings, include_merges=merges, jobs=jobs)
+        results = list(progress(scanned, "scanning"))
     else:
         parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
         snapshots = [records.read_snapshot(t, root) for t in parsed]

@@ -42,29 +42,21 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     # Worker processes are forked before the first check. A bar with no total starts after the
     # first checks, so a range (read while it is verified: no total) may use them; a bar with a
     # total already runs its thread by then, and forking beside a thread is unsafe.
+    context = certification.context_for(workspace)
+    wanted = Realization(min_realization) if min_realization else None
+    settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
     if range_spec:
-        snapshots, total, jobs = _range_snapshots(workspace, range_spec, merges), None, 0
+        checks = verification.check_range(workspace.root, range_spec, role, context, wanted, include_merges=merges,
+                                          max_bytes=workspace.config.max_record_bytes, config=settings)
+        total = None
     else:
         parsed = [records.parse_target(t, workspace.root) for t in (targets or ("HEAD",))]
         snapshots = [certification.read(workspace, target) for target in parsed]
-        total, jobs = len(snapshots), 1
-    context = certification.context_for(workspace)
-    wanted = Realization(min_realization) if min_realization else None
+        checks = verification.check_many(workspace.root, snapshots, role, context, wanted, config=settings)
+        total = len(snapshots)
     from diylisis.render import progress
 
-    settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
-    checks = progress(verification.check_many(workspace.root, snapshots, role, context, wanted, jobs=jobs,
-                                              config=settings), "verifying", total)
-    return EXIT_OK if _render(checks, output_format, verbose) else EXIT_FAILED
-
-
-def _range_snapshots(workspace, range_spec: str, merges: bool):
-    from diylisis.gitio import history, open_repo
-    from diylisis.records.commit import message_snapshot
-
-    repo = open_repo(workspace.root)
-    for commit_id, data in history.walk_messages(repo, range_spec, include_merges=merges):
-        yield message_snapshot(commit_id, data, workspace.config.max_record_bytes)
+    return EXIT_OK if _render(progress(checks, "verifying", total), output_format, verbose) else EXIT_FAILED
 
 
 def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:

@@ -49,3 +49,31 @@ def test_shallow_boundary_is_named(repo: Path, tmp_path: Path) -> None:
     assert [msg for _, msg in walk_messages(repository, "HEAD")] == [b"Three\n"]
     with pytest.raises(GitError, match="shallow"):
         list(walk_messages(repository, f"{first}..HEAD"))
+
+
+def test_while_sorting_reads_the_tip_line_and_leaves_the_walk_as_it_was(repo: Path) -> None:
+    base = commit(repo, "Base\n")
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, "Topic\n", {"t.txt": "t\n"})
+    git(repo, "checkout", "-q", "main")
+    for n in range(30):
+        commit(repo, f"Main {n}\n", {"m.txt": f"{n}\n"})
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge topic", "topic")
+    repository = pygit2.Repository(str(repo))
+    first_parents = git(repo, "rev-list", "--first-parent", "--no-merges", f"{base}..HEAD").split()
+    for merges in (False, True):
+        seen: list[tuple[str, bytes]] = []
+        walked = list(walk_messages(repository, f"{base}..HEAD", merges, while_sorting=seen.extend))
+        assert walked == list(walk_messages(repository, f"{base}..HEAD", merges))
+        # the line ends whenever the sort does: what it gave is a start of the first-parent line
+        line = first_parents if not merges else [git(repo, "rev-parse", "HEAD").strip(), *first_parents]
+        assert [cid for cid, _ in seen] == line[: len(seen)]
+        assert all(dict(walked)[cid] == message for cid, message in seen)
+
+
+def test_while_sorting_is_not_called_for_a_bad_range(repo: Path) -> None:
+    commit(repo, "One\n")
+    called: list[object] = []
+    with pytest.raises(GitError, match="range"):
+        list(walk_messages(pygit2.Repository(str(repo)), "nope..HEAD", while_sorting=called.append))
+    assert called == []
