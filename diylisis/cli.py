@@ -170,16 +170,26 @@ def main(argv: list[str] | None = None) -> None:
         if argv is None:  # the process is the hook: end it without the interpreter's teardown
             _exit_now(code)
         sys.exit(code)
-    sys.exit(_guarded(lambda: _click_main(argv)))
+    code = _guarded(lambda: _click_main(argv))
+    if argv is None and sys.argv[1:2] and sys.argv[1] in _READ_ONLY:
+        _exit_now(code)
+    sys.exit(code)
+
+
+# Commands that write nothing but the standard streams, close every file they open, and leave
+# no git process behind that an atexit handler does not end: their process skips the teardown.
+_READ_ONLY = ("scan", "verify")
 
 
 def _exit_now(code: int) -> None:
-    """Flush the standard streams and end the process with code, skipping the interpreter's
-    finalization: tearing down the ~150 modules the hook loaded costs about 5 ms of every
-    commit. Nothing is lost: the hook has closed every file it wrote and waited for every git
-    process it started, and it registers no atexit handler."""
+    """Run the atexit handlers, flush the standard streams and end the process with code,
+    skipping the rest of the interpreter's finalization: tearing down the ~150 modules the hook
+    loaded costs about 5 ms of every commit, and freeing what a scan of 20,000 commits made
+    30-50 ms. Nothing is lost: such a command has closed every file it wrote."""
+    import atexit
     import os
 
+    atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -11,8 +11,8 @@ Each worker has two pipes: chunks go down one, pickled with their index, and res
 back on the other. The calling process runs one loop without threads: it keeps every worker
 two chunks ahead, writes without blocking (a worker busy writing a large result must not wait
 for a caller stuck writing it a large chunk), and puts the results back in order.
-multiprocessing.Pool did the same with three threads in the caller, whose hand-offs cost a
-sixth of a history scan's time on two CPUs.
+multiprocessing.Pool did the same with three threads in the caller, whose hand-offs took
+CPU time from the workers on a machine with two CPUs.
 """
 
 from __future__ import annotations

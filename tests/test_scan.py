@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from diylisis.cli import main
-from tests.conftest import commit, git
+from tests.conftest import commit, distill, git
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -134,3 +134,11 @@ def test_a_range_shared_among_worker_processes_gives_the_same_report(repo: Path,
     assert sorted(set(rules)) == ["DX102", "EP507"]
     assert (rules.count("DX102"), rules.count("EP507")) == (86, 1)
     assert two == one
+
+
+def test_a_scan_process_ends_with_its_whole_report_and_exit_code(repo: Path) -> None:
+    _fast_import_history(repo, 600)
+    done = distill(repo, "scan", "--range", "HEAD", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert len(done.stdout) > 65_536  # more than a pipe holds, and it arrives whole
+    assert json.loads(done.stdout)["summary"] == {"records": 600, "findings": 87, "not_portable": 86}
