@@ -1,6 +1,6 @@
 """`git distill scan`: detection only (F1-F2; no gate, no certificate), fast enough for a whole history.
 
-One pass over a range with pygit2 (scan_range, over gitio.history.walk_messages); each
+One pass over a range with pygit2 (scan_range, over a gitio.history.Walk); each
 commit's message is judged against its own tree (PygitContext at that commit) with the
 repository's [detect] settings. Results are plain values that the text, JSON and SARIF renderers share.
 """
@@ -8,12 +8,15 @@ repository's [detect] settings. Results are plain values that the text, JSON and
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from diylisis.detectors import DetectSettings, detect_text, is_blocking
 from diylisis.errors import EXIT_FAILED, EXIT_OK
 from diylisis.frozen import frozen_model
 from diylisis.model import Finding, RecordKind, RepoContext, Snapshot, sha256_digest
+
+if TYPE_CHECKING:
+    from diylisis.gitio.history import Walk
 
 
 @frozen_model
@@ -54,10 +57,8 @@ PARALLEL_FROM = 1000
 _CHUNK = 250
 
 
-def scan_range(
-    repo: Any, range_spec: str, settings: DetectSettings, *, include_merges: bool = False, jobs: int = 0
-) -> Iterator[ScanResult]:
-    """Scan the commit messages of a range (gitio.history.walk_messages), each against its own tree, in order.
+def scan_range(repo: Any, walk: Walk, settings: DetectSettings, *, jobs: int = 0) -> Iterator[ScanResult]:
+    """Scan the commit messages of a range (a started gitio.history.Walk), each against its own tree, in order.
 
     jobs > 1 judges them in that many worker processes (diylisis.workers), fed while messages
     are still being read; 0 chooses one per usable CPU when there are PARALLEL_FROM messages
@@ -70,7 +71,6 @@ def scan_range(
 
     from diylisis import workers
     from diylisis.gitio.context import PygitContext
-    from diylisis.gitio.history import walk_messages
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
     judge = functools.partial(_judge_messages, repo.path, origin, settings)
@@ -80,7 +80,7 @@ def scan_range(
         for message in tip_line:
             early[message[0]] = judge([message])[0]
 
-    messages = walk_messages(repo, range_spec, include_merges, while_sorting=while_sorting)
+    messages = walk.messages(while_sorting)
     for commit_id, digest, findings, suppressed in workers.in_order(
         messages, functools.partial(workers.known_first, early, operator.itemgetter(0), judge), jobs=jobs, chunk=_CHUNK,
         parallel_from=PARALLEL_FROM,

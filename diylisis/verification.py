@@ -19,6 +19,10 @@ from diylisis.model import Certificate, Realization, Reference, RepoContext, Sna
 from diylisis.phases.f2_grounding import resolves_at
 from diylisis.records.base import DEFAULT_MAX_BYTES
 
+TYPE_CHECKING = False  # true for type checkers only
+if TYPE_CHECKING:
+    from diylisis.gitio.history import Walk
+
 
 @frozen_model
 class Check:
@@ -113,17 +117,15 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
                                 parallel_from=PARALLEL_FROM)
 
 
-def check_range(root, range_spec: str, role: str | None, context_for, min_realization: Realization | None = None,
-                *, include_merges: bool = False, max_bytes: int = DEFAULT_MAX_BYTES,
-                config: store.Settings | None = None) -> Iterator[Check]:
-    """Verify the commit messages of a range (gitio.history.walk_messages), in order, as check_many
+def check_range(root, walk: Walk, role: str | None, context_for, min_realization: Realization | None = None,
+                *, max_bytes: int = DEFAULT_MAX_BYTES, config: store.Settings | None = None) -> Iterator[Check]:
+    """Verify the commit messages of a range (a started gitio.history.Walk), in order, as check_many
     does with jobs 0.
 
     While libgit2 sorts the range, the messages along the tip's first-parent line are verified
     here, a few at a time, and those the range holds are not verified again.
     """
     from diylisis import workers
-    from diylisis.gitio import history, open_repo
 
     config = config if config is not None else store.settings(root)
     check_chunk = partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role, context_for,
@@ -138,7 +140,7 @@ def check_range(root, range_spec: str, role: str | None, context_for, min_realiz
                 return  # a record that cannot be read: the walk stops on it if the range holds it
             early.update(zip([commit_id for commit_id, _ in part], checks, strict=True))
 
-    messages = history.walk_messages(open_repo(root), range_spec, include_merges, while_sorting=while_sorting)
+    messages = walk.messages(while_sorting)
     # the worker processes make the snapshots: a message and its id cost less to send
     yield from workers.in_order(messages, partial(workers.known_first, early, itemgetter(0), check_chunk),
                                 jobs=0, chunk=CHUNK, parallel_from=PARALLEL_FROM)

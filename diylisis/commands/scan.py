@@ -37,8 +37,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     """
     from pathlib import Path
 
-    from diylisis import config, records, scan
-    from diylisis.detectors import DetectSettings
+    from diylisis import config
     from diylisis.errors import GitError
     from diylisis.gitio import open_repo, toplevel
 
@@ -49,19 +48,26 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     except GitError:
         repo = open_repo(".")  # a bare repository has no work tree (nor .distill.toml), but it has history
         root = Path(repo.path)
-        settings = DetectSettings()
+        settings = None
     else:
-        settings = config.load(root).detect_settings()
+        settings = config.load(root)
         repo = open_repo(root)
-    if range_spec:
+    from diylisis.gitio.history import start_walk
+
+    # libgit2 sorts the range in a background thread while the detectors are imported
+    walk = start_walk(repo, range_spec, merges) if range_spec else None
+    from diylisis import records, scan
+    from diylisis.detectors import DetectSettings
+
+    detect_settings = settings.detect_settings() if settings is not None else DetectSettings()
+    if walk is not None:
         from diylisis.render import progress
 
-        scanned = scan.scan_range(repo, range_spec, settings, include_merges=merges, jobs=jobs)
-        results = list(progress(scanned, "scanning"))
+        results = list(progress(scan.scan_range(repo, walk, detect_settings, jobs=jobs), "scanning"))
     else:
         parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
         snapshots = [records.read_snapshot(t, root) for t in parsed]
-        results = list(scan.scan_snapshots(snapshots, _context_for(repo), settings))
+        results = list(scan.scan_snapshots(snapshots, _context_for(repo), detect_settings))
     _render(results, output_format)
     return scan.exit_code(results)
 

@@ -39,6 +39,11 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     workspace = certification.Workspace.open()
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
+    if range_spec:
+        from diylisis.gitio import open_repo
+        from diylisis.gitio.history import start_walk
+
+        walk = start_walk(open_repo(workspace.root), range_spec, merges)  # sorted while the rest is set up
     # Worker processes are forked before the first check. A bar with no total starts after the
     # first checks, so a range (read while it is verified: no total) may use them; a bar with a
     # total already runs its thread by then, and forking beside a thread is unsafe.
@@ -46,7 +51,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     wanted = Realization(min_realization) if min_realization else None
     settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
     if range_spec:
-        checks = verification.check_range(workspace.root, range_spec, role, context, wanted, include_merges=merges,
+        checks = verification.check_range(workspace.root, walk, role, context, wanted,
                                           max_bytes=workspace.config.max_record_bytes, config=settings)
         total = None
     else:

@@ -9,7 +9,7 @@ import pygit2
 import pytest
 
 from diylisis.errors import GitError
-from diylisis.gitio.history import walk_messages
+from diylisis.gitio.history import start_walk, walk_messages
 from tests.conftest import commit, git
 
 
@@ -77,3 +77,13 @@ def test_while_sorting_is_not_called_for_a_bad_range(repo: Path) -> None:
     with pytest.raises(GitError, match="range"):
         list(walk_messages(pygit2.Repository(str(repo)), "nope..HEAD", while_sorting=called.append))
     assert called == []
+
+
+def test_a_started_walk_names_a_bad_range_at_once_and_reads_its_messages_later(repo: Path) -> None:
+    commit(repo, "One\n")
+    commit(repo, "Two\n", {"b": "b\n"})
+    repository = pygit2.Repository(str(repo))
+    with pytest.raises(GitError, match="range"):
+        start_walk(repository, "nope..HEAD")  # not only once its messages are read
+    walk = start_walk(repository, "HEAD")
+    assert [message for _, message in walk.messages()] == [b"Two\n", b"One\n"]
