@@ -98,7 +98,7 @@ def _judge_messages(
     repo = workers.open_in_this_process(path)
     out = []
     for commit_id, data in chunk:
-        context = PygitContext(repo, commit_id, origin=origin, origin_known=True)
+        context = PygitContext(repo, commit_id, origin=origin, origin_known=True, walked=True)
         findings, suppressed = detect_text(
             data.decode("utf-8", errors="replace"), context, settings, record=f"commit:{commit_id}"
         )

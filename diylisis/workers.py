@@ -100,16 +100,18 @@ class WorkerDied(RuntimeError):
 
 
 class _Worker:
-    """The calling process's side of one worker: its pid, pipe ends and what it still owes."""
+    """The calling process's side of one worker: its pid, its pipe ends, and what is left to send it."""
 
-    __slots__ = ("pid", "chunks", "results", "unsent", "owed")
+    __slots__ = ("pid", "chunks", "results", "unsent")
 
     def __init__(self, pid: int, chunks: int, results: int) -> None:
         self.pid = pid
         self.chunks = chunks  # write end: chunks to judge
         self.results = results  # read end: judged chunks
         self.unsent = bytearray()  # framed chunks the pipe had no room for yet
-        self.owed = 0  # chunks sent and not yet answered
+
+    def died(self) -> WorkerDied:
+        return WorkerDied(f"worker process {self.pid} ended before judging the records it was given")
 
 
 _AHEAD = 2  # chunks each worker holds: it starts the next as soon as it sends a result
@@ -193,7 +195,6 @@ def _judged_by(crew: list[_Worker], chunks: Iterator[list[Any]]) -> Iterator[Any
             more = False
             return
         worker.unsent += _frame((sent, part))
-        worker.owed += 1
         sent += 1
         _send_some(selector, worker)
 
@@ -209,12 +210,11 @@ def _judged_by(crew: list[_Worker], chunks: Iterator[list[Any]]) -> Iterator[Any
                     continue
                 answer = _read_frame(worker.results)
                 if answer is None:
-                    raise WorkerDied(f"worker process {worker.pid} ended before judging the records it was given")
+                    raise worker.died()
                 index, result, error = answer
                 if error is not None:
                     raise error
                 ready[index] = result
-                worker.owed -= 1
                 give(worker)
             while received in ready:
                 yield from ready.pop(received)
@@ -234,7 +234,7 @@ def _send_some(selector: Any, worker: _Worker) -> None:
         except BlockingIOError:
             written = 0
         except BrokenPipeError:
-            raise WorkerDied(f"worker process {worker.pid} ended before judging the records it was given") from None
+            raise worker.died() from None
         del worker.unsent[:written]
     watched = worker.chunks in selector.get_map()
     if worker.unsent and not watched:

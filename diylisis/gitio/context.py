@@ -132,8 +132,10 @@ class PygitContext:
         origin: tuple[str, str, str] | None = None,
         origin_known: bool = False,
         exclude_path: str | None = None,
+        walked: bool = False,
     ) -> None:
-        """origin_known: the origin given (None too) is final, so origin() never reads the config (a range scan)."""
+        """origin_known: the origin given (None too) is final, so origin() never reads the config (a range scan).
+        walked: revision is the full id of a commit a walk of this repository gave, taken without a check."""
         import pygit2
 
         self._pygit2 = pygit2
@@ -142,7 +144,7 @@ class PygitContext:
         self._exclude = normalize_path(exclude_path) if exclude_path else None
         self._commit: Any = None
         # odb.exists checks the pack index; `revision in repo` would read and parse the object
-        self._commit_id = revision if _is_object_id(revision) and repo.odb.exists(revision) else None
+        self._commit_id = revision if walked or (_is_object_id(revision) and repo.odb.exists(revision)) else None
         if self._commit_id is None:
             self._commit = self._resolve(revision)
         self._tree_id: Any = None
