@@ -13,11 +13,9 @@ from itertools import chain, islice
 from operator import itemgetter
 
 from diylisis import codec, store
-from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
 from diylisis.model import Certificate, Realization, Reference, RepoContext, Snapshot, Target
 from diylisis.phases.f2_grounding import resolves_at
-from diylisis.records.base import DEFAULT_MAX_BYTES
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -94,15 +92,11 @@ PARALLEL_FROM = 2000
 
 
 def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_for,
-               min_realization: Realization | None = None, *, jobs: int = 1,
-               config: store.Settings | None = None) -> Iterator[Check]:
+               min_realization: Realization | None = None, *, config: store.Settings | None = None
+               ) -> Iterator[Check]:
     """Verify many snapshots, in order, a chunk at a time: the notes of each chunk read in one
-    bulk call (no process per record).
-
-    jobs > 1 verifies the chunks in that many worker processes where processes can be forked
-    (Linux), while the snapshots are still being read; 0 chooses one per usable CPU for
-    PARALLEL_FROM snapshots or more, else 1. The checks are the same either way. config: the store
-    settings when the caller already read them (store.settings_from), else read here.
+    bulk call (no process per record). config: the store settings when the caller already read
+    them (store.settings_from), else read here.
     """
     from diylisis import workers
 
@@ -113,32 +107,26 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     config = config if config is not None else store.settings(root)
     check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization)
-    yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=jobs, chunk=CHUNK,
-                                parallel_from=PARALLEL_FROM)
+    yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=1, chunk=CHUNK)
 
 
 def check_range(root, walk: Walk, role: str | None, context_for, min_realization: Realization | None = None,
-                *, max_bytes: int = DEFAULT_MAX_BYTES, config: store.Settings | None = None) -> Iterator[Check]:
+                *, max_bytes: int, config: store.Settings) -> Iterator[Check]:
     """Verify the commit messages of a range (a started gitio.history.Walk), in order, as check_many
-    does with jobs 0.
+    does, and in one worker process per usable CPU for PARALLEL_FROM records or more.
 
     While libgit2 sorts the range, the messages along the tip's first-parent line are verified
     here, a few at a time, and those the range holds are not verified again.
     """
     from diylisis import workers
 
-    config = config if config is not None else store.settings(root)
     check_chunk = partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization, max_bytes)
     early: dict[str, Check] = {}
 
     def while_sorting(tip_line: Iterator[tuple[str, bytes]]) -> None:
         while part := list(islice(tip_line, _EARLY_BATCH)):
-            try:
-                checks = check_chunk(part)
-            except BadInput:
-                return  # a record that cannot be read: the walk stops on it if the range holds it
-            early.update(zip([commit_id for commit_id, _ in part], checks, strict=True))
+            early.update(zip([commit_id for commit_id, _ in part], check_chunk(part), strict=True))
 
     messages = walk.messages(while_sorting)
     # the worker processes make the snapshots: a message and its id cost less to send

@@ -116,30 +116,46 @@ class _Worker:
 
 _AHEAD = 2  # chunks each worker holds: it starts the next as soon as it sends a result
 _PIPE_SIZE = 1 << 20  # Linux's default ceiling for an unprivileged pipe; 64 KiB holds less than a chunk
-_F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ, named in the fcntl module from Python 3.10 on Linux only
 
 
 def _fork(jobs: int, judge: Callable[[list[Any]], list[Any]]) -> list[_Worker]:
+    crew: list[_Worker] = []
+    try:
+        for _ in range(jobs):
+            crew.append(_fork_one(judge, crew))
+    except BaseException:
+        _stop(crew, finished=False)  # a fork or a pipe refused (too many processes or files)
+        raise
+    return crew
+
+
+def _fork_one(judge: Callable[[list[Any]], list[Any]], crew: list[_Worker]) -> _Worker:
+    """One more worker; crew: those forked before it, whose pipe ends it closes."""
     import os
 
-    crew: list[_Worker] = []
-    for _ in range(jobs):
+    opened: list[int] = []
+    try:
         chunk_read, chunk_write = _pipe()
+        opened += (chunk_read, chunk_write)
         result_read, result_write = _pipe()
+        opened += (result_read, result_write)
         pid = os.fork()
-        if pid == 0:  # the worker: it never returns into the caller's frames
-            status = 1
-            try:
-                for fd in [chunk_write, result_read, *(fd for w in crew for fd in (w.chunks, w.results))]:
-                    os.close(fd)  # a worker holding another's write end would keep it from seeing the end
-                status = _serve(judge, chunk_read, result_write)
-            finally:
-                os._exit(status)
-        os.close(chunk_read)
-        os.close(result_write)
-        os.set_blocking(chunk_write, False)
-        crew.append(_Worker(pid, chunk_write, result_read))
-    return crew
+    except BaseException:
+        for fd in opened:
+            os.close(fd)
+        raise
+    if pid == 0:  # the worker: it never returns into the caller's frames
+        status = 1
+        try:
+            for fd in [chunk_write, result_read, *(fd for w in crew for fd in (w.chunks, w.results))]:
+                os.close(fd)  # a worker holding another's write end would keep it from seeing the end
+            status = _serve(judge, chunk_read, result_write)
+        finally:
+            os._exit(status)
+    os.close(chunk_read)
+    os.close(result_write)
+    os.set_blocking(chunk_write, False)
+    return _Worker(pid, chunk_write, result_read)
 
 
 def _pipe() -> tuple[int, int]:
@@ -148,7 +164,7 @@ def _pipe() -> tuple[int, int]:
 
     read, write = os.pipe()
     try:
-        fcntl.fcntl(write, _F_SETPIPE_SZ, _PIPE_SIZE)
+        fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
     except OSError:
         pass  # a lower limit set by the administrator: the pipe keeps its size, and works
     return read, write

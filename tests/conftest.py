@@ -52,6 +52,24 @@ def git(cwd: Path, *args: str, input: bytes | None = None, check: bool = True) -
 
 
 @pytest.fixture
+def deadline() -> Iterator[None]:
+    """A test still running after 60 s fails instead of hanging the suite (forked workers that
+    wait for each other would)."""
+    import signal
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError("the test ran past its 60 s deadline: something waits for something that never comes")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(60)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty repository on branch main with a fixed identity; the test runs inside it."""
     path = tmp_path / "repo"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,7 @@ from diylisis.model import (
     TargetIdentity,
     sha256_digest,
 )
+from diylisis.records.base import DEFAULT_MAX_BYTES
 from diylisis.records.commit import message_snapshot
 
 
@@ -69,31 +70,32 @@ def _history(repo: Path) -> list[tuple[str, bytes]]:
     return messages
 
 
-@pytest.mark.parametrize(("role", "jobs"), [(None, 1), ("reviewer", 1), ("implementer", 1), ("reviewer", 2)])
+def _checks(repo: Path, snapshots: list, role: str | None, context_for, wanted: Realization | None,
+            ranged: bool) -> Iterator[verification.Check]:
+    """check_many over the snapshots, or (ranged) check_range over HEAD's history, which they are."""
+    if not ranged:
+        return verification.check_many(repo, iter(snapshots), role, context_for, wanted)
+    walk = history.start_walk(open_repo(repo), "HEAD")
+    return verification.check_range(repo, walk, role, context_for, wanted, max_bytes=DEFAULT_MAX_BYTES,
+                                    config=store.settings(repo))
+
+
+@pytest.mark.parametrize(("role", "ranged"), [(None, False), ("reviewer", False), ("implementer", False),
+                                              ("reviewer", True)])
 def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     role: str | None, jobs: int) -> None:
+                                                     role: str | None, ranged: bool) -> None:
     messages = _history(repo)
     workspace = certification.Workspace.open(repo)
     snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
     context_for = certification.context_for(workspace)
     wanted = Realization.GENERIC_SUBAGENT
     one_by_one = [verification.check(s, store.get(repo, s.data), role, context_for(s), wanted) for s in snapshots]
-    # seven records: chunks of 3, 3 and 1 in one process; with workers, chunks of one record, the
-    # first judged here and the rest (the one naming references among them) in the workers
-    monkeypatch.setattr(verification, "CHUNK", 3 if jobs == 1 else 1)
+    # seven records: chunks of 3, 3 and 1 in one process; a range in chunks of one record, in
+    # worker processes where this machine has two CPUs or more
+    monkeypatch.setattr(verification, "CHUNK", 1 if ranged else 3)
     monkeypatch.setattr(verification, "PARALLEL_FROM", 4)
-    opened_in = repo.parent / "pids"
-
-    def recording_context_for(snapshot):  # which process resolves the references
-        with opened_in.open("a") as pids:
-            pids.write(f"{os.getpid()}\n")
-        return context_for(snapshot)
-
-    chunked = list(verification.check_many(repo, iter(snapshots), role, recording_context_for, wanted, jobs=jobs))
+    chunked = list(_checks(repo, snapshots, role, context_for, wanted, ranged))
     assert chunked == one_by_one
-    if role != "implementer":  # no implementer certificate names a reference
-        pids = set(opened_in.read_text().split())
-        assert (pids == {str(os.getpid())}) == (jobs == 1)
     failures = {c.revision: c.failures for c in chunked}
     newest_first = [commit_id for commit_id, _ in messages]
     weaker, other_role, references, corrupt, stale, uncertified, ok = newest_first
@@ -107,17 +109,17 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
         assert failures[weaker] == ("below: refuter lint-fallback is below the required generic-subagent",)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("ranged", [False, True])
 def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                 jobs: int) -> None:
+                                                                 ranged: bool) -> None:
     messages = _history(repo)
     blob = git(repo, "hash-object", "-w", "--stdin", input=messages[-1][1]).strip()
     git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
     snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
     monkeypatch.setattr(verification, "CHUNK", 2)
     monkeypatch.setattr(verification, "PARALLEL_FROM", 4)
-    checks = verification.check_many(repo, snapshots, None, certification.context_for(
-        certification.Workspace.open(repo)), jobs=jobs)
+    checks = _checks(repo, snapshots, None, certification.context_for(certification.Workspace.open(repo)), None,
+                     ranged)
     with pytest.raises(store.CorruptNote, match=blob):
         list(checks)
 

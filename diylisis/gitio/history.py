@@ -27,18 +27,13 @@ def _resolve(repo: pygit2.Repository, rev: str, spec: str) -> pygit2.Oid:
 
 
 def walk_messages(
-    repo: pygit2.Repository,
-    range_spec: str,
-    include_merges: bool = False,
-    *,
-    while_sorting: Callable[[Iterator[tuple[str, bytes]]], None] | None = None,
+    repo: pygit2.Repository, range_spec: str, include_merges: bool = False
 ) -> Iterator[tuple[str, bytes]]:
     """(commit id, exact message bytes after the header) for each commit in A..B, or all of B's history.
 
-    Newest first, topologically. Merges are skipped unless include_merges. while_sorting: as
-    in Walk.messages.
+    Newest first, topologically. Merges are skipped unless include_merges.
     """
-    yield from start_walk(repo, range_spec, include_merges).messages(while_sorting)
+    yield from start_walk(repo, range_spec, include_merges).messages()
 
 
 def start_walk(repo: pygit2.Repository, range_spec: str, include_merges: bool = False) -> Walk:
@@ -93,12 +88,16 @@ class Walk:
 
         while_sorting, when given, is called first with the messages along the tip's
         first-parent line, which end when the sort does: a caller can judge them in the
-        meantime. They may include commits the range leaves out. No thread of the walk runs
-        once the first message is yielded (a caller may fork then).
+        meantime. They may include commits the range leaves out, so an exception while_sorting
+        raises only ends that head start: a record of the range that caused it raises it again
+        when the caller judges it in order. No thread of the walk runs once the first message
+        is yielded (a caller may fork then).
         """
         try:
             if while_sorting is not None:
                 while_sorting(self._first_parent_line())
+        except Exception:
+            pass  # a record outside the range must not fail the command; one inside fails it later
         finally:
             self._sorting.join()
         first = self._first[0]

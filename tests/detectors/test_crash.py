@@ -43,6 +43,7 @@ def test_a_crashing_rule_is_reported_with_its_id() -> None:
 
 
 @pytest.mark.skipif(not workers.can_fork(), reason="workers are forked on Linux only")
+@pytest.mark.usefixtures("deadline")
 def test_a_rule_crash_in_a_worker_process_reaches_the_caller_whole() -> None:
     def judge(part: list[int]) -> list[int]:
         if 30 in part:

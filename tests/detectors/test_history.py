@@ -63,20 +63,12 @@ def test_while_sorting_reads_the_tip_line_and_leaves_the_walk_as_it_was(repo: Pa
     first_parents = git(repo, "rev-list", "--first-parent", "--no-merges", f"{base}..HEAD").split()
     for merges in (False, True):
         seen: list[tuple[str, bytes]] = []
-        walked = list(walk_messages(repository, f"{base}..HEAD", merges, while_sorting=seen.extend))
+        walked = list(start_walk(repository, f"{base}..HEAD", merges).messages(seen.extend))
         assert walked == list(walk_messages(repository, f"{base}..HEAD", merges))
         # the line ends whenever the sort does: what it gave is a start of the first-parent line
         line = first_parents if not merges else [git(repo, "rev-parse", "HEAD").strip(), *first_parents]
         assert [cid for cid, _ in seen] == line[: len(seen)]
         assert all(dict(walked)[cid] == message for cid, message in seen)
-
-
-def test_while_sorting_is_not_called_for_a_bad_range(repo: Path) -> None:
-    commit(repo, "One\n")
-    called: list[object] = []
-    with pytest.raises(GitError, match="range"):
-        list(walk_messages(pygit2.Repository(str(repo)), "nope..HEAD", while_sorting=called.append))
-    assert called == []
 
 
 def test_a_started_walk_names_a_bad_range_at_once_and_reads_its_messages_later(repo: Path) -> None:
@@ -87,3 +79,14 @@ def test_a_started_walk_names_a_bad_range_at_once_and_reads_its_messages_later(r
         start_walk(repository, "nope..HEAD")  # not only once its messages are read
     walk = start_walk(repository, "HEAD")
     assert [message for _, message in walk.messages()] == [b"Two\n", b"One\n"]
+
+
+def test_an_error_while_sorting_ends_only_the_head_start(repo: Path) -> None:
+    commit(repo, "One\n")
+    commit(repo, "Two\n", {"b": "b\n"})
+    repository = pygit2.Repository(str(repo))
+
+    def judge_and_fail(tip_line: object) -> None:
+        raise ValueError("a record the range may not hold")
+
+    assert list(start_walk(repository, "HEAD").messages(judge_and_fail)) == list(walk_messages(repository, "HEAD"))
