@@ -90,3 +90,43 @@ def test_an_error_while_sorting_ends_only_the_head_start(repo: Path) -> None:
         raise ValueError("a record the range may not hold")
 
     assert list(start_walk(repository, "HEAD").messages(judge_and_fail)) == list(walk_messages(repository, "HEAD"))
+
+
+def _libgit2_order(repository: pygit2.Repository, spec: str, merges: bool) -> list[str]:
+    """The range in libgit2's own topological order, the order walk_messages promises."""
+    base, _, tip = spec.rpartition("..")
+    walker = repository.walk(repository.revparse_single(tip).id, pygit2.enums.SortMode.TOPOLOGICAL)
+    if base:
+        walker.hide(repository.revparse_single(base).id)
+    return [str(c.id) for c in walker if merges or len(c.parent_ids) <= 1]
+
+
+def test_every_shape_of_range_comes_in_libgit2s_topological_order(repo: Path) -> None:
+    root = commit(repo, "Root\n")
+    git(repo, "checkout", "-q", "-b", "side")
+    side = [commit(repo, f"Side {n}\n", {"s.txt": f"{n}\n"}) for n in range(3)]
+    git(repo, "checkout", "-q", "main")
+    for n in range(5):
+        commit(repo, f"Main {n}\n", {"m.txt": f"{n}\n"})
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge side", "side")
+    merge = git(repo, "rev-parse", "HEAD").strip()
+    line = [commit(repo, f"Line {n}\n", {"l.txt": f"{n}\n"}) for n in range(40)]
+    repository = pygit2.Repository(str(repo))
+    specs = [
+        "HEAD",  # a line, then a merge far below the tip
+        f"{line[5]}..HEAD",  # the base on the line
+        f"{merge}..HEAD",  # the base right under the line
+        f"{side[1]}..HEAD",  # the base on a merged branch, off the line
+        f"{root}..{line[3]}",
+        f"{side[2]}..{side[0]}",  # nothing: the tip is an ancestor of the base
+        f"{line[10]}..{line[10]}",
+        "side",
+        f"{line[2]}..{side[2]}",  # the base is not an ancestor of the tip
+    ]
+    for spec in specs:
+        for merges in (False, True):
+            walked = [cid for cid, _ in walk_messages(repository, spec, merges)]
+            assert walked == _libgit2_order(repository, spec, merges), (spec, merges)
+    git(repo, "checkout", "-q", "-b", "tip-merge", merge)
+    assert [cid for cid, _ in walk_messages(repository, "tip-merge", True)] == _libgit2_order(
+        repository, "tip-merge", True)
