@@ -376,7 +376,8 @@ def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
     scanner = _scanner(languages)
     present = scanner.always
     known = _TOKEN_OWNERS.setdefault(languages, {})
-    for token in set(folded.split()):
+    tokens = set(folded.split())
+    for token in tokens:
         owners = known.get(token)
         if owners is None:
             owners = _token_owners(scanner, token)
@@ -384,17 +385,20 @@ def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
                 known[token] = owners
         bits, confirm = owners
         present |= bits
-        for literal, more in confirm:
-            if literal in folded:
+        for literal, more, inner in confirm:
+            if (not inner or tokens.issuperset(inner)) and literal in folded:
                 present |= more
     return present
 
 
 # Each literal is found through its longest whitespace-free piece, which lies inside one token
 # of folded.split(); a history repeats its words, so each distinct token is looked up once.
-# A literal longer than its piece is then confirmed in the whole text.
+# A literal longer than its piece is then confirmed in the whole text, unless one of its inner
+# words (those between two others) is missing from the tokens: where the literal occurs, each
+# inner word is a whole token, and a set lookup costs less than a search of the text.
 _TOKEN_MEMO = 200_000
-_Owners = tuple[int, tuple[tuple[str, int], ...]]  # (fragment bits, (literal to confirm in the text, bits) ...)
+# (fragment bits, (literal to confirm in the text, bits, its inner words) ...)
+_Owners = tuple[int, tuple[tuple[str, int, tuple[str, ...]], ...]]
 _TOKEN_OWNERS: dict[tuple[str, ...], dict[str, _Owners]] = {}
 _NO_OWNERS: _Owners = (0, ())
 
@@ -414,7 +418,9 @@ def _merged(owners: Iterable[tuple[str | None, int]]) -> _Owners:
             bits |= more
         else:
             confirm[literal] = confirm.get(literal, 0) | more
-    return (bits, tuple(confirm.items())) if bits or confirm else _NO_OWNERS
+    if not bits and not confirm:
+        return _NO_OWNERS
+    return bits, tuple((literal, more, tuple(literal.split()[1:-1])) for literal, more in confirm.items())
 
 
 def _piece(literal: str) -> str:
