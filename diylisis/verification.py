@@ -111,9 +111,10 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
 
 
 def check_range(root, walk: Walk, role: str | None, context_for, min_realization: Realization | None = None,
-                *, max_bytes: int, config: store.Settings) -> Iterator[Check]:
+                *, jobs: int = 0, max_bytes: int, config: store.Settings) -> Iterator[Check]:
     """Verify the commit messages of a range (a started gitio.history.Walk), in order, as check_many
-    does, and in one worker process per usable CPU for PARALLEL_FROM records or more.
+    does; in jobs worker processes when jobs > 1 (diylisis.workers), and with jobs 0 in one per
+    usable CPU for PARALLEL_FROM records or more. The checks are the same either way.
 
     While libgit2 sorts the range, the messages along the tip's first-parent line are verified
     here, a few at a time, and those the range holds are not verified again.
@@ -131,7 +132,7 @@ def check_range(root, walk: Walk, role: str | None, context_for, min_realization
     messages = walk.messages(while_sorting)
     # the worker processes make the snapshots: a message and its id cost less to send
     yield from workers.in_order(messages, partial(workers.known_first, early, itemgetter(0), check_chunk),
-                                jobs=0, chunk=CHUNK, parallel_from=PARALLEL_FROM)
+                                jobs=jobs, chunk=CHUNK, parallel_from=PARALLEL_FROM)
 
 
 _EARLY_BATCH = 64  # records per note read while the range is sorted: one git process each

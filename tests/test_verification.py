@@ -76,7 +76,7 @@ def _checks(repo: Path, snapshots: list, role: str | None, context_for, wanted: 
     if not ranged:
         return verification.check_many(repo, iter(snapshots), role, context_for, wanted)
     walk = history.start_walk(open_repo(repo), "HEAD")
-    return verification.check_range(repo, walk, role, context_for, wanted, max_bytes=DEFAULT_MAX_BYTES,
+    return verification.check_range(repo, walk, role, context_for, wanted, jobs=2, max_bytes=DEFAULT_MAX_BYTES,
                                     config=store.settings(repo))
 
 
@@ -90,10 +90,9 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
     context_for = certification.context_for(workspace)
     wanted = Realization.GENERIC_SUBAGENT
     one_by_one = [verification.check(s, store.get(repo, s.data), role, context_for(s), wanted) for s in snapshots]
-    # seven records: chunks of 3, 3 and 1 in one process; a range in chunks of one record, in
-    # worker processes where this machine has two CPUs or more
+    # seven records: chunks of 3, 3 and 1 in one process; a range in chunks of one record, in two
+    # worker processes
     monkeypatch.setattr(verification, "CHUNK", 1 if ranged else 3)
-    monkeypatch.setattr(verification, "PARALLEL_FROM", 4)
     chunked = list(_checks(repo, snapshots, role, context_for, wanted, ranged))
     assert chunked == one_by_one
     failures = {c.revision: c.failures for c in chunked}
@@ -150,3 +149,4 @@ def test_the_verify_report_names_every_outcome(repo: Path) -> None:
     sarif = json.loads(verify("--range", "HEAD", "--format", "sarif").output)
     assert sarif["runs"][0]["properties"] == {"records": 7, "verified": 3}
     assert len(sarif["runs"][0]["results"]) == 5
+    assert json.loads(verify("--range", "HEAD", "--format", "json", "--jobs", "2").output) == report

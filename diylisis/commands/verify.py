@@ -18,13 +18,20 @@ if TYPE_CHECKING:
 @click.argument("targets", nargs=-1)
 @click.option("--range", "range_spec", metavar="A..B", help="Verify each commit message in the range.")
 @click.option("--merges", is_flag=True, help="With --range, include merge commits.")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="With --range, worker processes (default 0: one per CPU for 2000 or more commits, else 1).",
+)
 @click.option("--role", help="Require a certificate for this role.")
 @click.option("--min-realization", type=click.Choice(["lint-fallback", "generic-subagent", "refuter-subagent"]),
               help="Fail certificates whose refuter was weaker than this.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also list the records that verify.")
-def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role: str | None,
+def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs: int, role: str | None,
             min_realization: str | None, output_format: str, verbose: bool) -> int:
     """Recompute each record's digest, find its certificates, and re-check them.
 
@@ -51,7 +58,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, role
     wanted = Realization(min_realization) if min_realization else None
     settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
     if range_spec:
-        checks = verification.check_range(workspace.root, walk, role, context, wanted,
+        checks = verification.check_range(workspace.root, walk, role, context, wanted, jobs=jobs,
                                           max_bytes=workspace.config.max_record_bytes, config=settings)
         total = None
     else:
