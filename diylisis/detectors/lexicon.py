@@ -67,7 +67,10 @@ class Lexicon:
         return _confirmed(self.languages, _triggers_scanned(self.languages, folded))
 
     def key_bits(self, key: str) -> int:
-        """The bits of key's fragments in a triggers_in() mask (0: no language has the key, or it is read whole)."""
+        """The bits of key's fragments in a triggers_in() mask (0: no language has the key, or it is read whole);
+        for a SHAPES name, the bit of that shape."""
+        if key in SHAPES:
+            return _shape_bits(self.languages)[key]
         layout = _layout(self.languages)
         return layout.full.get(key, 0) << layout.offset.get(key, 0)
 
@@ -279,6 +282,34 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     )
 
 
+# Shapes a whitespace-separated token of the folded text can have, which a rule may require as
+# it requires a lexicon key: a rule whose every match lies inside a token of that shape is
+# skipped for a text with no such token. Each shape has a bit above the further sets' bits,
+# which triggers_in() sets; a history repeats its tokens, so each is tested once per process.
+SHAPES = {
+    "shape:hex_run": re.compile(r"[0-9a-f]{7}"),  # a commit id's seven hex digits, lower-cased
+    "shape:letter_digit": re.compile(r"[a-z]\d"),  # a letter, lower-cased, then a digit: "f11"
+}
+
+
+@functools.cache
+def _shape_bits(languages: tuple[str, ...]) -> dict[str, int]:
+    set_bits = _further_table(languages)[2]
+    first = max(set_bits) << 1 if set_bits else 1 << _layout(languages).size
+    return {name: first << index for index, name in enumerate(SHAPES)}
+
+
+@functools.cache
+def _answer_bits(languages: tuple[str, ...]) -> int:
+    """The bits a triggers_in() answer may hold: every fragment's and every shape's."""
+    return _further_table(languages)[3] | sum(_shape_bits(languages).values())
+
+
+def _shapes_in(languages: tuple[str, ...], text: str) -> int:
+    """The bits of the shapes some token of text has (text: a folded record, or one of its tokens)."""
+    return sum(bit for name, bit in _shape_bits(languages).items() if SHAPES[name].search(text))
+
+
 def _confirmed(languages: tuple[str, ...], present: int, folded: str | None = None) -> int:
     """present without the fragments some further literal set of which has no member in the text.
 
@@ -298,7 +329,7 @@ def _confirmed(languages: tuple[str, ...], present: int, folded: str | None = No
                     present |= set_bit
         if present & need != need:
             present ^= bit
-    return present & fragments
+    return present & _answer_bits(languages)
 
 
 @functools.cache
@@ -369,7 +400,7 @@ def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> int:
             if literal in folded:
                 mask |= bits
         present |= mask << offsets[key]
-    return present
+    return present | _shapes_in(languages, folded)
 
 
 def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
@@ -404,14 +435,15 @@ _NO_OWNERS: _Owners = (0, ())
 
 
 def _token_owners(scanner: _Scanner, token: str) -> _Owners:
-    """The fragments the pieces occurring in one token let through, and those whose literal must be confirmed."""
+    """The fragments the pieces occurring in one token let through, and those whose literal must be
+    confirmed; and the token's shapes."""
+    shapes = sum(bit for pattern, bit in scanner.shapes if pattern.search(token))
     if scanner.pattern is None:
-        return _NO_OWNERS
-    return _merged(owner for piece in scanner.pattern.findall(token) for owner in scanner.closure[piece])
+        return (shapes, ()) if shapes else _NO_OWNERS
+    return _merged((owner for piece in scanner.pattern.findall(token) for owner in scanner.closure[piece]), shapes)
 
 
-def _merged(owners: Iterable[tuple[str | None, int]]) -> _Owners:
-    bits = 0
+def _merged(owners: Iterable[tuple[str | None, int]], bits: int = 0) -> _Owners:
     confirm: dict[str, int] = {}
     for literal, more in owners:
         if literal is None:
@@ -434,6 +466,7 @@ class _Scanner:
     pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
     closure: dict[str, tuple[tuple[str | None, int], ...]]  # piece -> (literal to confirm or None, bits), prefixes too
     always: int  # fragments without required literals
+    shapes: tuple[tuple[re.Pattern[str], int], ...]  # (SHAPES pattern, its bit)
     # bits also name further literal sets (_further_table): a token holding a member sets its set's bit
 
 
@@ -455,14 +488,16 @@ def _scanner(languages: tuple[str, ...]) -> _Scanner:
         for literal in literals:
             piece = _piece(literal)
             owners.setdefault(piece, set()).add((None if piece == literal else literal, set_bit))
+    shapes = tuple((SHAPES[name], bit) for name, bit in _shape_bits(languages).items())
     if not owners:
-        return _Scanner(pattern=None, closure={}, always=always)
+        return _Scanner(pattern=None, closure={}, always=always, shapes=shapes)
     closure = {
         piece: tuple(owner for end in range(1, len(piece) + 1) for owner in owners.get(piece[:end], ()))
         for piece in owners
     }
     # A lookahead matches at every position, so findall lists the longest piece starting at each.
-    return _Scanner(pattern=re.compile(f"(?=({_trie(sorted(owners))}))"), closure=closure, always=always)
+    return _Scanner(pattern=re.compile(f"(?=({_trie(sorted(owners))}))"), closure=closure, always=always,
+                    shapes=shapes)
 
 
 def _trie(words: list[str]) -> str:

@@ -182,6 +182,7 @@ RULES = (
         doc=_DOC_COMMIT,
         detect=commit_ids,
         needs_tree=True,
+        requires=("shape:hex_run",),
         # Measured on git.git history, most ids no ref reaches name commits of other projects
         # (upstream fixes, quoted logs): worth a look, not a failed certificate.
         severity=Severity.WARNING,

@@ -290,6 +290,7 @@ RULES = (
         doc=_DOC_CODES,
         detect=finding_codes,
         lexicon_keys=("finding_intro",),
+        requires=("shape:letter_digit",),
     ),
     Rule(
         id="SI203",

@@ -130,7 +130,7 @@ def test_the_trie_scanner_finds_exactly_the_literals_checked_one_by_one(text: st
     folded = fold(text)
     scanned, one_by_one = _triggers_scanned(languages, folded), _triggers_one_by_one(languages, folded)
     fragments = _further_table(languages)[3]
-    assert scanned & fragments == one_by_one
+    assert scanned & fragments == one_by_one & fragments
     # the scanner also marks the further literal sets it saw; checking them literal by literal agrees
     assert _confirmed(languages, scanned) == _confirmed(languages, one_by_one, folded)
 
@@ -258,3 +258,39 @@ def test_claim_openings_match_what_their_plain_form_matches() -> None:
         assert spans == [m.span("claim") for m in plain.finditer(text)], text
         found += len(spans)
     assert found > 500  # the texts open many claims, after line starts, list marks and punctuation
+
+
+def test_a_rule_requiring_a_token_shape_runs_only_when_a_token_has_it() -> None:
+    settings = DetectSettings()
+    lexicon = lexicon_for(None)
+
+    def runs(text: str) -> set[str]:
+        folded = fold(text)
+        return {rule.id for rule, _ in _plan(settings, None).runs(lexicon.triggers_in(folded), folded)}
+
+    for _ in range(20):  # past the first records, which are checked literal by literal
+        runs("Warm the token scanner up.")
+    assert {"RF302", "SI202"} <= runs("Revert 1a2b3c4d, which audit F11 flagged.")
+    assert not {"RF302", "SI202"} & runs("Revert the cache change, which the audit flagged.")
+    assert "RF302" in runs("Revert DEADBEEF1 as well.")  # folded, an upper-case id has the shape too
+
+
+def test_token_shapes_hold_wherever_the_rules_requiring_them_can_match() -> None:
+    import random
+
+    from diylisis.detectors.lexicon import SHAPES
+    from diylisis.detectors.references import HEX
+    from diylisis.detectors.session import _CODE_HINT
+
+    pieces = ["a", "f", "g", "Z", "F", "1a2b3c4", "deadbeef", "0", "9", "\u0661", "-", ".", "/", " ", "\n",
+              "é", "`", "K", "ſ", "12ab", "cafe"]
+    generator = random.Random(5)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 40))) for _ in range(4000)]
+    checked = 0
+    for text in texts + list(TEXTS):
+        tokens = fold(text).split()
+        for pattern, shape in ((HEX, "shape:hex_run"), (_CODE_HINT, "shape:letter_digit")):
+            if pattern.search(text):
+                assert any(SHAPES[shape].search(token) for token in tokens), (shape, text)
+                checked += 1
+    assert checked > 500
