@@ -142,3 +142,14 @@ def test_a_scan_process_ends_with_its_whole_report_and_exit_code(repo: Path) -> 
     assert done.returncode == 1, done.stderr
     assert len(done.stdout) > 65_536  # more than a pipe holds, and it arrives whole
     assert json.loads(done.stdout)["summary"] == {"records": 600, "findings": 87, "not_portable": 86}
+
+
+def test_the_jobs_help_names_the_range_length_each_command_starts_workers_from() -> None:
+    from diylisis import scan, verification
+    from diylisis.commands import scan as scan_command
+    from diylisis.commands import verify as verify_command
+
+    for command, threshold in ((scan_command.command, scan.PARALLEL_FROM),
+                               (verify_command.command, verification.PARALLEL_FROM)):
+        jobs = next(param for param in command.params if param.name == "jobs")
+        assert f"one per CPU for {threshold} or more commits" in jobs.help

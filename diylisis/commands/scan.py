@@ -6,6 +6,7 @@ import json
 
 import click
 
+from diylisis.commands import options
 from diylisis.errors import BadInput
 
 
@@ -13,13 +14,7 @@ from diylisis.errors import BadInput
 @click.argument("targets", nargs=-1)
 @click.option("--range", "range_spec", metavar="A..B", help="Scan each commit message in the range, in one pass.")
 @click.option("--merges", is_flag=True, help="With --range, include merge commits.")
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=0,
-    help="With --range, worker processes (default 0: one per CPU for 1000 or more commits, else 1).",
-)
+@options.jobs(parallel_from=1000)  # scan.PARALLEL_FROM; importing it would load the detectors
 @click.option(
     "--format",
     "output_format",

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 
 import click
 
+from diylisis.commands import options
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
@@ -18,13 +19,7 @@ if TYPE_CHECKING:
 @click.argument("targets", nargs=-1)
 @click.option("--range", "range_spec", metavar="A..B", help="Verify each commit message in the range.")
 @click.option("--merges", is_flag=True, help="With --range, include merge commits.")
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=0,
-    help="With --range, worker processes (default 0: one per CPU for 2000 or more commits, else 1).",
-)
+@options.jobs(parallel_from=2000)  # verification.PARALLEL_FROM
 @click.option("--role", help="Require a certificate for this role.")
 @click.option("--min-realization", type=click.Choice(["lint-fallback", "generic-subagent", "refuter-subagent"]),
               help="Fail certificates whose refuter was weaker than this.")

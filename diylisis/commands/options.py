@@ -1,0 +1,16 @@
+"""Options that several commands share, defined once."""
+
+from __future__ import annotations
+
+import click
+
+
+def jobs(parallel_from: int):  # type: ignore[no-untyped-def]
+    """-j/--jobs of a command that shares a range among worker processes from parallel_from commits on."""
+    return click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(min=0),
+        default=0,
+        help=f"With --range, worker processes (default 0: one per CPU for {parallel_from} or more commits, else 1).",
+    )
