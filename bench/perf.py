@@ -660,29 +660,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                          cwd=history)
     whole["floor: pygit2 walk"] = Command(argv=(python, "-c", FLOOR_PYGIT2, str(history)), cwd=history)
     whole["floor: git log -z split"] = Command(argv=(python, "-c", FLOOR_GIT_LOG, str(history)), cwd=history)
-    span = count = 0
+    records = dict.fromkeys(whole, total)  # the commits each command reads
+    count = 0
     if commitlint:
         exe, config = commitlint
         root = git(history, env, "rev-list", "--max-parents=0", "HEAD").split()[0].decode()
-        span = int(git(history, env, "rev-list", "--count", f"{root}..HEAD").strip())
         whole["commitlint --from ROOT --to HEAD"] = Command(
             argv=(str(exe), "--config", str(config), "--from", root, "--to", "HEAD"), cwd=history, runs=1, warmup=0)
+        records["commitlint --from ROOT --to HEAD"] = int(git(history, env, "rev-list", "--count", f"{root}..HEAD"))
     if gitlint:
         count = min(args.gitlint_commits, total - 1)
         whole[f"gitlint --commits HEAD~{count}..HEAD"] = Command(
             argv=(str(gitlint), "--commits", f"HEAD~{count}..HEAD"), cwd=history, ok=GITLINT_OK, runs=1, warmup=0)
+        records[f"gitlint --commits HEAD~{count}..HEAD"] = count
     timed = measure_in_turn(whole, env, args.scan_runs, 1)
-    rates = {label: span if label.startswith("commitlint") else count if label.startswith("gitlint") else total
-             for label in timed}
     for label, timing in timed.items():
-        show(label, timing, rates[label])
+        show(label, timing, records[label])
     if gitlint:
         print(f"  (gitlint runs git for every commit, so it reads {count} commits, not {total}: "
               "scan_vs_gitlint compares commits per second)")
 
     def rate(label: str) -> float | None:
         timing = timed.get(label)
-        return rates[label] / timing.median if timing and timing.runs else None
+        return records[label] / timing.median if timing and timing.runs else None
 
     scan = timed.get("git distill scan --range HEAD")
     scan_rate = rate("git distill scan --range HEAD")

@@ -67,23 +67,14 @@ def scan_range(repo: Any, walk: Walk, settings: DetectSettings, *, jobs: int = 0
     same either way.
     """
     import functools
-    import operator
 
     from diylisis import workers
     from diylisis.gitio.context import PygitContext
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
     judge = functools.partial(_judge_messages, repo.path, origin, settings)
-    early: dict[str, tuple[str, str, tuple[Finding, ...], tuple[Finding, ...]]] = {}
-
-    def while_sorting(tip_line: Iterator[tuple[str, bytes]]) -> None:
-        for message in tip_line:
-            early[message[0]] = judge([message])[0]
-
-    messages = walk.messages(while_sorting)
-    for commit_id, digest, findings, suppressed in workers.in_order(
-        messages, functools.partial(workers.known_first, early, operator.itemgetter(0), judge), jobs=jobs, chunk=_CHUNK,
-        parallel_from=PARALLEL_FROM,
+    for commit_id, digest, findings, suppressed in workers.walk_in_order(
+        walk, judge, early_batch=1, jobs=jobs, chunk=_CHUNK, parallel_from=PARALLEL_FROM
     ):
         yield _commit_result(commit_id, digest, findings, suppressed)
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from itertools import chain, islice
-from operator import itemgetter
+from itertools import chain
 
 from diylisis import codec, store
 from diylisis.frozen import frozen_model
@@ -123,16 +122,9 @@ def check_range(root, walk: Walk, role: str | None, context_for, min_realization
 
     check_chunk = partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization, max_bytes)
-    early: dict[str, Check] = {}
-
-    def while_sorting(tip_line: Iterator[tuple[str, bytes]]) -> None:
-        while part := list(islice(tip_line, _EARLY_BATCH)):
-            early.update(zip([commit_id for commit_id, _ in part], check_chunk(part), strict=True))
-
-    messages = walk.messages(while_sorting)
     # the worker processes make the snapshots: a message and its id cost less to send
-    yield from workers.in_order(messages, partial(workers.known_first, early, itemgetter(0), check_chunk),
-                                jobs=jobs, chunk=CHUNK, parallel_from=PARALLEL_FROM)
+    yield from workers.walk_in_order(walk, check_chunk, early_batch=_EARLY_BATCH, jobs=jobs, chunk=CHUNK,
+                                     parallel_from=PARALLEL_FROM)
 
 
 _EARLY_BATCH = 64  # records per note read while the range is sorted: one git process each

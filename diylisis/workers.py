@@ -17,6 +17,7 @@ CPU time from the workers on a machine with two CPUs.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import chain, islice
 
 TYPE_CHECKING = False
@@ -78,6 +79,26 @@ def in_order(items: Iterable[T], judge: Callable[[list[T]], list[R]], *, jobs: i
         finished = True
     finally:
         _stop(crew, finished)
+
+
+def walk_in_order(walk: Any, judge: Callable[[list[tuple[str, bytes]]], list[R]], *, early_batch: int, jobs: int,
+                  chunk: int, parallel_from: int = 0) -> Iterator[R]:
+    """in_order over the (commit id, message) pairs of a started gitio.history.Walk.
+
+    While the walk sorts, the messages along its tip's first-parent line are judged here,
+    early_batch at a time (between two batches the walk checks whether the sort is done), and
+    those the range holds are not judged again.
+    """
+    from operator import itemgetter
+
+    early: dict[str, R] = {}
+
+    def while_sorting(tip_line: Iterator[tuple[str, bytes]]) -> None:
+        while part := list(islice(tip_line, early_batch)):
+            early.update(zip([commit_id for commit_id, _ in part], judge(part), strict=True))
+
+    yield from in_order(walk.messages(while_sorting), partial(known_first, early, itemgetter(0), judge), jobs=jobs,
+                        chunk=chunk, parallel_from=parallel_from)
 
 
 def known_first(known: dict[Any, R], key: Callable[[T], Any], judge: Callable[[list[T]], list[R]],

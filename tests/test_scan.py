@@ -124,6 +124,7 @@ def _fast_import_history(repo: Path, count: int) -> None:
     git(repo, "reset", "-q", "--hard", "main")
 
 
+@pytest.mark.usefixtures("deadline")
 def test_a_range_shared_among_worker_processes_gives_the_same_report(repo: Path, capsys) -> None:
     _fast_import_history(repo, 600)
     code_one, one, _ = run(capsys, "scan", "--range", "HEAD", "--jobs", "1", "--format", "json")

@@ -80,6 +80,7 @@ def _checks(repo: Path, snapshots: list, role: str | None, context_for, wanted: 
                                     config=store.settings(repo))
 
 
+@pytest.mark.usefixtures("deadline")  # the ranged cases fork workers
 @pytest.mark.parametrize(("role", "ranged"), [(None, False), ("reviewer", False), ("implementer", False),
                                               ("reviewer", True)])
 def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: pytest.MonkeyPatch,
@@ -90,7 +91,7 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
     context_for = certification.context_for(workspace)
     wanted = Realization.GENERIC_SUBAGENT
     one_by_one = [verification.check(s, store.get(repo, s.data), role, context_for(s), wanted) for s in snapshots]
-    # seven records: chunks of 3, 3 and 1 in one process; a range in chunks of one record, in two
+    # seven records: one, then chunks of 3 and 3, in one process; a range in chunks of one record, in two
     # worker processes
     monkeypatch.setattr(verification, "CHUNK", 1 if ranged else 3)
     chunked = list(_checks(repo, snapshots, role, context_for, wanted, ranged))
@@ -108,6 +109,7 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
         assert failures[weaker] == ("below: refuter lint-fallback is below the required generic-subagent",)
 
 
+@pytest.mark.usefixtures("deadline")
 @pytest.mark.parametrize("ranged", [False, True])
 def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  ranged: bool) -> None:
@@ -116,13 +118,13 @@ def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path, mon
     git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
     snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
     monkeypatch.setattr(verification, "CHUNK", 2)
-    monkeypatch.setattr(verification, "PARALLEL_FROM", 4)
     checks = _checks(repo, snapshots, None, certification.context_for(certification.Workspace.open(repo)), None,
                      ranged)
     with pytest.raises(store.CorruptNote, match=blob):
         list(checks)
 
 
+@pytest.mark.usefixtures("deadline")  # --jobs 2 forks workers
 def test_the_verify_report_names_every_outcome(repo: Path) -> None:
     from click.testing import CliRunner
 

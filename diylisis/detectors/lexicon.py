@@ -317,7 +317,7 @@ def _confirmed(languages: tuple[str, ...], present: int, folded: str | None = No
     the scanner sets it from the tokens; given folded, the sets of the fragments present are
     looked up here instead. The set bits are dropped from the answer.
     """
-    checked, needs, set_literals, fragments = _further_table(languages)
+    checked, needs, set_literals, _ = _further_table(languages)
     pending = present & checked
     while pending:
         bit = pending & -pending
@@ -411,7 +411,7 @@ def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
     for token in tokens:
         owners = known.get(token)
         if owners is None:
-            owners = _token_owners(scanner, token)
+            owners = _token_owners(scanner, token, _shapes_in(languages, token))
             if len(known) < _TOKEN_MEMO:
                 known[token] = owners
         bits, confirm = owners
@@ -434,10 +434,9 @@ _TOKEN_OWNERS: dict[tuple[str, ...], dict[str, _Owners]] = {}
 _NO_OWNERS: _Owners = (0, ())
 
 
-def _token_owners(scanner: _Scanner, token: str) -> _Owners:
+def _token_owners(scanner: _Scanner, token: str, shapes: int) -> _Owners:
     """The fragments the pieces occurring in one token let through, and those whose literal must be
-    confirmed; and the token's shapes."""
-    shapes = sum(bit for pattern, bit in scanner.shapes if pattern.search(token))
+    confirmed; with the token's shapes (_shapes_in) among the bits."""
     if scanner.pattern is None:
         return (shapes, ()) if shapes else _NO_OWNERS
     return _merged((owner for piece in scanner.pattern.findall(token) for owner in scanner.closure[piece]), shapes)
@@ -466,7 +465,6 @@ class _Scanner:
     pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
     closure: dict[str, tuple[tuple[str | None, int], ...]]  # piece -> (literal to confirm or None, bits), prefixes too
     always: int  # fragments without required literals
-    shapes: tuple[tuple[re.Pattern[str], int], ...]  # (SHAPES pattern, its bit)
     # bits also name further literal sets (_further_table): a token holding a member sets its set's bit
 
 
@@ -488,16 +486,14 @@ def _scanner(languages: tuple[str, ...]) -> _Scanner:
         for literal in literals:
             piece = _piece(literal)
             owners.setdefault(piece, set()).add((None if piece == literal else literal, set_bit))
-    shapes = tuple((SHAPES[name], bit) for name, bit in _shape_bits(languages).items())
     if not owners:
-        return _Scanner(pattern=None, closure={}, always=always, shapes=shapes)
+        return _Scanner(pattern=None, closure={}, always=always)
     closure = {
         piece: tuple(owner for end in range(1, len(piece) + 1) for owner in owners.get(piece[:end], ()))
         for piece in owners
     }
     # A lookahead matches at every position, so findall lists the longest piece starting at each.
-    return _Scanner(pattern=re.compile(f"(?=({_trie(sorted(owners))}))"), closure=closure, always=always,
-                    shapes=shapes)
+    return _Scanner(pattern=re.compile(f"(?=({_trie(sorted(owners))}))"), closure=closure, always=always)
 
 
 def _trie(words: list[str]) -> str:

@@ -77,7 +77,7 @@ def check_registry(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
             raise ValueError(f"duplicate rule name {rule.name}")
         seen_ids.add(rule.id)
         seen_names.add(rule.name)
-        unfiltered = READ_WHOLE.intersection(need for need in rule.requires if isinstance(need, str))
+        unfiltered = READ_WHOLE.intersection(rule.requires)
         if unfiltered:  # the prefilter keeps no bits for such a key: the rule would never run
             raise ValueError(f"rule {rule.id} requires {sorted(unfiltered)[0]}, a lexicon key read whole")
     return rules

@@ -38,7 +38,8 @@ TRAILER = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: \S|^(?:Cc|Bug|Link|
 TRACE_LINE = re.compile(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
 )
-_BLOCK_START = re.compile(r"^(?: {0,3}(?:```|~~~|>)| {4}|\t)", re.M)  # where FENCE, QUOTE or INDENTED may match
+_BLOCK_OPENER = r"(?: {0,3}(?:```|~~~|>)| {4}|\t)"
+_BLOCK_START = re.compile("^" + _BLOCK_OPENER, re.M)  # where FENCE, QUOTE or INDENTED may match
 IGNORE = re.compile(r"<!--\s*distill:\s*ignore\b([A-Z0-9 ,]*)-->")
 # A literal each inline pattern's matches contain: without it the pattern cannot match.
 _INLINE_NEEDS = {
@@ -238,7 +239,7 @@ def _may_open_block(text: str) -> bool:
 
 
 _BLOCK_FIRST = (" ", "\t", "`", "~", ">")  # what every line _BLOCK_START matches opens with
-_BLOCK_AFTER_NEWLINE = re.compile(r"\n(?: {0,3}(?:```|~~~|>)| {4}|\t)")
+_BLOCK_AFTER_NEWLINE = re.compile(r"\n" + _BLOCK_OPENER)
 
 
 def _url_matches(text: str) -> Iterator[re.Match[str]]:

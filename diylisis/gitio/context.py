@@ -385,12 +385,12 @@ class _TreeIndex:
     def _read_many(self, blob_ids: list[Any]) -> None:
         """Read and cache the texts of blobs: many in one request to this process's `git cat-file`."""
         wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts]
-        # a few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe
-        pipe = _cat_file(self.repo.path) if len(wanted) >= _CAT_FILE_FROM else None
+        # Only objects present go to git: in a partial clone it would fetch a missing one from its
+        # remote. A few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe.
+        odb = self.repo.odb
+        present = [oid for oid in wanted if odb.exists(oid)] if len(wanted) >= _CAT_FILE_FROM else []
+        pipe = _cat_file(self.repo.path) if len(present) >= _CAT_FILE_FROM else None
         if pipe is not None:
-            odb = self.repo.odb
-            # Only objects present: in a partial clone git would fetch a missing one from its remote.
-            present = [oid for oid in wanted if odb.exists(oid)]
             try:
                 for oid, raw in zip(present, pipe.read(present), strict=True):
                     self._store(oid, b"" if raw is None or len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
@@ -513,10 +513,9 @@ def _list_reachable_commits(repo: pygit2.Repository) -> None:
     commit-graph the listing takes 0.7 s on git.git (85k commits), which git then spends beside
     this process before commit_id() first needs it (about 0.4 s later there).
     """
-    if repo.path not in _REACHABLE:
-        primary = _ref_tips(repo, primary=True)
-        listing = _Listing(repo.path, primary, []) if primary else None
-        _REACHABLE[repo.path] = _Reachability(None if listing else set(), primary, None, listing)
+    primary = _ref_tips(repo, primary=True)
+    listing = _Listing(repo.path, primary, []) if primary else None
+    _REACHABLE[repo.path] = _Reachability(None if listing else set(), primary, None, listing)
 
 
 def _reachable(repo: pygit2.Repository, commit_id: str) -> bool:

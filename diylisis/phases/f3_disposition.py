@@ -5,6 +5,7 @@ from __future__ import annotations
 from diylisis.frozen import frozen_model
 from diylisis.model import Contract
 from diylisis.state import (
+    RESIDUAL_OPTIONS,
     Answer,
     Disposition,
     DispositionKind,
@@ -48,7 +49,7 @@ def dispose(items: tuple[Item, ...], grounding: tuple[GroundingMark, ...],
             provenance.append(ProvenanceMark(item_id=item.id, provenance=Provenance.UNKNOWN,
                                              source="no observable source in the record or repository"))
             answer = answered.get(item.id)
-            if answer is None or answer.option not in ("resolve", "route", "drop", "defer"):
+            if answer is None or answer.option not in RESIDUAL_OPTIONS:
                 gated.append(item.id)
                 continue
             disposition = from_answer(item, answer)

@@ -322,6 +322,15 @@ def test_a_blob_missing_from_the_store_mentions_nothing(repo: Path) -> None:
     assert context.mentions("fold-flush")
 
 
+def test_a_tree_of_missing_blobs_too_many_for_pygit2_mentions_nothing(repo: Path) -> None:
+    commit(repo, "Add", {"doc.md": "The Fold-Flush mode.\n"})
+    count = context_module._CAT_FILE_FROM + 6  # enough that the blobs would be asked of git's pipe
+    listing = "".join(f"100644 blob {n:040x}\tgone{n}.md\n" for n in range(1, count + 1))
+    tree = git(repo, "mktree", "--missing", input=listing.encode()).strip()
+    head = git(repo, "commit-tree", tree, "-m", "partial", input=b"").strip()
+    assert not PygitContext(pygit2.Repository(str(repo)), head).mentions("anything-at-all")
+
+
 def test_a_term_found_in_a_blob_already_read_reads_no_other(repo: Path) -> None:
     commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n"})
     handle = pygit2.Repository(str(repo))
