@@ -25,10 +25,6 @@ from diylisis import precompiled
 from diylisis.digests import sha256
 from diylisis.frozen import frozen_model
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
 # os.path, not pathlib: the commit-msg hook imports this module and nothing else it loads needs pathlib
 LEXICON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicons")
 CACHE_PATH = os.path.join(LEXICON_DIR, "derived.json")
@@ -406,14 +402,17 @@ def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> int:
 def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
     scanner = _scanner(languages)
     present = scanner.always
-    known = _TOKEN_OWNERS.setdefault(languages, {})
+    known, owning_nothing = _TOKEN_OWNERS.setdefault(languages, ({}, set()))
     tokens = set(folded.split())
-    for token in tokens:
+    for token in tokens.difference(owning_nothing):
         owners = known.get(token)
         if owners is None:
             owners = _token_owners(scanner, token, _shapes_in(languages, token))
-            if len(known) < _TOKEN_MEMO:
-                known[token] = owners
+            if len(known) + len(owning_nothing) < _TOKEN_MEMO:
+                if owners is _NO_OWNERS:
+                    owning_nothing.add(token)
+                else:
+                    known[token] = owners
         bits, confirm = owners
         present |= bits
         for literal, more, inner in confirm:
@@ -423,15 +422,20 @@ def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
 
 
 # Each literal is found through its longest whitespace-free piece, which lies inside one token
-# of folded.split(); a history repeats its words, so each distinct token is looked up once.
-# A literal longer than its piece is then confirmed in the whole text, unless one of its inner
-# words (those between two others) is missing from the tokens: where the literal occurs, each
-# inner word is a whole token, and a set lookup costs less than a search of the text.
+# of folded.split(); a history repeats its words, so each distinct token is looked up once, and
+# most own nothing. A literal longer than its piece is then confirmed in the whole text, unless
+# the token cannot hold the piece where the literal has it (a word the literal goes on after
+# ends a token) or one of its inner words (those between two others) is missing from the
+# tokens: where the literal occurs, each inner word is a whole token, and a set lookup costs
+# less than a search of the text.
 _TOKEN_MEMO = 200_000
 # (fragment bits, (literal to confirm in the text, bits, its inner words) ...)
 _Owners = tuple[int, tuple[tuple[str, int, tuple[str, ...]], ...]]
-_TOKEN_OWNERS: dict[tuple[str, ...], dict[str, _Owners]] = {}
+# languages -> (token -> what it owns, the tokens that own nothing)
+_TOKEN_OWNERS: dict[tuple[str, ...], tuple[dict[str, _Owners], set[str]]] = {}
 _NO_OWNERS: _Owners = (0, ())
+# a literal whose piece a token holds: (the literal, its bits, its piece, _piece_places(literal) ...)
+_Confirm = tuple[str, int, str, bool, bool, bool, bool]
 
 
 def _token_owners(scanner: _Scanner, token: str, shapes: int) -> _Owners:
@@ -439,19 +443,32 @@ def _token_owners(scanner: _Scanner, token: str, shapes: int) -> _Owners:
     confirmed; with the token's shapes (_shapes_in) among the bits."""
     if scanner.pattern is None:
         return (shapes, ()) if shapes else _NO_OWNERS
-    return _merged((owner for piece in scanner.pattern.findall(token) for owner in scanner.closure[piece]), shapes)
-
-
-def _merged(owners: Iterable[tuple[str | None, int]], bits: int = 0) -> _Owners:
+    bits = shapes
     confirm: dict[str, int] = {}
-    for literal, more in owners:
-        if literal is None:
-            bits |= more
-        else:
-            confirm[literal] = confirm.get(literal, 0) | more
+    for found in scanner.pattern.findall(token):
+        outright, literals = scanner.closure[found]
+        bits |= outright
+        for literal, more, piece, anywhere, ending, starting, alone in literals:
+            if (
+                anywhere
+                or (ending and token.endswith(piece))
+                or (starting and token.startswith(piece))
+                or (alone and token == piece)
+            ):
+                confirm[literal] = confirm.get(literal, 0) | more
     if not bits and not confirm:
         return _NO_OWNERS
     return bits, tuple((literal, more, tuple(literal.split()[1:-1])) for literal, more in confirm.items())
+
+
+def _piece_places(literal: str) -> tuple[bool, bool, bool, bool]:
+    """Where a token holding the literal's piece must have it: (anywhere, ending the token,
+    starting it, as all of it). A word the literal goes on after ends a token, and a word it has
+    before starts one."""
+    words = literal.split()
+    last = len(words) - 1
+    places = {(index > 0, index < last) for index, word in enumerate(words) if word == _piece(literal)}
+    return (False, False) in places, (False, True) in places, (True, False) in places, (True, True) in places
 
 
 def _piece(literal: str) -> str:
@@ -463,7 +480,8 @@ def _piece(literal: str) -> str:
 @frozen_model
 class _Scanner:
     pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
-    closure: dict[str, tuple[tuple[str | None, int], ...]]  # piece -> (literal to confirm or None, bits), prefixes too
+    # found piece -> (the bits it and its prefixes let through, the literals they need confirmed)
+    closure: dict[str, tuple[int, tuple[_Confirm, ...]]]
     always: int  # fragments without required literals
     # bits also name further literal sets (_further_table): a token holding a member sets its set's bit
 
@@ -488,10 +506,17 @@ def _scanner(languages: tuple[str, ...]) -> _Scanner:
             owners.setdefault(piece, set()).add((None if piece == literal else literal, set_bit))
     if not owners:
         return _Scanner(pattern=None, closure={}, always=always)
-    closure = {
-        piece: tuple(owner for end in range(1, len(piece) + 1) for owner in owners.get(piece[:end], ()))
-        for piece in owners
-    }
+    closure = {}
+    for found in owners:
+        outright = 0
+        literals = []
+        for end in range(1, len(found) + 1):
+            for literal, bits in owners.get(found[:end], ()):
+                if literal is None:
+                    outright |= bits
+                else:
+                    literals.append((literal, bits, found[:end], *_piece_places(literal)))
+        closure[found] = (outright, tuple(literals))
     # A lookahead matches at every position, so findall lists the longest piece starting at each.
     return _Scanner(pattern=re.compile(f"(?=({_trie(sorted(owners))}))"), closure=closure, always=always)
 

@@ -12,6 +12,7 @@ from diylisis.detectors.lexicon import (
     _further_table,
     _load,
     _parts,
+    _scanner,
     _triggers_one_by_one,
     _triggers_scanned,
     fold,
@@ -133,6 +134,28 @@ def test_the_trie_scanner_finds_exactly_the_literals_checked_one_by_one(text: st
     assert scanned & fragments == one_by_one & fragments
     # the scanner also marks the further literal sets it saw; checking them literal by literal agrees
     assert _confirmed(languages, scanned) == _confirmed(languages, one_by_one, folded)
+
+
+def test_a_literal_of_several_words_is_found_wherever_its_words_stand() -> None:
+    # the scanner drops a literal when a token holds its piece where the literal cannot have it;
+    # words of such literals, glued to affixes and to each other, must still agree with a plain search
+    import random
+
+    languages = lexicon_for(None).languages
+    literals = sorted({entry[0] for _, entries in _scanner(languages).closure.values() for entry in entries})
+    assert len(literals) > 100
+    generator = random.Random(13)
+    affixes = ["", "", "", "x", "re", "-", ":", "s", "ed", "<", ">", "@", "#"]
+    texts = []
+    for _ in range(1500):
+        words = [word for literal in generator.sample(literals, 3) for word in literal.split()]
+        if generator.random() < 0.3:
+            generator.shuffle(words)
+        glued = [generator.choice(affixes) + word + generator.choice(affixes) for word in words]
+        texts.append(fold("".join(word + generator.choice([" ", " ", "", "\n"]) for word in glued)))
+    for folded in texts:
+        scanned, one_by_one = _triggers_scanned(languages, folded), _triggers_one_by_one(languages, folded)
+        assert _confirmed(languages, scanned) == _confirmed(languages, one_by_one, folded), folded
 
 
 def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
