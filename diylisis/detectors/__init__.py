@@ -6,6 +6,8 @@ raises surfaces as RuleCrashed (fail closed), never as silence.
 
 from __future__ import annotations
 
+import re
+
 from diylisis.detectors import (
     claims,
     deixis,
@@ -78,7 +80,7 @@ def detect_text(
     lexicon = lexicon_for(settings.languages)
     folded = fold(text)
     triggers = lexicon.triggers_in(folded)
-    runs = _plan(settings, path).runs(triggers, folded)
+    runs = _plan(settings, path).runs(triggers, folded, text)
     if not runs:
         return (), ()
     doc = prepare(text, lexicon, settings, context, path, folded=folded, triggers=triggers)
@@ -117,10 +119,14 @@ class _Plan:
     # records lack most first characters, which spares a search for each of their literals
     by_literal: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
     by_other_literal: tuple[tuple[str, int], ...]  # the other literals: most records cannot hold them
+    # (a required pattern without literals, rules requiring it): searched in the text itself, and
+    # only while one of those rules is not let through yet
+    by_search: tuple[tuple[re.Pattern[str], int], ...]
     chosen: dict[int, tuple[tuple[Rule, Severity], ...]] = field(default_factory=dict, compare=False, repr=False)
 
-    def runs(self, triggers: int, folded: str) -> tuple[tuple[Rule, Severity], ...]:
-        """The rules some requirement of which may match (triggers: lexicon.triggers_in(folded))."""
+    def runs(self, triggers: int, folded: str, text: str) -> tuple[tuple[Rule, Severity], ...]:
+        """The rules some requirement of which may match the text (folded: its fold();
+        triggers: lexicon.triggers_in(folded))."""
         bits = self.always
         for fragments, owners in self.by_fragments:
             if triggers & fragments:
@@ -134,6 +140,9 @@ class _Plan:
             for literal, owners in self.by_other_literal:
                 if literal in folded:
                     bits |= owners
+        for pattern, owners in self.by_search:
+            if owners & ~bits and pattern.search(text):
+                bits |= owners
         chosen = self.chosen.get(bits)
         if chosen is None:
             chosen = tuple(pair for index, pair in enumerate(self.rules) if bits >> index & 1)
@@ -159,32 +168,39 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
     if plan is None:
         disabled = settings.disabled_for(path)
         rules = tuple(
-            (rule, settings.level_for(rule.id, rule.severity, path)) for rule in RULES if rule.id not in disabled
+            (rule, settings.level_for(rule.id, rule.severity, path))
+            for rule in RULES
+            if rule.id not in disabled and (rule.applies is None or rule.applies(settings))
         )
         lexicon = lexicon_for(settings.languages)
         always = 0
         by_fragments: list[tuple[int, int]] = []
         by_literal: dict[str, int] = {}
+        by_search: dict[re.Pattern[str], int] = {}
         for index, (rule, _) in enumerate(rules):
             bit = 1 << index
-            literals = _required_literals(rule)
-            if literals is None:
+            if not rule.requires:
                 always |= bit
                 continue
             fragments = 0
             for need in rule.requires:
                 if isinstance(need, str):
                     fragments |= lexicon.key_bits(need)
+                    continue
+                literals = fragment_literals(need.pattern)
+                if literals is None:
+                    by_search[need] = by_search.get(need, 0) | bit
+                for literal in sorted(literals or ()):
+                    by_literal[literal] = by_literal.get(literal, 0) | bit
             if fragments:
                 by_fragments.append((fragments, bit))
-            for literal in literals:
-                by_literal[literal] = by_literal.get(literal, 0) | bit
         plan = _Plan(
             rules=rules,
             always=always,
             by_fragments=tuple(by_fragments),
             by_literal=_by_first_character([pair for pair in by_literal.items() if pair[0].isascii()]),
             by_other_literal=tuple(pair for pair in by_literal.items() if not pair[0].isascii()),
+            by_search=tuple(by_search.items()),
         )
         if len(_PLANS) > 256:
             _PLANS.clear()
@@ -199,20 +215,6 @@ def _by_first_character(literals: list[tuple[str, int]]) -> tuple[tuple[str, tup
         groups.setdefault(literal[:1], []).append((literal, bits))
     # a group of one is tested by its literal, which says more than its first character
     return tuple((group[0][0] if len(group) == 1 else first, tuple(group)) for first, group in groups.items())
-
-
-def _required_literals(rule: Rule) -> tuple[str, ...] | None:
-    """The literals of the patterns a rule requires (None: it always runs, having none or one without literals)."""
-    if not rule.requires:
-        return None
-    literals: list[str] = []
-    for need in rule.requires:
-        if not isinstance(need, str):
-            found = fragment_literals(need.pattern)
-            if found is None:
-                return None
-            literals.extend(sorted(found))
-    return tuple(literals)
 
 
 def is_blocking(finding: Finding) -> bool:

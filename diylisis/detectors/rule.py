@@ -10,6 +10,7 @@ from diylisis.model import Category, Finding, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from diylisis.detectors.settings import DetectSettings
     from diylisis.detectors.text import Doc
 
 # Family letters plus three digits; the prefix X is reserved for user rules (flake8 VALID_CODE_PREFIX).
@@ -35,9 +36,13 @@ class Rule:
     lexicon_keys: tuple[str, ...] = ()
     needs_tree: bool = False  # runs only when the context can answer tracked()/mentions()
     # The rule finds nothing unless one of these may match the record: a lexicon key some of
-    # whose fragments' literals occur, or a pattern whose required literals occur (a pattern
-    # without any always may). Empty: the rule always runs. detect() skips the rest unread.
+    # whose fragments' literals occur, a lexicon.SHAPES name some token has, or a pattern whose
+    # required literals occur (one without any is searched for in the text). Empty: the rule
+    # always runs. detect() skips the rest unread.
     requires: tuple[str | re.Pattern[str], ...] = ()
+    # None: the rule may find something under any settings; else only under those it accepts
+    # (a rule that flags what a list in the settings names has nothing to do while it is empty)
+    applies: Callable[[DetectSettings], bool] | None = None
 
     def __post_init__(self) -> None:
         problems = rule_problems(self, user=False)

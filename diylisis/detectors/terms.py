@@ -144,6 +144,7 @@ RULES = (
         detect=coined_terms,
         lexicon_keys=("common_compound",),
         needs_tree=True,
+        requires=(HYPHENATED, _CAMEL_HINT),
         # Measured on the portability corpus, most candidates the tree lacks are ordinary
         # prose; a warning asks the author without failing the record (raise it in [detect]).
         severity=Severity.WARNING,
@@ -156,5 +157,6 @@ RULES = (
         summary="Terms the configuration's reject list always flags.",
         doc=_DOC_REJECT,
         detect=rejected_terms,
+        applies=lambda settings: bool(settings.reject),
     ),
 )

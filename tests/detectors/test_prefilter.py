@@ -21,6 +21,8 @@ from diylisis.detectors.lexicon import (
     required_literals,
 )
 from diylisis.detectors.text import prepare
+from diylisis.gitio.context import PygitContext
+from tests.conftest import commit, git
 
 TEXTS = (
     "Fix the parser as discussed in this session.\n\nAll 12 tests pass locally; CI is green.",
@@ -112,17 +114,55 @@ def test_a_rule_is_skipped_only_when_none_of_its_requirements_occurs() -> None:
     assert not detect_text("Logs are in the build folder.", None, settings)[0]
 
 
+@pytest.fixture(scope="module")
+def tree_context(tmp_path_factory: pytest.TempPathFactory) -> PygitContext:
+    """A context whose tree has one file: the rules that need a tree run, and most terms are unknown to it."""
+    import pygit2
+
+    path = tmp_path_factory.mktemp("tree")
+    git(path, "init", "-q", "-b", "main")
+    commit(path, "Add a readme", {"README.md": "A readme.\n"})
+    return PygitContext(pygit2.Repository(str(path)), "HEAD")
+
+
+def _never_skipped(text: str, settings: DetectSettings, context: PygitContext) -> None:
+    lexicon = lexicon_for(settings.languages)
+    doc = prepare(text, lexicon, settings, context)
+    folded = fold(text)
+    runs = {rule.id for rule, _ in _plan(settings, None).runs(lexicon.triggers_in(folded), folded, text)}
+    for rule in RULES:
+        if list(rule.detect(doc)):
+            assert rule.id in runs, (rule.id, text)
+
+
 # Each rule's own documentation quotes what it flags and what it leaves alone.
 @pytest.mark.parametrize("text", TEXTS + tuple(rule.doc for rule in RULES), ids=lambda t: t[:24])
-def test_a_rule_that_finds_something_is_never_skipped(text: str) -> None:
+def test_a_rule_that_finds_something_is_never_skipped(text: str, tree_context: PygitContext) -> None:
+    _never_skipped(text, DetectSettings(), tree_context)
+    _never_skipped(text, DetectSettings(reject=("parser", "session", "tests")), tree_context)
+
+
+def test_a_term_in_a_masked_view_still_lets_the_coined_term_rule_run(tree_context: PygitContext) -> None:
+    # CT801 requires a hyphen or a lower-upper pair in the text: masking a view never adds one
+    import random
+
+    pieces = ["fooBar", "FooBarBaz", "QuxQuux", "x-ray-tube", "sub-agent", "`", "``", "/", "(", "=", ".", '"', "'",
+              "https://", "www.", " ", " ", "\n", "\n    ", "\n> ", "Word", "word", "-", "é", "Ä", "#", "@"]
+    generator = random.Random(17)
     settings = DetectSettings()
-    lexicon = lexicon_for(None)
-    doc = prepare(text, lexicon, settings)
-    triggers = lexicon.triggers_in(fold(text))
-    runs = {rule.id for rule, _ in _plan(settings, None).runs(triggers, fold(text))}
-    for rule in RULES:
-        if not rule.needs_tree and list(rule.detect(doc)):
-            assert rule.id in runs
+    for _ in range(1500):
+        text = "".join(generator.choice(pieces) for _ in range(generator.randint(1, 30)))
+        _never_skipped(text, settings, tree_context)
+
+
+def test_a_rule_with_nothing_to_do_under_the_settings_does_not_run() -> None:
+    text = "Rename the widget."
+    folded = fold(text)
+    triggers = lexicon_for(None).triggers_in(folded)
+    assert "CT802" not in {rule.id for rule, _ in _plan(DetectSettings(), None).runs(triggers, folded, text)}
+    rejecting = DetectSettings(reject=("widget",))
+    assert "CT802" in {rule.id for rule, _ in _plan(rejecting, None).runs(triggers, folded, text)}
+    assert [f.rule_id for f in detect_text(text, None, rejecting)[0]] == ["CT802"]
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -289,7 +329,7 @@ def test_a_rule_requiring_a_token_shape_runs_only_when_a_token_has_it() -> None:
 
     def runs(text: str) -> set[str]:
         folded = fold(text)
-        return {rule.id for rule, _ in _plan(settings, None).runs(lexicon.triggers_in(folded), folded)}
+        return {rule.id for rule, _ in _plan(settings, None).runs(lexicon.triggers_in(folded), folded, text)}
 
     for _ in range(20):  # past the first records, which are checked literal by literal
         runs("Warm the token scanner up.")
