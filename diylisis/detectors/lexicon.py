@@ -235,6 +235,7 @@ class _Gate:
     always: int  # fragments with no required literal: they always run
     full: int
     further: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()  # (fragment bit, further_literals)
+    shaped: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (fragment bit, required_shapes)
 
 
 _MAX_ALTERNATIVES = 64
@@ -256,13 +257,16 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     triggers: dict[str, int] = {}
     always = 0
     further = []
+    shaped = []
     derived = _derived()
     for index, (_, fragment) in enumerate(parts):
         if derived is not None and fragment in derived.literals:  # read directly: one lookup per fragment
             required, more = derived.literals[fragment], derived.further.get(fragment, ())
+            shapes = derived.shapes.get(fragment, ())
         else:
             required = required_literals(fragment)
             more = further_literals(fragment)
+            shapes = required_shapes(fragment)
         if required is None:
             always |= 1 << index
             continue
@@ -270,28 +274,32 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
             triggers[literal] = triggers.get(literal, 0) | 1 << index
         if more:
             further.append((1 << index, tuple(tuple(pieces) for pieces in more)))
+        if shapes:
+            shaped.append((1 << index, shapes))
     return _Gate(
         triggers=tuple(triggers.items()),
         always=always,
         full=(1 << len(parts)) - 1,
         further=tuple(further),
+        shaped=tuple(shaped),
     )
 
 
 # Shapes a whitespace-separated token of the folded text can have, which a rule may require as
 # it requires a lexicon key: a rule whose every match lies inside a token of that shape is
-# skipped for a text with no such token. Each shape has a bit above the further sets' bits,
-# which triggers_in() sets; a history repeats its tokens, so each is tested once per process.
+# skipped for a text with no such token. A lexicon fragment every match of which holds a digit
+# (required_shapes) is dropped the same way. Each shape has a bit just above the fragments'
+# bits, which triggers_in() sets; a history repeats its tokens, so each is tested once per process.
 SHAPES = {
     "shape:hex_run": re.compile(r"[0-9a-f]{7}"),  # a commit id's seven hex digits, lower-cased
     "shape:letter_digit": re.compile(r"[a-z]\d"),  # a letter, lower-cased, then a digit: "f11"
+    "shape:digit": re.compile(r"\d"),  # any decimal digit, as the regex engine's \d
 }
 
 
 @functools.cache
 def _shape_bits(languages: tuple[str, ...]) -> dict[str, int]:
-    set_bits = _further_table(languages)[2]
-    first = max(set_bits) << 1 if set_bits else 1 << _layout(languages).size
+    first = 1 << _layout(languages).size
     return {name: first << index for index, name in enumerate(SHAPES)}
 
 
@@ -332,28 +340,31 @@ def _confirmed(languages: tuple[str, ...], present: int, folded: str | None = No
 def _further_table(
     languages: tuple[str, ...],
 ) -> tuple[int, dict[int, tuple[int, tuple[int, ...]]], dict[int, tuple[str, ...]], int]:
-    """The further literal sets in triggers_in() terms: (the fragments that have some, fragment bit -> (the bits
-    of its sets, each set's bit), set bit -> its literals, every fragment bit). Set bits lie above the fragments'."""
+    """The further literal sets and required shapes in triggers_in() terms: (the fragments that have some,
+    fragment bit -> (the bits of its sets and shapes, each set's bit), set bit -> its literals, every fragment bit).
+    Set bits lie above the shapes' bits, which lie above the fragments'."""
     layout = _layout(languages)
     fragments = (1 << layout.size) - 1
-    checked = 0
-    needs = {}
+    shape_bits = _shape_bits(languages)
+    needs: dict[int, tuple[int, tuple[int, ...]]] = {}
     set_literals = {}
-    next_bit = 1 << layout.size
+    next_bit = 1 << (layout.size + len(SHAPES))
     for key in _keys(languages):
         gate = _gate(languages, key)
         if gate is None:
             continue
         for bit, sets in gate.further:
-            shifted = bit << layout.offset[key]
-            checked |= shifted
             own = []
             for literals in sets:
                 set_literals[next_bit] = literals
                 own.append(next_bit)
                 next_bit <<= 1
-            needs[shifted] = (sum(own), tuple(own))
-    return checked, needs, set_literals, fragments
+            needs[bit << layout.offset[key]] = (sum(own), tuple(own))
+        for bit, shapes in gate.shaped:
+            shifted = bit << layout.offset[key]
+            need, own = needs.get(shifted, (0, ()))
+            needs[shifted] = (need | sum(shape_bits[name] for name in shapes), own)
+    return sum(needs), needs, set_literals, fragments
 
 
 @frozen_model
@@ -583,6 +594,44 @@ def further_literals(fragment: str) -> tuple[frozenset[str], ...]:
     return tuple(out)
 
 
+def required_shapes(fragment: str) -> tuple[str, ...]:
+    """The SHAPES some token of every text fragment matches in must have: ("shape:digit",) when
+    each match holds a decimal digit, else ()."""
+    from re import _parser
+
+    try:
+        parsed = _parser.parse(fragment, re.IGNORECASE)
+    except re.error:
+        return ()
+    return ("shape:digit",) if _holds_digit(list(parsed)) else ()
+
+
+def _holds_digit(items: list) -> bool:
+    """Every match of the item sequence holds a decimal digit (False: not known to)."""
+    from re import _constants as c
+
+    for op, av in items:
+        if op is c.IN:
+            if av and all(
+                (kind is c.CATEGORY and value is c.CATEGORY_DIGIT)
+                or (kind is c.LITERAL and 48 <= value <= 57)
+                or (kind is c.RANGE and 48 <= value[0] <= value[1] <= 57)
+                for kind, value in av
+            ):
+                return True
+        elif op is c.LITERAL and 48 <= av <= 57:
+            return True
+        elif op is c.SUBPATTERN and _holds_digit(list(av[-1])):
+            return True
+        elif op is c.ATOMIC_GROUP and _holds_digit(list(av)):
+            return True
+        elif op is c.BRANCH and all(_holds_digit(list(alternative)) for alternative in av[1]):
+            return True
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1 and _holds_digit(list(av[2])):
+            return True
+    return False
+
+
 def _cut(found: frozenset[str]) -> frozenset[str]:
     """Each literal folded and cut to its part that is safe to look for (see _UNSAFE), without those
     that hold another: a text holding "tests" holds "test", so {"test", "tests"} says no more than {"test"}."""
@@ -726,6 +775,7 @@ class _Derived:
     lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns
     literals: dict[str, tuple[str, ...] | None]  # fragment -> required_literals, sorted
     further: dict[str, tuple[tuple[str, ...], ...]]  # lexicon fragment -> further_literals, each sorted
+    shapes: dict[str, tuple[str, ...]]  # lexicon fragment -> required_shapes, when it has some
 
 
 _ABSENT = object()
@@ -769,6 +819,7 @@ def cache_text(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
     lexicons = {}
     literals: dict[str, list[str] | None] = {}
     further: dict[str, list[list[str]]] = {}
+    shapes: dict[str, list[str]] = {}
     for name in _toml_names(directory):
         boundary, terms = _parse_lexicon(name, directory)
         lexicons[name] = {"boundary": boundary, "terms": {key: list(value) for key, value in terms.items()}}
@@ -778,6 +829,8 @@ def cache_text(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
                 literals[fragment] = None if found is None else sorted(found)
                 if more := further_literals(fragment):
                     further[fragment] = [sorted(pieces) for pieces in more]
+                if needed := required_shapes(fragment):
+                    shapes[fragment] = list(needed)
     from diylisis.detectors import RULES
 
     for rule in RULES:  # the patterns rules require (Rule.requires) are looked up the same way
@@ -785,7 +838,13 @@ def cache_text(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
             if not isinstance(need, str):
                 found = required_literals(need.pattern)
                 literals[need.pattern] = None if found is None else sorted(found)
-    body = {"digest": source_digest(directory), "lexicons": lexicons, "literals": literals, "further": further}
+    body = {
+        "digest": source_digest(directory),
+        "lexicons": lexicons,
+        "literals": literals,
+        "further": further,
+        "shapes": shapes,
+    }
     return json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
@@ -807,9 +866,10 @@ def read_cache(path: str | os.PathLike[str], digest: str) -> _Derived | None:
         }
         literals = {fragment: None if found is None else tuple(found) for fragment, found in body["literals"].items()}
         further = {fragment: tuple(tuple(pieces) for pieces in sets) for fragment, sets in body["further"].items()}
+        shapes = {fragment: tuple(names) for fragment, names in body["shapes"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    return _Derived(lexicons=lexicons, literals=literals, further=further)
+    return _Derived(lexicons=lexicons, literals=literals, further=further, shapes=shapes)
 
 
 @functools.cache

@@ -19,6 +19,7 @@ from diylisis.detectors.lexicon import (
     further_literals,
     lexicon_for,
     required_literals,
+    required_shapes,
 )
 from diylisis.detectors.text import prepare
 from diylisis.gitio.context import PygitContext
@@ -196,6 +197,66 @@ def test_a_literal_of_several_words_is_found_wherever_its_words_stand() -> None:
     for folded in texts:
         scanned, one_by_one = _triggers_scanned(languages, folded), _triggers_one_by_one(languages, folded)
         assert _confirmed(languages, scanned) == _confirmed(languages, one_by_one, folded), folded
+
+
+@pytest.mark.parametrize(
+    ("fragment", "shapes"),
+    [
+        (r"~?\d+ (?:pass|passed)", ("shape:digit",)),
+        (r"round\s*[0-9]+", ("shape:digit",)),
+        (r"(?:r\d|round \d)", ("shape:digit",)),
+        (r"task #(?>\d+)", ("shape:digit",)),
+        (r"all (?:\d+ )?tests pass", ()),
+        (r"pass|\d", ()),
+        (r"(?=\d)pass", ()),
+        (r"[^0-9]pass", ()),
+        (r"[a\d]pass", ()),
+        (r"x{0,2}\d?pass", ()),
+    ],
+)
+def test_a_fragment_requires_a_digit_only_when_every_match_holds_one(fragment: str, shapes: tuple[str, ...]) -> None:
+    assert required_shapes(fragment) == shapes
+
+
+def test_a_fragment_needing_a_digit_is_let_through_only_by_a_text_with_one() -> None:
+    lexicon = lexicon_for(None)
+    languages = lexicon.languages
+    index = next(i for i, (_, fragment) in enumerate(_parts(languages, "pass_claim")) if "ran \\d+ test" in fragment)
+    key_bits = lexicon.key_bits("pass_claim")
+    bit = (key_bits & -key_bits) << index  # the key's lowest bit is its first fragment's
+
+    def lets_through(text: str) -> bool:
+        folded = fold(text)
+        answers = {
+            _confirmed(languages, _triggers_scanned(languages, folded)),
+            _confirmed(languages, _triggers_one_by_one(languages, folded), folded),
+        }
+        assert len(answers) == 1  # the token scanner and the literal-by-literal check agree
+        return bool(answers.pop() & bit)
+
+    assert lets_through("Ran 12 tests.")
+    assert not lets_through("Ran the tests.")
+
+
+def test_no_fragment_said_to_need_a_digit_matches_a_text_without_one() -> None:
+    import random
+
+    texts = [*TEXTS, *(rule.doc for rule in RULES)]
+    words = sorted({word for text in texts for word in text.split()})
+    generator = random.Random(19)
+    texts += [" ".join(generator.sample(words, 12)) for _ in range(300)]
+    digitless = [re.sub(r"\d", "", text) for text in texts]
+    shaped = [
+        fragment
+        for language in lexicon_for(None).languages
+        for fragments in _load(language)[1].values()
+        for fragment in fragments
+        if required_shapes(fragment)
+    ]
+    assert len(shaped) > 10
+    for fragment in shaped:
+        pattern = re.compile(fragment, re.IGNORECASE)
+        assert not any(pattern.search(text) for text in digitless), fragment
 
 
 def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
