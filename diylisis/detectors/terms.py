@@ -33,11 +33,15 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
         for match in matches:
             term = match.group()
             low = term.lower()
-            if low in seen or (pattern is HYPHENATED and _is_common(term, common)):
+            if low in seen:
                 continue
+            if pattern is HYPHENATED:
+                if term.count("-") == 1 and (term[0].lower() + term[1:]).islower():
+                    seen.add(low)  # a later "Foo-Bar" is the same word
+                    continue  # two-part compounds ("Empty-string" opening a sentence too) are ordinary English
+                if _is_common(term, common):
+                    continue
             seen.add(low)
-            if pattern is HYPHENATED and term.count("-") == 1 and (term[0].lower() + term[1:]).islower():
-                continue  # two-part compounds ("Empty-string" opening a sentence too) are ordinary English
             if doc.settings.accepts(term) or _defined_in_record(doc, term, match.start()):
                 continue
             candidates.append(match)

@@ -156,6 +156,15 @@ def test_a_term_in_a_masked_view_still_lets_the_coined_term_rule_run(tree_contex
         _never_skipped(text, settings, tree_context)
 
 
+def test_a_compound_spelled_in_capitals_after_its_lower_case_form_is_no_coined_term(
+    tree_context: PygitContext,
+) -> None:
+    # the lower-case "foo-bar" is an ordinary two-part compound; "Foo-Bar" later is the same word
+    for text in ("Use the foo-bar thing. Then Foo-Bar breaks.", "Fix the fold-flush path; the Fold-Flush path breaks."):
+        assert not [f for f in detect_text(text, tree_context, DetectSettings())[0] if f.rule_id == "CT801"]
+    assert [f.token for f in detect_text("Then Foo-Bar breaks.", tree_context, DetectSettings())[0]] == ["Foo-Bar"]
+
+
 def test_a_rule_with_nothing_to_do_under_the_settings_does_not_run() -> None:
     text = "Rename the widget."
     folded = fold(text)
