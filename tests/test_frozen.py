@@ -140,3 +140,58 @@ def test_the_stdlib_dataclass_functions_still_work_on_models() -> None:
     assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "tags", "label"]
     assert dataclasses.replace(Point(x=1), y=3) == Point(x=1, y=3)
     assert dataclasses.asdict(box) == {"point": {"x": 1, "y": 2, "tags": (), "label": ""}, "seen": {"k": 1}}
+
+
+def _made_often(cls: type, **values: object) -> None:
+    """Make enough instances of cls that its __init__ is the compiled one."""
+    from diylisis.frozen import _COMPILE_AFTER
+
+    for _ in range(_COMPILE_AFTER):
+        cls(**values)
+
+
+def test_a_class_making_many_instances_gets_a_compiled_init_that_behaves_the_same() -> None:
+    @frozen_model
+    class Often:
+        x: int
+        y: int = 0
+        tags: list[str] = field(default_factory=list)
+        note: str = field(default="made", init=False)
+        stamp: list[int] = field(default_factory=lambda: [1], init=False)
+
+        def __post_init__(self) -> None:
+            if self.x < 0:
+                raise ValueError("x is not negative")
+
+    table_made = Often(x=1, y=2)
+    table_init = Often.__init__
+    _made_often(Often, x=1)
+    assert Often.__init__ is not table_init
+    assert Often.__init__.__qualname__ == table_init.__qualname__
+    compiled_made = Often(x=1, y=2)
+    assert compiled_made == table_made and repr(compiled_made) == repr(table_made)
+    assert (compiled_made.tags, compiled_made.note, compiled_made.stamp) == ([], "made", [1])
+    assert Often(x=1).tags is not Often(x=1).tags and Often(x=1).stamp is not Often(x=1).stamp
+    assert Often(x=1, tags=["a"]).tags == ["a"]
+    with pytest.raises(ValueError, match="x is not negative"):
+        Often(x=-1)
+    for call, message in (
+        (lambda: Often(1), r"Often.__init__\(\) takes 1 positional argument but 2 were given"),
+        (lambda: Often(), r"Often.__init__\(\) missing 1 required keyword-only argument: 'x'"),
+        (lambda: Often(x=1, z=2), r"Often.__init__\(\) got an unexpected keyword argument 'z'"),
+        (lambda: Often(x=1, note="n"), r"Often.__init__\(\) got an unexpected keyword argument 'note'"),
+    ):
+        with pytest.raises(TypeError, match=message):
+            call()
+    assert replace(compiled_made, y=5) == Often(x=1, y=5)
+
+
+def test_a_field_the_compiled_init_would_shadow_keeps_the_table_init() -> None:
+    @frozen_model
+    class Shadowing:
+        _frozen_set: int = 0
+
+    table_init = Shadowing.__init__
+    _made_often(Shadowing)
+    assert Shadowing.__init__ is table_init
+    assert Shadowing(_frozen_set=3)._frozen_set == 3
