@@ -247,14 +247,26 @@ def note_index(repo_root: str | Path, ref: str) -> dict[str, str]:
     return note_of
 
 
-def read_notes(repo_root: str | Path, ref: str, note_of: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
-    """Annotated blob -> its certificates, for the notes note_of names (note_index's entries), in one cat-file."""
+def read_notes(repo_root: str | Path, ref: str, note_of: Mapping[str, str], *,
+               long_lived: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """Annotated blob -> its certificates, for the notes note_of names (note_index's entries), in one cat-file.
+
+    long_lived: through this process's cat-file in repo_root, which stays running (a range verify
+    reads a chunk of notes at a time, and one git process per chunk cost more than reading them).
+    """
     if not note_of:
         return {}
-    objects = cat_objects(repo_root, list(dict.fromkeys(note_of.values())))
+    ids = list(dict.fromkeys(note_of.values()))
+    objects = None
+    if long_lived:
+        from diylisis.gitio.context import read_objects
+
+        objects = read_objects(os.fspath(repo_root), ids)
+    if objects is None:
+        objects = {oid: (kind, content) for oid, (kind, content, _) in cat_objects(repo_root, ids).items()}
     found: dict[str, list[dict[str, Any]]] = {}
     for annotated, note in note_of.items():
-        kind, content, _ = objects.get(note, ("missing", b"", ""))
+        kind, content = objects.get(note, ("missing", b""))
         if kind != "blob":
             raise CorruptNote(f"the note {note} on blob {annotated} in {ref} is not a readable blob")
         found[annotated] = parse_note(content.decode("utf-8", errors="replace"), annotated, ref)

@@ -86,6 +86,9 @@ def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
 # JSON, and ten times that once parsed and decoded), and fewer live objects keep Python's
 # cyclic garbage collector cheap.
 CHUNK = 1000
+# A range's chunks go to worker processes, which keep one cat-file each for the notes: smaller
+# chunks start no more git processes, and share the work out more evenly to the end.
+RANGE_CHUNK = 250
 # A range this long is shared among worker processes; a shorter one costs more to start them than it saves.
 PARALLEL_FROM = 2000
 
@@ -123,27 +126,31 @@ def check_range(root, walk: Walk, role: str | None, context_for, min_realization
     check_chunk = partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization, max_bytes)
     # the worker processes make the snapshots: a message and its id cost less to send
-    yield from workers.walk_in_order(walk, check_chunk, early_batch=_EARLY_BATCH, jobs=jobs, chunk=CHUNK,
+    yield from workers.walk_in_order(walk, check_chunk, early_batch=_EARLY_BATCH, jobs=jobs, chunk=RANGE_CHUNK,
                                      parallel_from=PARALLEL_FROM)
 
 
-_EARLY_BATCH = 64  # records per note read while the range is sorted: one git process each
+_EARLY_BATCH = 64  # records per note read while the range is sorted
 
 
 def _check_messages(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
                     min_realization: Realization | None, max_bytes: int, chunk: list[tuple[str, bytes]]) -> list[Check]:
-    """The checks of one chunk of commit messages (id, bytes)."""
+    """The checks of one chunk of commit messages (id, bytes) of a range, its notes read through
+    the process's long-lived cat-file (store.read_notes)."""
     from diylisis.records.commit import message_snapshot
 
     snapshots = [message_snapshot(commit_id, data, max_bytes) for commit_id, data in chunk]
-    return _check_chunk(root, config, note_of, role, context_for, min_realization, snapshots)
+    return _check_chunk(root, config, note_of, role, context_for, min_realization, snapshots, long_lived=True)
 
 
 def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
-                 min_realization: Realization | None, chunk: list[Snapshot]) -> list[Check]:
-    """The checks of one chunk of snapshots, its notes read in one `git cat-file --batch`."""
+                 min_realization: Realization | None, chunk: list[Snapshot], *, long_lived: bool = False
+                 ) -> list[Check]:
+    """The checks of one chunk of snapshots, its notes read in one `git cat-file --batch` (the
+    process's long-lived one, with long_lived: store.read_notes)."""
     keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
-    found = store.read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of})
+    found = store.read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of},
+                             long_lived=long_lived)
     return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization)
             for snapshot, key in zip(chunk, keys, strict=True)]
 

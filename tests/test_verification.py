@@ -93,7 +93,7 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
     one_by_one = [verification.check(s, store.get(repo, s.data), role, context_for(s), wanted) for s in snapshots]
     # seven records: one, then chunks of 3 and 3, in one process; a range in chunks of one record, in two
     # worker processes
-    monkeypatch.setattr(verification, "CHUNK", 1 if ranged else 3)
+    monkeypatch.setattr(verification, "RANGE_CHUNK" if ranged else "CHUNK", 1 if ranged else 3)
     chunked = list(_checks(repo, snapshots, role, context_for, wanted, ranged))
     assert chunked == one_by_one
     failures = {c.revision: c.failures for c in chunked}
@@ -111,13 +111,18 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
 
 @pytest.mark.usefixtures("deadline")
 @pytest.mark.parametrize("ranged", [False, True])
+@pytest.mark.parametrize("replaced", [False, True])
 def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                 ranged: bool) -> None:
+                                                                 ranged: bool, replaced: bool) -> None:
     messages = _history(repo)
     blob = git(repo, "hash-object", "-w", "--stdin", input=messages[-1][1]).strip()
-    git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
+    if replaced:  # the note's blob is replaced through `git replace`: a range reads it as git does
+        note = git(repo, "notes", "--ref=distill", "list", blob).strip()
+        git(repo, "replace", note, git(repo, "hash-object", "-w", "--stdin", input=b"{not json\n").strip())
+    else:
+        git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
     snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
-    monkeypatch.setattr(verification, "CHUNK", 2)
+    monkeypatch.setattr(verification, "RANGE_CHUNK" if ranged else "CHUNK", 2)
     checks = _checks(repo, snapshots, None, certification.context_for(certification.Workspace.open(repo)), None,
                      ranged)
     with pytest.raises(store.CorruptNote, match=blob):
@@ -152,3 +157,21 @@ def test_the_verify_report_names_every_outcome(repo: Path) -> None:
     assert sarif["runs"][0]["properties"] == {"records": 7, "verified": 3}
     assert len(sarif["runs"][0]["results"]) == 5
     assert json.loads(verify("--range", "HEAD", "--format", "json", "--jobs", "2").output) == report
+
+
+def test_a_range_reads_its_notes_through_one_git_process(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    messages = _history(repo)
+    snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
+    context_for = certification.context_for(certification.Workspace.open(repo))
+    one_by_one = [verification.check(s, store.get(repo, s.data), None, context_for(s)) for s in snapshots]
+    trace = tmp_path / "trace.json"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    monkeypatch.setattr(verification, "RANGE_CHUNK", 1)
+    walk = history.start_walk(open_repo(repo), "HEAD")
+    checks = list(verification.check_range(repo, walk, None, context_for, None, jobs=1,
+                                           max_bytes=DEFAULT_MAX_BYTES, config=store.settings(repo)))
+    assert checks == one_by_one
+    started = [json.loads(line) for line in trace.read_text().splitlines()]
+    cat_files = {event["sid"] for event in started if event.get("event") == "cmd_name" and event["name"] == "cat-file"}
+    assert len(messages) == 7 and len(cat_files) == 1  # seven chunks, one cat-file

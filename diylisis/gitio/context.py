@@ -389,13 +389,14 @@ class _TreeIndex:
         # remote. A few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe.
         odb = self.repo.odb
         present = [oid for oid in wanted if odb.exists(oid)] if len(wanted) >= _CAT_FILE_FROM else []
-        pipe = _cat_file(self.repo.path) if len(present) >= _CAT_FILE_FROM else None
+        pipe = _cat_file(_STORE, self.repo.path) if len(present) >= _CAT_FILE_FROM else None
         if pipe is not None:
             try:
-                for oid, raw in zip(present, pipe.read(present), strict=True):
-                    self._store(oid, b"" if raw is None or len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
+                for oid, found in zip(present, pipe.read(present), strict=True):
+                    raw = b"" if found is None else found[1]
+                    self._store(oid, b"" if len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
             except _PipeBroken:
-                _close_cat_file(broken=True)  # the blobs not read yet are read through pygit2
+                _close_cat_file(pipe, broken=True)  # the blobs not read yet are read through pygit2
         for oid in wanted:
             if oid not in self._texts:
                 self._read_one(oid)  # a missing blob reads as no text there
@@ -644,13 +645,18 @@ class _PipeBroken(Exception):
 
 
 class _CatFile:
-    """One `git cat-file --batch` on a repository's object store, owned by the process that started it.
+    """One `git cat-file --batch`, owned by the process that started it, in one of two views:
 
-    git resolves a pack's deltas with a larger cache of delta bases than libgit2, and it works
-    beside this process: the 12k blobs (262 MB) a scan of git.git v2.40.0..v2.45.0 reads cost
-    1.0 s in this process through pygit2, 0.2 s here and 0.7 s in git through cat-file. A
-    forked scan worker never uses its parent's (their answers would interleave): _cat_file
-    starts one per process.
+    - _STORE: on the object store pygit2 opened at a git directory, whatever the environment says
+      (_git_on_store), for the blobs of the trees pygit2 read. git resolves a pack's deltas with a
+      larger cache of delta bases than libgit2, and it works beside this process: the 12k blobs
+      (262 MB) a scan of git.git v2.40.0..v2.45.0 reads cost 1.0 s in this process through
+      pygit2, 0.2 s here and 0.7 s in git through cat-file.
+    - _REPOSITORY: in a work tree as the user's git sees it (`git -C`, with the environment and
+      replace refs), for objects git itself listed, such as the notes `verify --range` reads.
+
+    A forked worker never uses its parent's (their answers would interleave): _cat_file starts
+    one per process and view.
     """
 
     # Ids per write. Two batches at most are waiting (the one being answered and the next):
@@ -659,12 +665,18 @@ class _CatFile:
     _BATCH = 30
     _PIPE_SIZE = 1024 * 1024
 
-    def __init__(self, git_dir: str) -> None:
+    def __init__(self, view: str, where: str) -> None:
         import subprocess
 
-        self.git_dir = git_dir
+        self.view = view
+        self.where = where  # the git directory (_STORE) or the work tree (_REPOSITORY)
         self.pid = os.getpid()
-        self.process = _git_on_store(git_dir, ["cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        streams: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+        if view == _STORE:
+            self.process = _git_on_store(where, ["cat-file", "--batch"], **streams)
+        else:
+            self.process = subprocess.Popen(["git", "-C", where, "cat-file", "--batch"], stderr=subprocess.DEVNULL,
+                                            **streams)
         try:  # room for git to read ahead while this process works on what it read (Linux)
             import fcntl
 
@@ -672,8 +684,8 @@ class _CatFile:
         except (ImportError, AttributeError, OSError):
             pass  # another system, or a user over the pipe size limit: the default size works too
 
-    def read(self, ids: list[Any]) -> Iterator[bytes | None]:
-        """The raw bytes of each object, in order (None for a missing one)."""
+    def read(self, ids: list[Any]) -> Iterator[tuple[str, bytes] | None]:
+        """The type and raw bytes of each object, in order (None for a missing one)."""
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
         batches = [ids[start:start + self._BATCH] for start in range(0, len(ids), self._BATCH)]
@@ -693,7 +705,7 @@ class _CatFile:
                 data = stdout.read(size)
                 if len(data) != size or stdout.read(1) != b"\n":
                     raise _PipeBroken
-                yield data
+                yield fields[1].decode("ascii", "replace"), data
 
     def _ask(self, batch: list[Any]) -> None:
         stdin = self.process.stdin
@@ -722,29 +734,48 @@ class _CatFile:
                 self.process.wait()
 
 
-_CAT_FILES: list[_CatFile] = []  # at most one: the repository this process read blobs of last
-_CAT_FILE_FAILED: set[tuple[int, str]] = set()  # (process, git dir) where git did not start or broke off
+_STORE, _REPOSITORY = "store", "repository"  # the views of a _CatFile
+_CAT_FILES: dict[str, _CatFile] = {}  # view -> the cat-file on the repository this process read last in it
+_CAT_FILE_FAILED: set[tuple[int, str, str]] = set()  # (process, view, where) where git did not start or broke off
 
 
 _CAT_FILE_FROM = 64  # blobs read in one request from which git cat-file is used
 
 
-def _cat_file(git_dir: str) -> _CatFile | None:
-    """This process's cat-file on git_dir, started on first use; None when git cannot serve it."""
-    if _CAT_FILES:
-        pipe = _CAT_FILES[0]
-        if pipe.pid == os.getpid() and pipe.git_dir == git_dir:
-            return pipe
-        _close_cat_file()
-    if (os.getpid(), git_dir) in _CAT_FILE_FAILED:
+def read_objects(root: str, ids: list[str]) -> dict[str, tuple[str, bytes]] | None:
+    """(type, content) of each object present, as `git -C root cat-file --batch` reads them, through
+    this process's cat-file there, which stays running for the next call (None: git cannot serve
+    them here; read them another way)."""
+    pipe = _cat_file(_REPOSITORY, root)
+    if pipe is None:
         return None
     try:
-        pipe = _CatFile(git_dir)
+        return {oid: found for oid, found in zip(ids, pipe.read(ids), strict=True) if found is not None}
+    except _PipeBroken:
+        _close_cat_file(pipe, broken=True)
+        return None
+
+
+def _cat_file(view: str, where: str) -> _CatFile | None:
+    """This process's cat-file in a view (_STORE: where is a git directory; _REPOSITORY: a work tree),
+    started on first use; None when git cannot serve it."""
+    pid = os.getpid()
+    for inherited in [pipe for pipe in _CAT_FILES.values() if pipe.pid != pid]:
+        _close_cat_file(inherited)  # a forked process only lets go of its parent's pipes
+    pipe = _CAT_FILES.get(view)
+    if pipe is not None:
+        if pipe.where == where:
+            return pipe
+        _close_cat_file(pipe)
+    if (pid, view, where) in _CAT_FILE_FAILED:
+        return None
+    try:
+        pipe = _CatFile(view, where)
     except OSError:
-        _CAT_FILE_FAILED.add((os.getpid(), git_dir))
+        _CAT_FILE_FAILED.add((pid, view, where))
         return None
     _end_at_exit()
-    _CAT_FILES.append(pipe)
+    _CAT_FILES[view] = pipe
     return pipe
 
 
@@ -779,13 +810,14 @@ def _end_git() -> None:
             listing.process.wait()
 
 
-def _close_cat_file(broken: bool = False) -> None:
-    """End this process's cat-file (a forked worker only closes the pipes it inherited)."""
-    while _CAT_FILES:
-        pipe = _CAT_FILES.pop()
-        if broken:
-            _CAT_FILE_FAILED.add((os.getpid(), pipe.git_dir))
-        pipe.close()
+def _close_cat_file(pipe: _CatFile | None = None, broken: bool = False) -> None:
+    """End one of this process's cat-files, or all (a forked worker only closes the pipes it inherited)."""
+    for view, open_pipe in list(_CAT_FILES.items()):
+        if pipe is None or open_pipe is pipe:
+            del _CAT_FILES[view]
+            if broken:
+                _CAT_FILE_FAILED.add((os.getpid(), view, open_pipe.where))
+            open_pipe.close()
 
 
 class GitCommandContext:

@@ -276,12 +276,12 @@ def test_mentions_reads_through_git_and_through_pygit2_alike(repo: Path, monkeyp
     ids = _root_commits(bare, TEXTS)
     assert _root_commits(repo, TEXTS) == ids  # the same objects in both
     through_git = [[PygitContext(pygit2.Repository(str(bare)), i).mentions(t) for t in TERMS] for i in ids]
-    pipe = context_module._CAT_FILES[0]
-    assert pipe.git_dir == pygit2.Repository(str(bare)).path and pipe.pid == os.getpid()
+    pipe = context_module._CAT_FILES["store"]
+    assert pipe.where == pygit2.Repository(str(bare)).path and pipe.pid == os.getpid()
     monkeypatch.setenv("PATH", str(tmp_path / "no-such-bin"))  # git cannot be started: pygit2 reads
     handle = pygit2.Repository(str(repo))
     through_pygit2 = [[PygitContext(handle, i).mentions(t) for t in TERMS] for i in ids]
-    assert not context_module._CAT_FILES and (os.getpid(), handle.path) in context_module._CAT_FILE_FAILED
+    assert not context_module._CAT_FILES and (os.getpid(), "store", handle.path) in context_module._CAT_FILE_FAILED
     assert through_git == through_pygit2
     assert sum(map(sum, through_git)) > 40
 
@@ -306,7 +306,7 @@ def test_mentions_reads_through_git_in_a_linked_worktree(repo: Path, tmp_path: P
     handle = pygit2.Repository(str(tmp_path / "other"))
     assert "worktrees" in handle.path
     assert PygitContext(handle, "HEAD").mentions("fold-flush")
-    assert context_module._CAT_FILES[0].git_dir == handle.path  # git found the objects from there
+    assert context_module._CAT_FILES["store"].where == handle.path  # git found the objects from there
     assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")
 
 
@@ -347,7 +347,7 @@ def test_a_term_found_in_a_blob_already_read_reads_no_other(repo: Path) -> None:
 def _mentions_in_this_process(path: str, commit_id: str, term: str) -> tuple[bool, int, int]:
     """(mentions(term), the process owning the cat-file used, that git's process id)."""
     found = PygitContext(pygit2.Repository(path), commit_id).mentions(term)
-    pipe = context_module._CAT_FILES[0]
+    pipe = context_module._CAT_FILES["store"]
     return found, pipe.pid, pipe.process.pid
 
 
@@ -356,13 +356,13 @@ def test_a_forked_process_reads_through_its_own_git(repo: Path, monkeypatch: pyt
     commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n"})
     handle = pygit2.Repository(str(repo))
     assert not PygitContext(handle, "HEAD").mentions("widget-cache")
-    parent_pipe = context_module._CAT_FILES[0]
+    parent_pipe = context_module._CAT_FILES["store"]
     commit(repo, "More", {"b.md": "The Widget-Cache layer.\n"})
     head = git(repo, "rev-parse", "HEAD").strip()
     with multiprocessing.get_context("fork").Pool(1) as pool:
         found, owner, git_pid = pool.apply(_mentions_in_this_process, (str(repo), head, "widget-cache"))
     assert found and owner != os.getpid() and git_pid != parent_pipe.process.pid
-    assert context_module._CAT_FILES[0] is parent_pipe  # the parent's is untouched and still answers
+    assert context_module._CAT_FILES["store"] is parent_pipe  # the parent's is untouched and still answers
     assert PygitContext(handle, head).mentions("widget-cache")
 
 
@@ -388,4 +388,4 @@ def test_a_few_blobs_are_read_through_pygit2_and_many_through_git(repo: Path) ->
     assert not context_module._CAT_FILES
     commit(repo, "More", {f"docs/page{n}.md": f"Page {n}.\n" for n in range(context_module._CAT_FILE_FROM)})
     assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")
-    assert context_module._CAT_FILES and context_module._CAT_FILES[0].git_dir == handle.path
+    assert context_module._CAT_FILES and context_module._CAT_FILES["store"].where == handle.path
