@@ -115,6 +115,7 @@ class _Plan:
     rules: tuple[tuple[Rule, Severity], ...]
     always: int  # bit i: rules[i] has no requirements
     by_fragments: tuple[tuple[int, int], ...]  # (lexicon fragments as triggers_in() bits, rules requiring them)
+    fragments: int  # every bit of by_fragments: a history's records share a few hundred patterns of them
     # (first character, (ASCII literal of a required pattern, bits of the rules requiring it) ...): most
     # records lack most first characters, which spares a search for each of their literals
     by_literal: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
@@ -123,14 +124,21 @@ class _Plan:
     # only while one of those rules is not let through yet
     by_search: tuple[tuple[re.Pattern[str], int], ...]
     chosen: dict[int, tuple[tuple[Rule, Severity], ...]] = field(default_factory=dict, compare=False, repr=False)
+    # triggers_in() bits & fragments -> the rules they let through
+    let_through: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def runs(self, triggers: int, folded: str, text: str) -> tuple[tuple[Rule, Severity], ...]:
         """The rules some requirement of which may match the text (folded: its fold();
         triggers: lexicon.triggers_in(folded))."""
-        bits = self.always
-        for fragments, owners in self.by_fragments:
-            if triggers & fragments:
-                bits |= owners
+        present = triggers & self.fragments
+        bits = self.let_through.get(present)
+        if bits is None:
+            bits = self.always
+            for fragments, owners in self.by_fragments:
+                if present & fragments:
+                    bits |= owners
+            if len(self.let_through) < _CHOSEN_MEMO:
+                self.let_through[present] = bits
         for first, literals in self.by_literal:
             if first in folded:
                 for literal, owners in literals:
@@ -151,7 +159,7 @@ class _Plan:
         return chosen
 
 
-_CHOSEN_MEMO = 4096  # distinct rule sets a plan remembers; a history has far fewer
+_CHOSEN_MEMO = 4096  # distinct rule sets (and fragment patterns) a plan remembers; a history has far fewer
 
 
 _PLANS: dict[tuple[DetectSettings, str | None], _Plan] = {}
@@ -175,6 +183,7 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
         lexicon = lexicon_for(settings.languages)
         always = 0
         by_fragments: list[tuple[int, int]] = []
+        every_fragment = 0
         by_literal: dict[str, int] = {}
         by_search: dict[re.Pattern[str], int] = {}
         for index, (rule, _) in enumerate(rules):
@@ -194,10 +203,12 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
                     by_literal[literal] = by_literal.get(literal, 0) | bit
             if fragments:
                 by_fragments.append((fragments, bit))
+                every_fragment |= fragments
         plan = _Plan(
             rules=rules,
             always=always,
             by_fragments=tuple(by_fragments),
+            fragments=every_fragment,
             by_literal=_by_first_character([pair for pair in by_literal.items() if pair[0].isascii()]),
             by_other_literal=tuple(pair for pair in by_literal.items() if not pair[0].isascii()),
             by_search=tuple(by_search.items()),
