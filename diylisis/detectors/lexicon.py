@@ -413,7 +413,10 @@ def _triggers_one_by_one(languages: tuple[str, ...], folded: str) -> int:
 def _triggers_scanned(languages: tuple[str, ...], folded: str) -> int:
     scanner = _scanner(languages)
     present = scanner.always
-    known, owning_nothing = _TOKEN_OWNERS.setdefault(languages, ({}, set()))
+    memo = _TOKEN_OWNERS.get(languages)
+    if memo is None:
+        memo = _TOKEN_OWNERS[languages] = ({}, set())
+    known, owning_nothing = memo
     tokens = set(folded.split())
     for token in tokens.difference(owning_nothing):
         owners = known.get(token)
