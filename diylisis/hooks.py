@@ -422,6 +422,8 @@ def commit_snapshots(root: Path, commit_ids: Sequence[str], max_bytes: int,
 def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
              cwd: str | Path = ".", push_notes: bool = True) -> int:
     """The pre-push hook: verify the pushed commits' certificates, then push the certificate refs."""
+    from functools import partial
+
     from diylisis import certification, store, verification
 
     workspace = certification.Workspace.open(cwd)
@@ -429,9 +431,9 @@ def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
     snapshots, skipped = commit_snapshots(
         workspace.root, commits, workspace.config.max_record_bytes,
         check_generated=workspace.config.hooks.check_generated)
-    settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
+    read_config = partial(store.settings_from, certification.git_values(workspace))  # read with the workspace
     checks = list(verification.check_many(workspace.root, snapshots, None,
-                                          certification.context_for(workspace), config=settings))
+                                          certification.context_for(workspace), read_config=read_config))
     failed = [c for c in checks if not c.ok]
     if failed:
         subjects = snapshots_by_id(snapshots)

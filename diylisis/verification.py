@@ -94,11 +94,13 @@ PARALLEL_FROM = 2000
 
 
 def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_for,
-               min_realization: Realization | None = None, *, config: store.Settings | None = None
-               ) -> Iterator[Check]:
+               min_realization: Realization | None = None, *,
+               read_config: Callable[[], store.Settings] | None = None) -> Iterator[Check]:
     """Verify many snapshots, in order, a chunk at a time: the notes of each chunk read in one
-    bulk call (no process per record). config: the store settings when the caller already read
-    them (store.settings_from), else read here.
+    bulk call (no process per record). read_config gives the store settings from values the
+    caller already read (store.settings_from); None: they are read here. Either way they are
+    read, and the notes listed, only once there is a record to verify: a bad setting does not
+    fail a push or a range with nothing in it.
     """
     from diylisis import workers
 
@@ -106,14 +108,14 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     first = next(snapshots, None)
     if first is None:
         return  # nothing to verify: the notes are not even listed
-    config = config if config is not None else store.settings(root)
+    config = read_config() if read_config is not None else store.settings(root)
     check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
                           min_realization)
     yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=1, chunk=CHUNK)
 
 
 def check_range(root, walk: Walk, role: str | None, context_for, min_realization: Realization | None = None,
-                *, jobs: int = 0, max_bytes: int, config: store.Settings) -> Iterator[Check]:
+                *, jobs: int = 0, max_bytes: int, read_config: Callable[[], store.Settings]) -> Iterator[Check]:
     """Verify the commit messages of a range (a started gitio.history.Walk), in order, as check_many
     does; in jobs worker processes when jobs > 1 (diylisis.workers), and with jobs 0 in one per
     usable CPU for PARALLEL_FROM records or more. The checks are the same either way.
@@ -123,8 +125,16 @@ def check_range(root, walk: Walk, role: str | None, context_for, min_realization
     """
     from diylisis import workers
 
-    check_chunk = partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role, context_for,
-                          min_realization, max_bytes)
+    prepared: list[Callable[[list[tuple[str, bytes]]], list[Check]]] = []
+
+    def check_chunk(chunk: list[tuple[str, bytes]]) -> list[Check]:
+        # the first chunk is checked in this process, before any worker is forked: they inherit it
+        if not prepared:
+            config = read_config()
+            prepared.append(partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role,
+                                    context_for, min_realization, max_bytes))
+        return prepared[0](chunk)
+
     # the worker processes make the snapshots: a message and its id cost less to send
     yield from workers.walk_in_order(walk, check_chunk, early_batch=_EARLY_BATCH, jobs=jobs, chunk=RANGE_CHUNK,
                                      parallel_from=PARALLEL_FROM)

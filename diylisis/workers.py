@@ -57,14 +57,16 @@ def in_order(items: Iterable[T], judge: Callable[[list[T]], list[R]], *, jobs: i
         head = list(islice(items, parallel_from))
         jobs = usable_cpus() if len(head) >= parallel_from else 1
         items = chain(head, items)
-    first = list(islice(items, max(1, chunk // 4)))  # enough to warm everything up
+    forking = jobs > 1 and can_fork()
+    # before a fork, a quarter of a chunk is enough to warm everything up
+    first = list(islice(items, max(1, chunk // 4) if forking else chunk))
     chunks = _chunks(items, chunk)
     if not first:
         return
     judged = judge(first)
     second = next(chunks, None)  # none: the first items were all, and no worker is worth starting
     chunks = chain([second], chunks) if second is not None else chunks
-    if jobs <= 1 or second is None or not can_fork():
+    if not forking or second is None:
         yield from judged
         for part in chunks:
             yield from judge(part)
@@ -222,7 +224,7 @@ def _judged_by(crew: list[_Worker], chunks: Iterator[list[Any]]) -> Iterator[Any
     for worker in crew:
         selector.register(worker.results, selectors.EVENT_READ, worker)
     sent = received = 0
-    ready: dict[int, list[Any]] = {}
+    ready: dict[int, tuple[list[Any] | None, Exception | None]] = {}
     more = True
 
     def give(worker: _Worker) -> None:
@@ -249,12 +251,13 @@ def _judged_by(crew: list[_Worker], chunks: Iterator[list[Any]]) -> Iterator[Any
                 if answer is None:
                     raise worker.died()
                 index, result, error = answer
-                if error is not None:
-                    raise error
-                ready[index] = result
+                ready[index] = (result, error)
                 give(worker)
             while received in ready:
-                yield from ready.pop(received)
+                result, error = ready.pop(received)
+                if error is not None:
+                    raise error  # the first failing chunk in order, as judging them one by one finds
+                yield from result or ()
                 received += 1
     finally:
         selector.close()

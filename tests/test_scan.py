@@ -86,6 +86,12 @@ def test_bad_input_exits_2(repo: Path, capsys, args: tuple[str, ...]) -> None:
     assert code == 2 and err.startswith("git distill: ")
 
 
+def test_a_bad_detect_table_is_named_before_a_bad_range(repo: Path, capsys) -> None:
+    commit(repo, "Base\n", {".distill.toml": "[detect]\nbogus = 1\n"})
+    code, _, err = run(capsys, "scan", "--range", "nope..HEAD")
+    assert code == 2 and "bogus" in err and "nope" not in err
+
+
 def test_rules_lists_and_explains(repo: Path, capsys) -> None:
     code, out, _ = run(capsys, "rules", "--format", "json")
     rows = json.loads(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -77,7 +78,7 @@ def _checks(repo: Path, snapshots: list, role: str | None, context_for, wanted: 
         return verification.check_many(repo, iter(snapshots), role, context_for, wanted)
     walk = history.start_walk(open_repo(repo), "HEAD")
     return verification.check_range(repo, walk, role, context_for, wanted, jobs=2, max_bytes=DEFAULT_MAX_BYTES,
-                                    config=store.settings(repo))
+                                    read_config=partial(store.settings, repo))
 
 
 @pytest.mark.usefixtures("deadline")  # the ranged cases fork workers
@@ -170,8 +171,21 @@ def test_a_range_reads_its_notes_through_one_git_process(repo: Path, monkeypatch
     monkeypatch.setattr(verification, "RANGE_CHUNK", 1)
     walk = history.start_walk(open_repo(repo), "HEAD")
     checks = list(verification.check_range(repo, walk, None, context_for, None, jobs=1,
-                                           max_bytes=DEFAULT_MAX_BYTES, config=store.settings(repo)))
+                                           max_bytes=DEFAULT_MAX_BYTES, read_config=partial(store.settings, repo)))
     assert checks == one_by_one
     started = [json.loads(line) for line in trace.read_text().splitlines()]
     cat_files = {event["sid"] for event in started if event.get("event") == "cmd_name" and event["name"] == "cat-file"}
     assert len(messages) == 7 and len(cat_files) == 1  # seven chunks, one cat-file
+
+
+def test_nothing_to_verify_reads_no_settings_and_lists_no_notes(repo: Path) -> None:
+    _history(repo)
+    context_for = certification.context_for(certification.Workspace.open(repo))
+
+    def bad_setting() -> store.Settings:
+        raise AssertionError("the settings were read with nothing to verify")
+
+    assert list(verification.check_many(repo, [], None, context_for, read_config=bad_setting)) == []
+    walk = history.start_walk(open_repo(repo), "HEAD..HEAD")
+    assert list(verification.check_range(repo, walk, None, context_for, jobs=1, max_bytes=DEFAULT_MAX_BYTES,
+                                         read_config=bad_setting)) == []

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 
 import pytest
 
 from diylisis import workers
+from diylisis.errors import RuleCrashed
 
 pytestmark = pytest.mark.usefixtures("deadline")  # a regression in the worker loop fails, not hangs
 
@@ -46,6 +48,28 @@ def _raising(error: Exception) -> Callable[[list[int]], list[int]]:
 def test_a_worker_error_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="no thirty"):
         list(workers.in_order(range(40), _raising(ValueError("no thirty")), jobs=2, chunk=4))
+
+
+@pytest.mark.skipif(not workers.can_fork(), reason="workers are forked on Linux only")
+def test_a_rule_crash_in_a_worker_process_reaches_the_caller_whole() -> None:
+    crash = RuleCrashed("EP507", "commit:0123abcd", OSError("tree unreadable"))
+    with pytest.raises(RuleCrashed) as caught:
+        list(workers.in_order(range(40), _raising(crash), jobs=2, chunk=4))
+    assert caught.value.rule_id == "EP507" and caught.value.exit_code == 70
+    assert caught.value.message == "rule EP507 crashed on commit:0123abcd: OSError: tree unreadable"
+
+
+@pytest.mark.skipif(not workers.can_fork(), reason="workers are forked on Linux only")
+def test_of_several_failing_chunks_the_first_in_order_is_raised() -> None:
+    def judge(part: list[int]) -> list[int]:
+        if part[-1] >= 30:
+            if 30 in part:
+                time.sleep(0.3)  # the chunks after it fail first
+            raise ValueError(f"chunk from {part[0]}")
+        return part
+
+    with pytest.raises(ValueError, match="chunk from 29$"):
+        list(workers.in_order(range(100), judge, jobs=3, chunk=4))
 
 
 def _children() -> set[int]:

@@ -50,7 +50,12 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.gitio.history import start_walk
 
     # libgit2 sorts the range in a background thread while the detectors are imported
-    walk = start_walk(repo, range_spec, merges) if range_spec else None
+    try:
+        walk = start_walk(repo, range_spec, merges) if range_spec else None
+    except GitError:
+        if settings is not None:
+            settings.detect_settings()  # a bad [detect] table is reported before a bad range
+        raise
     from diylisis import records, scan
     from diylisis.detectors import DetectSettings
 

@@ -35,6 +35,8 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     (a Reference judgment's locator no longer resolves), below (weaker refuter than
     --min-realization). With no TARGET and no --range, verifies HEAD's message.
     """
+    from functools import partial
+
     from diylisis import certification, records, store, verification
     from diylisis.model import Realization
 
@@ -51,15 +53,15 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     # total already runs its thread by then, and forking beside a thread is unsafe.
     context = certification.context_for(workspace)
     wanted = Realization(min_realization) if min_realization else None
-    settings = store.settings_from(certification.git_values(workspace))  # read with the workspace
+    read_config = partial(store.settings_from, certification.git_values(workspace))  # read with the workspace
     if range_spec:
         checks = verification.check_range(workspace.root, walk, role, context, wanted, jobs=jobs,
-                                          max_bytes=workspace.config.max_record_bytes, config=settings)
+                                          max_bytes=workspace.config.max_record_bytes, read_config=read_config)
         total = None
     else:
         parsed = [records.parse_target(t, workspace.root) for t in (targets or ("HEAD",))]
         snapshots = [certification.read(workspace, target) for target in parsed]
-        checks = verification.check_many(workspace.root, snapshots, role, context, wanted, config=settings)
+        checks = verification.check_many(workspace.root, snapshots, role, context, wanted, read_config=read_config)
         total = len(snapshots)
     from diylisis.render import progress
 
