@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scan": ("diylisis.commands.scan", "Find session residue in records or a commit range (detection only)."),
     "rules": ("diylisis.commands.rules", "List the detector rules, or explain one."),
     "demo": ("diylisis.commands.demo", "A guided tour in a throw-away repository."),
+    "help": ("diylisis.commands.help", "Print the help of git distill or of one command."),
 }
 
 _VERBOSE_FLAGS = ("-v", "--verbose")
