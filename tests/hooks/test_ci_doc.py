@@ -28,6 +28,9 @@ def test_the_workflow_parses_and_does_what_the_page_says() -> None:
     upload = next(step for step in steps if "upload-sarif" in step.get("uses", ""))
     assert upload["with"]["sarif_file"] == "distill.sarif" and upload["if"] == "always()"
     assert workflow["permissions"]["security-events"] == "write"
+    install = next(step["run"] for step in steps if step.get("name") == "Install git distill")
+    # the package is not on PyPI: a bare `pip install diylisis` would fail in every CI that copies this
+    assert re.fullmatch(r'pip install "git\+<URL of the diylisis repository>@[^"]+"', install.strip()), install
 
 
 def test_the_shell_job_passes_then_fails_in_a_fresh_clone(tmp_path: Path) -> None:
