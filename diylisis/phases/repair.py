@@ -2,7 +2,8 @@
 
 Resolution deltas add a canonical form, a pointer or evidence and never change an
 asserted claim; excision deltas remove a dropped item's content, only after a gate
-Drop, and never touch kept content. The engine writes the result through the record's
+Drop, and never touch kept content; `excision` decides how much of the sentence goes
+with the token, so what is left reads well. The engine writes the result through the record's
 write channel and logs each delta.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 from diylisis.frozen import frozen_model
+from diylisis.phases import excision
 from diylisis.state import Answer, DecisionRecord, Item, RepairDelta
 
 # categories whose surface token is a pointer: the canonical reference stands in for it
@@ -42,7 +44,7 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
         start = _locate(text, offsets, item)
         if start is None:
             continue
-        end = start + len(item.token)
+        start, end = excision.without_sentence_end(text, start, start + len(item.token))
         answer = answered.get(item.id)
         if answer is None and item.resolution and item.kind != "pointer":
             edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=start,
@@ -59,12 +61,13 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
                 edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=end,
                                   end=end, replacement=f" ({note})", added=note))
         elif answer.option == "drop":
-            start, end = _excision_span(text, start, end)
-            if any(s < end and start < e for s, e in kept_spans):
+            span = next((span for span in excision.spans(text, start, end)
+                         if not any(s < span[1] and span[0] < e for s, e in kept_spans)), None)
+            if span is None:
                 conflicts.append(item.id)
                 continue
-            edits.append(Edit(item_id=item.id, kind="excision", line=item.line, start=start,
-                              end=end, replacement="", added=None))
+            edits.append(Edit(item_id=item.id, kind="excision", line=item.line, start=span[0],
+                              end=span[1], replacement="", added=None))
     for decision in decisions:
         answer = answered.get(decision.id)
         if decision.id in done or decision.ledger_ref or answer is None or answer.option != "resolve":
@@ -83,7 +86,10 @@ def apply(text: str, edits: tuple[Edit, ...], pass_n: int) -> tuple[str, tuple[R
     deltas = []
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
         before = text[edit.start:edit.end]
-        text = text[: edit.start] + edit.replacement + text[edit.end:]
+        if edit.kind == "excision":
+            text = excision.splice(text, edit.start, edit.end)
+        else:
+            text = text[: edit.start] + _without_doubled_mark(edit.replacement, text[edit.end:]) + text[edit.end:]
         deltas.append(RepairDelta(kind=edit.kind, item_id=edit.item_id, pass_n=pass_n,
                                   line=edit.line, before=before, after=edit.replacement,
                                   added=edit.added))
@@ -107,6 +113,13 @@ def tidy(text: str) -> str:
     return "\n".join(lines)
 
 
+def _without_doubled_mark(replacement: str, after: str) -> str:
+    """A replacement ending in the mark that already follows it gives its own up ("tries..")."""
+    if replacement[-1:] in ".!?。！？" and after[:1] == replacement[-1:]:
+        return replacement[:-1]
+    return replacement
+
+
 def _line_offsets(text: str) -> list[int]:
     offsets = [0]
     for index, char in enumerate(text):
@@ -125,14 +138,6 @@ def _locate(text: str, offsets: list[int], item: Item) -> int | None:
     return found if found >= 0 else None
 
 
-def _excision_span(text: str, start: int, end: int) -> tuple[int, int]:
-    if start > 0 and end < len(text) and text[start - 1] in "([" and text[end] in ")]":
-        start, end = start - 1, end + 1
-    if start > 0 and text[start - 1] == " ":
-        start -= 1
-    return start, end
-
-
 def _claim_end(text: str, offsets: list[int], decision: DecisionRecord) -> int | None:
     line_start = offsets[decision.line - 1]
     found = text.find(decision.claim, line_start)
@@ -145,9 +150,18 @@ def _claim_end(text: str, offsets: list[int], decision: DecisionRecord) -> int |
 
 
 def _without_overlaps(edits: list[Edit]) -> tuple[Edit, ...]:
+    """Edits that do not overlap: overlapping excisions become one excision of their union
+    (two drops that share words must not leave half of either); an edit inside an excision
+    goes with it; of two overlapping resolutions the first stays."""
     kept: list[Edit] = []
-    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+    for edit in sorted(edits, key=lambda e: (e.start, -e.end)):
         if kept and edit.start < kept[-1].end:
+            last = kept[-1]
+            if last.kind == "excision" and edit.kind == "excision":
+                kept[-1] = Edit(item_id=last.item_id, kind="excision", line=last.line, start=last.start,
+                                end=max(last.end, edit.end), replacement="", added=None)
+            elif edit.kind == "excision":
+                kept[-1] = edit if edit.end >= last.end else last
             continue
         kept.append(edit)
     return tuple(kept)
