@@ -140,3 +140,26 @@ def test_endless_refuter_output_stops_at_the_limit_in_bounded_memory(
     assert "printed more than 4 MiB on stdout and stderr; the process group was killed" in done.stderr
     assert peak_kib < 200 * 1024, f"peak RSS {peak_kib} KiB"
     assert notes(repo) == ""
+
+
+def test_the_refuter_environment_holds_a_private_home_and_no_git_config_or_agent(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from refuter_helpers import refuter_input, settings
+
+    from diylisis.refuter.command import NoVerdict, dispatch
+
+    head = commit(repo, RECORD)
+    seen = tmp_path / "env.txt"
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(tmp_path / "agent.sock"))
+    monkeypatch.setenv("REFUTER_ENV_OUT", str(seen))
+    printing = settings("passing", command=("sh", "-c", 'env > "$REFUTER_ENV_OUT"; ls -A "$HOME" >> '
+                                            '"$REFUTER_ENV_OUT"; exit 3'), retries=0)
+    with pytest.raises(NoVerdict, match="exit status 3"):
+        dispatch(refuter_input(RECORD, head), printing, repo)
+    env = dict(line.split("=", 1) for line in seen.read_text().splitlines() if "=" in line)
+    home = Path(env["HOME"])
+    assert home != Path(os.environ["HOME"]) and not home.exists()  # private, and removed after
+    assert env["XDG_CONFIG_HOME"] == str(home / ".config")
+    assert env["GIT_CONFIG_GLOBAL"] == str(home / ".gitconfig") and env["GIT_CONFIG_NOSYSTEM"] == "1"
+    assert "SSH_AUTH_SOCK" not in env
+    assert [line for line in seen.read_text().splitlines() if "=" not in line] == []  # home was empty
