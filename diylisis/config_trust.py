@@ -46,10 +46,12 @@ def display_path(path: str) -> str:
     return "~" + path[len(home):] if home not in ("", "/") and path.startswith(home + os.sep) else path
 
 
-def outside_reason(root: str | Path, named: str) -> str | None:
-    """Why a path a committed config names may not be written, or None when it may: it must stay
-    inside the work tree, outside the git directory, through no link that leaves, and not be a
-    program (an executable file would run the certificate's text)."""
+def leaves_repository(named: str) -> bool:
+    """The path names a place outside the repository by its words alone (absolute, ~, ..)."""
+    return _leaving(named) is not None
+
+
+def _leaving(named: str) -> str | None:
     path = named.removeprefix("file:")
     if path.startswith("~"):
         return "names a path in a home directory"
@@ -58,6 +60,17 @@ def outside_reason(root: str | Path, named: str) -> str | None:
     normal = os.path.normpath(path)
     if normal == ".." or normal.startswith(".." + os.sep):
         return "leaves the repository"
+    return None
+
+
+def outside_reason(root: str | Path, named: str) -> str | None:
+    """Why a path a committed config names may not be written, or None when it may: it must stay
+    inside the work tree, outside the git directory, through no link that leaves, and not be a
+    program (an executable file would run the certificate's text)."""
+    reason = _leaving(named)
+    if reason is not None:
+        return reason
+    normal = os.path.normpath(named.removeprefix("file:"))
     if ".git" in normal.split(os.sep):
         return "is inside the git directory"
     top = os.path.realpath(root)
@@ -85,13 +98,14 @@ def check_inside(root: str | Path, named: str) -> None:
 
     reason = outside_reason(root, named)
     if reason is not None:
-        raise ConfigError(f"certificate_target {named!r} {reason}; nothing was written "
-                          "(pass --certificate-target to choose a place yourself)")
+        raise ConfigError(f"certificate_target {named!r} {reason}; nothing was written (name a "
+                          "regular file in the work tree, or a place outside it with "
+                          "--certificate-target)")
 
 
 def write_inside(root: str | Path, named: str, text: str) -> None:
-    """Write text to a file a committed config named, checked again now and never through a
-    link (the tree may have changed since the config was read); ConfigError when it may not."""
+    """Write text to a file in the work tree, checked again now and never through a link (the
+    tree may have changed since the path was named); ConfigError when it may not."""
     from diylisis.errors import ConfigError
 
     check_inside(root, named)

@@ -147,3 +147,16 @@ def test_refuter_command_named_only_in_a_committed_config_is_exit_2(repo: Path) 
     assert done.returncode == 2
     assert "a committed config may not name one" in done.stderr
     assert not (repo / "owned").exists() and notes(repo) == ""
+
+
+def test_a_flag_into_the_work_tree_is_not_written_through_a_link_out_of_it(repo: Path,
+                                                                           tmp_path: Path) -> None:
+    victim = tmp_path / "victim.sh"
+    victim.write_text(VICTIM, encoding="utf-8")
+    commit(repo, RECORD)
+    os.symlink(victim, repo / "certificate.json")  # planted, untracked
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", answers(tmp_path),
+                   "--certificate-target", "certificate.json")
+    assert victim.read_text(encoding="utf-8") == VICTIM
+    assert done.returncode == 2 and "leads outside the repository through a symbolic link" in done.stderr
+    assert notes(repo) == ""
