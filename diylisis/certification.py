@@ -151,15 +151,29 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
             identity = replace(certificate.identity, digest=candidate.digest,
                                boundary=certificate.identity.boundary + " (another cleanup mode)")
             entries.append((alternate, codec.certificate_to_dict(replace(certificate, identity=identity))))
+        landing = certificate_target if certificate_target not in (None, "", "notes", "session") else None
+        if landing is not None:
+            from diylisis import config_trust
+
+            # only the user's own --certificate-target names a place outside by its words; a
+            # path into the work tree is checked for links out of it, whoever named it
+            outside = config_trust.leaves_repository(landing) and \
+                landing != workspace.config.contract.certificate_target
+            if not outside:
+                config_trust.check_inside(workspace.root, landing)  # before the note: nothing half written
         config = pending.config if pending is not None else store.settings_from(git_values(workspace))
         store.put_many(workspace.root, entries, config=config, pending=pending)
-        if certificate_target and certificate_target not in ("notes", "session"):
+        if landing is not None:
             # an externally named landing place, besides the note (F7: contract.certificate_target)
-            landing = os.path.join(workspace.root, certificate_target.removeprefix("file:"))
             import json
 
-            with open(landing, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n")
+            text = json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n"
+            if outside:
+                with open(os.path.join(workspace.root, landing.removeprefix("file:")), "w",
+                          encoding="utf-8") as handle:
+                    handle.write(text)
+            else:
+                config_trust.write_inside(workspace.root, landing, text)
 
     def self_ledger(snapshot: Snapshot) -> str | None:
         # a commit message is itself the durable record of the decisions it states

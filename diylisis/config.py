@@ -2,6 +2,8 @@
 
 Precedence (one function, `load`): command-line flags > `.distill.toml` > pyproject.toml >
 built-in defaults. Flags are applied by the commands; this module only reads files.
+A committed config is the repository author's: what it may not say (a program to run, a
+file outside the repository) comes from the user's own config file (config_trust).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class RefuterSettings:
     realization: str = "generic-subagent"
     timeout: float = 300.0
     retries: int = 2
+    source: str | None = None  # the user's config file the command came from, for messages
+    ignored: tuple[str, ...] = ()  # warnings: keys of a committed config that only the user may set
 
 
 @frozen_model
@@ -75,15 +79,71 @@ def load(root: str | Path) -> Config:
     unknown = sorted(set(table) - set(SECTIONS))
     if unknown:
         raise ConfigError(f"{source}: unknown section [{unknown[0]}]; known: {', '.join(SECTIONS)}")
+    contract = _contract(_section(table, "contract", source), source)
+    _check_inside(root, contract, source)
     return Config(
-        contract=_contract(_section(table, "contract", source), source),
+        contract=contract,
         detect_table=MappingProxyType(dict(_section(table, "detect", source))),
         hooks=_hooks(_section(table, "hooks", source), source),
-        refuter=_refuter(_section(table, "refuter", source), source),
+        refuter=_trusted_refuter(_section(table, "refuter", source), source),
         max_record_bytes=_int(_section(table, "limits", source), "max_record_bytes",
                               DEFAULT_MAX_BYTES, source),
         source=source,
     )
+
+
+def _check_inside(root: str | Path, contract: ContractFields, source: str | None) -> None:
+    """A committed certificate_target names a file inside the repository (config_trust)."""
+    named = contract.certificate_target
+    if not named or named in ("notes", "session"):
+        return
+    from diylisis.config_trust import outside_reason
+
+    reason = outside_reason(root, named)
+    if reason is not None:
+        raise ConfigError(f"{source}: [contract] certificate_target {named!r} {reason}; a committed "
+                          "config may only name a file inside the repository (pass "
+                          "--certificate-target to choose another place yourself)")
+
+
+def user_config_path() -> str:
+    """The user's own config file: $XDG_CONFIG_HOME/diylisis/config.toml, else ~/.config/..."""
+    base = os.environ.get("XDG_CONFIG_HOME") or ""
+    if not os.path.isabs(base):  # the XDG rule: a relative value is ignored
+        base = os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "diylisis", "config.toml")
+
+
+def _trusted_refuter(section: Mapping[str, Any], source: str | None) -> RefuterSettings:
+    """[refuter]: command and realization from the user's own config only, the other keys from
+    it when set there, else from the committed config (config_trust)."""
+    if not section and not os.path.isfile(user_config_path()):
+        return RefuterSettings()  # the usual case, and the commit-msg hook's: one stat
+    from diylisis.config_trust import USER_ONLY_REFUTER_KEYS, ignored_refuter_keys
+
+    committed = _refuter(section, source)
+    ignored = ignored_refuter_keys(section, source)
+    user_table, user_source = _read_user_table()
+    user_section = _section(user_table, "refuter", user_source)
+    mine = _refuter(user_section, user_source)
+    kept = {key: getattr(committed, key) for key in ("timeout", "retries") if key in section}
+    kept.update({key: getattr(mine, key) for key in (*USER_ONLY_REFUTER_KEYS, "timeout", "retries")
+                 if key in user_section})
+    return RefuterSettings(**kept, source=user_source if mine.command else None, ignored=ignored)
+
+
+def _read_user_table() -> tuple[Mapping[str, Any], str | None]:
+    from diylisis.config_trust import USER_SECTIONS, display_path
+
+    path = user_config_path()
+    if not os.path.isfile(path):  # one stat on the hook's path: most users have none
+        return {}, None
+    shown = display_path(path)
+    table = _parse(path)
+    unknown = sorted(set(table) - set(USER_SECTIONS))
+    if unknown:
+        raise ConfigError(f"{shown}: unknown section [{unknown[0]}]; known: {', '.join(USER_SECTIONS)}")
+    return table, shown
 
 
 def _read_table(root: str | Path) -> tuple[Mapping[str, Any], str | None]:

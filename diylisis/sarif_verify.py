@@ -39,7 +39,7 @@ RULES: dict[str, tuple[str, str, str, str]] = {
     "below": (
         "distill/below-realization", "below-realization",
         "The certificate's refuter realization is weaker than required.",
-        "Certify again with a stronger refuter ([refuter] command in the configuration).",
+        "Certify again with a stronger refuter ([refuter] command in your own config file).",
     ),
     "corrupt": (
         "distill/corrupt-certificate", "corrupt-certificate",

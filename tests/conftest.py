@@ -25,6 +25,7 @@ def isolated_git_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterat
     os.environ.update(
         {
             "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home / ".config"),
             "GIT_CONFIG_GLOBAL": os.devnull,
             "GIT_CONFIG_NOSYSTEM": "1",
             "NO_COLOR": "1",

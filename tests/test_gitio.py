@@ -159,3 +159,24 @@ def test_a_git_process_runs_while_the_caller_works_and_is_read_later(repo: Path)
     unused.close()
     with pytest.raises(GitError, match="not a directory"):
         gitio.GitProcess(["status"], repo / "missing", input=b"")
+
+
+def test_our_git_processes_run_no_hook_and_git_config_still_reads_the_users(repo: Path,
+                                                                           tmp_path: Path) -> None:
+    # a reference-transaction hook fires on every ref update, our notes write included
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    marker = tmp_path / "hook-ran"
+    (hooks / "reference-transaction").write_text(f"#!/bin/sh\necho ran >> '{marker}'\n")
+    (hooks / "reference-transaction").chmod(0o755)
+    git(repo, "config", "core.hooksPath", str(hooks))
+    commit(repo, "Start\n")
+    assert marker.exists()  # the hook works for the user's own git
+    marker.unlink()
+    from diylisis import store
+
+    store.put(repo, [b"a record\n"], {"role": "reviewer", "digest": "sha256:0"})
+    gitio.run_git(["update-ref", "refs/heads/other", "HEAD"], repo)
+    assert not marker.exists()
+    assert "refs/notes/distill" in git(repo, "for-each-ref", "refs/notes")
+    assert gitio.config_values(repo, ["core.hookspath"]) == {"core.hookspath": str(hooks)}

@@ -54,7 +54,9 @@ def command(keep: bool) -> int:
 
 def _walk(folder: Path, env: dict[str, str]) -> None:
     def git(*args: str, input: str | None = None) -> None:
-        subprocess.run(["git", *args], cwd=folder, env=env, check=True, capture_output=True,
+        from diylisis.gitio import git_argv
+
+        subprocess.run(git_argv(args), cwd=folder, env=env, check=True, capture_output=True,
                        input=input.encode() if input else None)
 
     def distill(*args: str, note: str) -> int:

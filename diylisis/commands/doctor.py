@@ -39,6 +39,8 @@ class Report:
     role: str | None
     refuter: str  # lint-fallback, or the configured command's realization
     refuter_command: tuple[str, ...]
+    refuter_source: str | None  # the user's config file the command came from
+    refuter_ignored: tuple[str, ...]  # [refuter] keys of the committed config that only the user may set
 
     @property
     def ok(self) -> bool:
@@ -69,7 +71,9 @@ def diagnose(root: Path, remote: str | None) -> Report:
         notes_ref=settings.notes_ref, notes_local=local, remote=remote, notes_remote=remote_tip,
         remote_error=remote_error, config_source=loaded.source if loaded else None,
         config_error=config_error, role=loaded.hooks.role if loaded else None,
-        refuter=realization, refuter_command=command)
+        refuter=realization, refuter_command=command,
+        refuter_source=loaded.refuter.source if loaded else None,
+        refuter_ignored=loaded.refuter.ignored if loaded else ())
 
 
 def _framework_hooks(root: Path) -> tuple[str, ...]:
@@ -158,9 +162,11 @@ def render_text(report: Report) -> str:
         source = report.config_source or "built-in defaults (no .distill.toml)"
         lines.append(f"ok   configuration parses: {source}; hook role {report.role}")
     if report.refuter == "lint-fallback":
-        lines.append("ok   refuter: lint-fallback (built in; no [refuter] command configured)")
+        lines.append("ok   refuter: lint-fallback (built in; no [refuter] command in your own config)")
     elif report.refuter != "unknown":
-        lines.append(f"ok   refuter: {report.refuter} via {' '.join(report.refuter_command)}")
+        lines.append(f"ok   refuter: {report.refuter} via {' '.join(report.refuter_command)} "
+                     f"(from {report.refuter_source})")
+    lines += [f"warn {warning}" for warning in report.refuter_ignored]
     return "\n".join(lines)
 
 

@@ -16,7 +16,8 @@ HEADER = """\
 # [detect]    glossary (accepted terms), reject (always flagged), disable (rule ids),
 #             severity (rule id -> error|warning|info), trackers (key prefix -> URL).
 # [hooks]     the role the commit-msg hook certifies for, and the record files it checks.
-# [refuter]   an external refuter command (argv list); without one, lint-fallback runs.
+# [refuter]   timeout and retries; the refuter command itself goes in your own
+#             ~/.config/diylisis/config.toml (a committed file may not name one).
 # [limits]    max_record_bytes: larger records are refused.
 """
 

@@ -224,12 +224,26 @@ class GitProcess:
         return self._result
 
 
+# Every git process of ours runs no hook and no fsmonitor program: our plumbing is not a user's
+# commit (`update-ref --stdin` alone fires reference-transaction), and a program a dispatched
+# refuter planted in a config or hooks directory must not run with our rights (docs/security.md).
+# `git config` runs neither, and would report these values as set, so it goes without them.
+HARDENED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+
+
+def git_argv(args: Sequence[str], cwd: str | Path | None = None) -> list[str]:
+    """The argv of `git [-C cwd] ARGS` with the HARDENED settings (none for `git config`)."""
+    where = ["-C", os.fspath(cwd)] if cwd is not None else []
+    settings = () if args and args[0] == "config" else HARDENED
+    return ["git", *where, *settings, *args]
+
+
 def _start_git(args: Sequence[str], cwd: str | Path, input: bytes | None,
                env: Mapping[str, str] | None) -> tuple[int, int, int, int]:
     """`git -C cwd ARGS` started with pipes (_start), after checking that cwd is a directory."""
     if not os.path.isdir(cwd):
         raise GitError(f"not a directory: {cwd}")
-    return _start(["git", "-C", os.fspath(cwd), *args], input, env)
+    return _start(git_argv(args, cwd), input, env)
 
 
 def _finish(started: tuple[int, int, int, int], data: bytes) -> tuple[int, bytes, bytes]:

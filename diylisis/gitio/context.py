@@ -17,7 +17,7 @@ import os
 import re
 
 from diylisis.errors import GitError
-from diylisis.gitio import first_line, git_process
+from diylisis.gitio import first_line, git_argv, git_process
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -675,7 +675,7 @@ class _CatFile:
         if view == _STORE:
             self.process = _git_on_store(where, ["cat-file", "--batch"], **streams)
         else:
-            self.process = subprocess.Popen(["git", "-C", where, "cat-file", "--batch"], stderr=subprocess.DEVNULL,
+            self.process = subprocess.Popen(git_argv(["cat-file", "--batch"], where), stderr=subprocess.DEVNULL,
                                             **streams)
         try:  # room for git to read ahead while this process works on what it read (Linux)
             import fcntl
@@ -796,7 +796,7 @@ def _git_on_store(git_dir: str, args: list[str], **streams: Any) -> subprocess.P
 
     # git must read the objects and parents pygit2 reads at git_dir, whatever the environment says
     env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
-    return subprocess.Popen(["git", "--git-dir=.", "--no-replace-objects", *args], cwd=git_dir, env=env,
+    return subprocess.Popen(git_argv(["--git-dir=.", "--no-replace-objects", *args]), cwd=git_dir, env=env,
                             stderr=subprocess.DEVNULL, **streams)
 
 

@@ -62,8 +62,11 @@ def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSett
     if override == "lint":
         return replace(settings, command=())
     if not settings.command:
+        from diylisis.config_trust import display_path, user_config_path
+
         raise ConfigError("--refuter command needs a command: set [refuter] command = "
-                          '["tool", "arg", ...] in .distill.toml (see docs/refuters.md)')
+                          f'["tool", "arg", ...] in your own {display_path(user_config_path())} '
+                          "(a committed config may not name one; see docs/refuters.md)")
     return settings
 
 
@@ -71,6 +74,11 @@ def realization_for(settings: RefuterSettings, override: str | None = None, *,
                     root: str | Path | None = None) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
     """F5 realization: the configured command, else lint-fallback; `override` is lint|command."""
     settings = settings_for(settings, override)
+    if settings.ignored:
+        import sys
+
+        for warning in settings.ignored:
+            print(f"warning: {warning}", file=sys.stderr)
     if not settings.command:
         return refute
     from pathlib import Path

@@ -10,6 +10,13 @@ they are not, the refs and the work tree are fingerprinted around each dispatch 
 change stops the run. A non-zero exit, a timeout or an invalid verdict is no verdict:
 the command is asked again up to `retries` times, then the run stops without a
 certificate, each rejection named (Rule 9: fail closed, never a silent Pass).
+
+The process gets a private, empty HOME (and XDG directories) and no git configuration of the
+user's (GIT_CONFIG_GLOBAL names a file in that home, GIT_CONFIG_NOSYSTEM=1); its stdout
+and stderr together are read up to OUTPUT_LIMIT, and its whole process group is killed at
+the timeout, at the limit and when it exits. After each dispatch the repository must still be the directory it
+was (device and inode) and git's configuration must read as it did, or nothing is written
+(docs/security.md, Dispatched programs).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import stat
 import subprocess
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,12 +37,18 @@ from pathlib import Path
 from diylisis import gitio
 from diylisis.config import RefuterSettings
 from diylisis.errors import EXIT_FAILED, ConfigError, DistillError, GitError
+from diylisis.frozen import frozen_model
 from diylisis.model import Realization, ZeroMemoryVerdict
 from diylisis.refuter import RefuterInput
 from diylisis.refuter.prompt import build
 from diylisis.refuter.verdict import InvalidVerdict, parse
 
 KILL_GRACE = 5.0  # seconds to reap a killed process group
+OUTPUT_LIMIT = 4 * 1024 * 1024  # bytes of stdout and stderr together; a verdict is a few KB
+_CHUNK = 65536
+# variables that would lead the child to the user's own files, agents and configuration
+_PRIVATE_VARIABLES = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
+                      "XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "GNUPGHOME")
 
 # Runs inside the first (outer) namespaces: bind each protected path onto itself
 # read-only, enter the export, then drop into a nested user and mount namespace, where
@@ -72,7 +86,7 @@ def realization(settings: RefuterSettings,
     """The F5 callable that dispatches to the configured command (issue 6, item 3)."""
     if not settings.command:
         raise ConfigError("no refuter command is configured: set [refuter] command = [...] "
-                          "in .distill.toml, or use the built-in lint")
+                          "in your own config (docs/refuters.md), or use the built-in lint")
 
     def refute(request: RefuterInput) -> ZeroMemoryVerdict:
         return dispatch(request, settings, root)
@@ -83,16 +97,22 @@ def realization(settings: RefuterSettings,
 def dispatch(request: RefuterInput, settings: RefuterSettings, root: Path, *,
              sandbox: bool | None = None) -> ZeroMemoryVerdict:
     """F5 dispatch with re-dispatch: a verdict, or NoVerdict naming every rejection."""
+    root = Path(os.path.abspath(root))
     settings = _resolved(settings, root)
     expected = Realization(settings.realization)
     prompt = build(request, expected).encode("utf-8")
     use_sandbox = sandbox_available() if sandbox is None else sandbox
     protected = _protected_paths(root)
+    standing = Standing.of(root, protected)
     reasons: list[str] = []
     attempts = settings.retries + 1
     for attempt in range(1, attempts + 1):
         before = None if use_sandbox else fingerprint(root)
         output, problem = _run_once(settings, request, root, prompt, protected, use_sandbox)
+        moved = standing.changes(root, protected)
+        if moved:
+            reasons.append(f"attempt {attempt}: {moved}; nothing was written")
+            raise NoVerdict(tuple(reasons), attempt)
         if before is not None:
             changed = _changes(before, fingerprint(root))
             if changed:
@@ -110,42 +130,48 @@ def dispatch(request: RefuterInput, settings: RefuterSettings, root: Path, *,
 
 
 def _resolved(settings: RefuterSettings, root: Path) -> RefuterSettings:
-    """argv[0] as a program on PATH, or a path taken from the repository root (not the export)."""
-    from diylisis.frozen import replace
-
+    """argv[0] as a program on PATH or an absolute path; a relative path would let each repository
+    choose the program the user's config runs, so it is refused (docs/security.md)."""
     program = settings.command[0]
     if "/" not in program:
         if shutil.which(program) is None:
             raise ConfigError(f"[refuter] command {program!r} cannot be run: not found on PATH")
         return settings
-    path = Path(program) if Path(program).is_absolute() else Path(root) / program
+    path = Path(program)
+    if not path.is_absolute():
+        raise ConfigError(f"[refuter] command {program!r} is a relative path: name a program on "
+                          "PATH or give an absolute path (a path inside the repository would let "
+                          "the repository choose the program)")
     if not path.is_file():
         raise ConfigError(f"[refuter] command {program!r} cannot be run: no such file {path}")
-    return replace(settings, command=(str(path), *settings.command[1:]))
+    return settings
 
 
 def _run_once(settings: RefuterSettings, request: RefuterInput, root: Path, prompt: bytes,
               protected: tuple[Path, ...], use_sandbox: bool) -> tuple[str, str | None]:
     """One dispatch: (stdout, None) or ('', the reason it is no verdict)."""
-    with export(root, request.revision) as tree:
+    with export(root, request.revision) as tree, private_home() as home:
         argv = list(settings.command)
         if use_sandbox:
             argv = _sandboxed(argv, tree, protected)
         try:
-            process = subprocess.Popen(argv, cwd=tree, env=environment(request, root, settings),
+            process = subprocess.Popen(argv, cwd=tree, env=environment(request, root, settings, home),
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, start_new_session=True)
         except OSError as error:
             raise ConfigError(f"[refuter] command {settings.command[0]!r} cannot be run: "
                               f"{error.strerror or error}") from None
         try:
-            out, err = process.communicate(prompt, timeout=settings.timeout)
-        except subprocess.TimeoutExpired:
-            _kill(process)
-            return "", f"no answer within {settings.timeout:g} s; the process group was killed"
+            out, err, stop = _exchange(process, prompt, settings.timeout, OUTPUT_LIMIT)
         except BaseException:
             _kill(process)
             raise
+        _kill(process)  # the leader is done; children it left behind go with its group
+    if stop == "timeout":
+        return "", f"no answer within {settings.timeout:g} s; the process group was killed"
+    if stop == "limit":
+        return "", (f"it printed more than {OUTPUT_LIMIT // (1024 * 1024)} MiB on stdout and stderr; "
+                    "the process group was killed")
     if process.returncode != 0:
         tail = " / ".join(err.decode("utf-8", "replace").strip().splitlines()[-3:])
         return "", f"exit status {process.returncode}" + (f" ({tail})" if tail else "")
@@ -155,13 +181,68 @@ def _run_once(settings: RefuterSettings, request: RefuterInput, root: Path, prom
         return "", "the verdict on stdout is not UTF-8 text"
 
 
+def _exchange(process: subprocess.Popen[bytes], prompt: bytes, timeout: float,
+              limit: int) -> tuple[bytes, bytes, str | None]:
+    """Write the prompt and read stdout and stderr as they come, until the process exits:
+    (stdout, stderr, None), or what was read and "timeout" or "limit" when it had to stop.
+    Never more than limit bytes are held, however much the process prints."""
+    import selectors
+
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    deadline = time.monotonic() + timeout
+    read = {process.stdout.fileno(): bytearray(), process.stderr.fileno(): bytearray()}
+    selector = selectors.DefaultSelector()
+    for fd in read:
+        selector.register(fd, selectors.EVENT_READ)
+    stdin = process.stdin.fileno()
+    view, offset = memoryview(prompt), 0
+    if prompt:
+        os.set_blocking(stdin, False)
+        selector.register(stdin, selectors.EVENT_WRITE)
+    else:
+        process.stdin.close()
+    try:
+        while selector.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return bytes(read[process.stdout.fileno()]), bytes(read[process.stderr.fileno()]), "timeout"
+            for key, _ in selector.select(remaining):
+                fd = key.fd
+                if fd == stdin:
+                    try:
+                        offset += os.write(fd, view[offset:offset + _CHUNK])
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # it stopped reading: its exit status says why
+                        offset = len(view)
+                    if offset >= len(view):
+                        selector.unregister(fd)
+                        process.stdin.close()
+                    continue
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(fd)
+                    continue
+                read[fd] += chunk
+                if sum(map(len, read.values())) > limit:
+                    return b"", b"", "limit"
+        try:
+            process.wait(timeout=max(deadline - time.monotonic(), 0.01))
+        except subprocess.TimeoutExpired:
+            return bytes(read[process.stdout.fileno()]), bytes(read[process.stderr.fileno()]), "timeout"
+    finally:
+        selector.close()
+    return bytes(read[process.stdout.fileno()]), bytes(read[process.stderr.fileno()]), None
+
+
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the whole process group the refuter started, then reap it."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    process.kill()
+    if process.returncode is None:
+        process.kill()
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
             try:
@@ -174,10 +255,79 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
         pass
 
 
-def environment(request: RefuterInput, root: Path, settings: RefuterSettings) -> dict[str, str]:
-    """The child's environment: no GIT_* variable of ours, and the DISTILL_* names."""
-    env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+@contextmanager
+def private_home() -> Iterator[Path]:
+    """An empty HOME only the refuter uses; removed afterwards with whatever it left there."""
+    home = Path(tempfile.mkdtemp(prefix="distill-refuter-home-"))
+    try:
+        yield home
+    finally:
+        _set_writable(home, True)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@frozen_model
+class Standing:
+    """What must not change while a refuter runs: the directories the repository paths name
+    (device and inode, so a moved repository with a copy planted at its path is seen), and
+    git's configuration as `git config --list --show-origin` reads it in the repository (the
+    user's global and system files and their includes, and the repository's own)."""
+
+    directories: tuple[tuple[str, int, int], ...]
+    git_config: bytes
+
+    @classmethod
+    def of(cls, root: Path, protected: tuple[Path, ...]) -> Standing:
+        """The standing of the repository at root now."""
+        return cls(directories=_identities((root, *protected)), git_config=_git_config(root))
+
+    def changes(self, root: Path, protected: tuple[Path, ...]) -> str | None:
+        """What changed since, in words; None when nothing did."""
+        now = _identities((root, *protected))
+        for (path, *was), (_, *is_now) in zip(self.directories, now, strict=True):
+            if was != is_now:
+                return (f"the repository folder {path} is no longer the folder it was when the "
+                        "refuter started (it was moved, replaced or removed); check where your "
+                        "repository is now")
+        if _git_config(root) != self.git_config:
+            return ("git's configuration changed while the refuter ran (a global, system or "
+                    "repository config file); compare `git config --list --show-origin` with "
+                    "what you expect")
+        return None
+
+
+def _identities(paths: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
+    found = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+            found.append((str(path), info.st_dev, info.st_ino))
+        except OSError:
+            found.append((str(path), -1, -1))
+    return tuple(found)
+
+
+def _git_config(root: Path) -> bytes:
+    code, out, err = gitio.try_git(["config", "--list", "--show-origin", "-z"], root)
+    return out if code == 0 else b"unreadable " + err
+
+
+def environment(request: RefuterInput, root: Path, settings: RefuterSettings,
+                home: Path) -> dict[str, str]:
+    """The child's environment: no GIT_* variable of ours, a private home, no git config of the
+    user's, and the DISTILL_* names."""
+    env = {name: value for name, value in os.environ.items()
+           if not name.startswith("GIT_") and name not in _PRIVATE_VARIABLES}
     env.update({
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        # a file that does not exist, in the private home: not os.devnull, which a
+        # `git config --global` run as root would replace with a regular file
+        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+        "GIT_CONFIG_NOSYSTEM": "1",
         "DISTILL_TARGET": str(request.target),
         "DISTILL_ROLE": request.contract.role,
         "DISTILL_REPOSITORY": str(root),
@@ -207,7 +357,7 @@ def export(root: Path, revision: str | None) -> Iterator[Path]:
 
 def _extract(root: Path, revision: str, tree: Path) -> None:
     """Stream `git archive` of the revision into tree (no whole-archive copy in memory)."""
-    archive = subprocess.Popen(["git", "archive", "--format=tar", revision], cwd=root,
+    archive = subprocess.Popen(gitio.git_argv(["archive", "--format=tar", revision]), cwd=root,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert archive.stdout is not None and archive.stderr is not None
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hookutil import CLEAN, bare, distill, new_repo, ok, write
 
 
@@ -55,14 +57,25 @@ def test_the_pre_commit_framework_configuration_is_read(tmp_path: Path) -> None:
     assert "ok   commit-msg: the pre-commit framework" in distill(work, "doctor").stdout
 
 
-def test_a_broken_configuration_fails_and_a_refuter_command_is_named(tmp_path: Path) -> None:
+def test_a_broken_configuration_fails_and_a_refuter_command_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     work = new_repo(tmp_path / "work")
     (work / ".distill.toml").write_text("[hooks\nrole = 1\n", encoding="utf-8")
     done = distill(work, "doctor")
     assert done.returncode == 1 and "FAIL configuration" in done.stdout
-    (work / ".distill.toml").write_text('[refuter]\ncommand = ["my-refuter", "--strict"]\n',
+    # a committed command is ignored, and doctor says so; the user's own is named with its file
+    (work / ".distill.toml").write_text('[refuter]\ncommand = ["planted", "--owned"]\n',
                                         encoding="utf-8")
     report = _doctor(work)
-    assert report["ok"] is True
+    assert report["ok"] is True and report["refuter"] == "lint-fallback"
+    assert report["refuter_command"] == []
+    assert "[refuter] command is ignored" in distill(work, "doctor").stdout
+    user = tmp_path / "xdg"
+    (user / "diylisis").mkdir(parents=True)
+    (user / "diylisis" / "config.toml").write_text('[refuter]\ncommand = ["my-refuter", "--strict"]\n',
+                                                    encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(user))
+    report = _doctor(work)
     assert report["refuter"] == "generic-subagent"
     assert report["refuter_command"] == ["my-refuter", "--strict"]
+    assert report["refuter_source"] == str(user / "diylisis" / "config.toml")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -16,12 +17,23 @@ RECORD = "Fix the flaky upload test\n\nThe upload test now retries three times b
 OTHER = "Document the retry limit\n\nThe retry limit of three is stated in the readme.\n"
 
 
+@pytest.fixture(autouse=True)
+def user_config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's own XDG_CONFIG_HOME, where configure() writes the user's refuter settings."""
+    path = tmp_path / "xdg-config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(path))
+    return path
+
+
 def configure(repo: Path, name: str | None, **settings: object) -> None:
+    """[refuter] in the user's own config (a committed config may not name a command)."""
     lines = ["[refuter]"]
     if name is not None:
         lines.append("command = " + json.dumps(list(fixture_command(name))))
     lines += [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
-    (repo / ".distill.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = Path(os.environ["XDG_CONFIG_HOME"]) / "diylisis" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 @pytest.fixture

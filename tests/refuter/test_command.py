@@ -191,17 +191,20 @@ def test_export_skips_links_that_leave_it_and_names_a_bad_revision(repo: Path) -
             pass
 
 
-def test_a_relative_command_path_is_taken_from_the_repository_root(repo: Path,
-                                                                  logged: Path) -> None:
+def test_a_relative_command_path_is_refused_and_an_absolute_one_runs(repo: Path,
+                                                                   logged: Path) -> None:
+    # a relative path would run whatever each repository keeps at that path
     script = repo / "tools" / "refuter.sh"
     script.parent.mkdir()
     passing = Path(__file__).resolve().parents[2] / "fixtures" / "refuters" / "passing.py"
     script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{passing}"\n')
     script.chmod(0o755)
     head = commit(repo, MESSAGE)  # the script is not in the certified revision
-    verdict = dispatch(refuter_input(MESSAGE, head), settings("passing", command=(
-        "tools/refuter.sh",)), repo)
+    with pytest.raises(ConfigError, match="is a relative path"):
+        dispatch(refuter_input(MESSAGE, head), settings("passing", command=("tools/refuter.sh",)), repo)
+    assert _log(logged) == []
+    verdict = dispatch(refuter_input(MESSAGE, head), settings("passing", command=(str(script),)), repo)
     assert verdict.passed and len(_log(logged)) == 1
     with pytest.raises(ConfigError, match="no such file"):
-        dispatch(refuter_input(MESSAGE, head), settings("passing", command=("tools/none.sh",)),
+        dispatch(refuter_input(MESSAGE, head), settings("passing", command=(str(repo / "tools/none.sh"),)),
                  repo)
