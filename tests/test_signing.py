@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -227,6 +228,25 @@ def test_a_signing_setting_that_cannot_sign_is_a_clear_error_before_anything_is_
     assert done.returncode == 2 and "signing the certificate" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert git(repo, "notes", "--ref=distill", "list", check=False) == ""
+
+
+@needs_ssh
+def test_the_commit_msg_hook_signs_when_git_config_asks(tmp_path: Path, repo: Path) -> None:
+    key = ssh_key(tmp_path, "alice")
+    use_ssh_signing(repo, key)
+    git(repo, "config", "distill.sign", "true")
+    assert distill(repo, "install-hooks", "-q").returncode == 0
+    (repo / "src").mkdir()
+    (repo / "src" / "upload.py").write_text("MAX = 5\n")
+    git(repo, "add", "src/upload.py")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["git", "commit", "-q", "-F", "-"], cwd=repo, input=CLEAN, text=True,
+                          capture_output=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert read_note(repo)["signature"]["format"] == "ssh"
+    allowed = allowed_signers(tmp_path / "allowed_signers", ("alice@example.com", key))
+    code, report = verify_json(repo, "--require-signed", "--allowed-signers", str(allowed))
+    assert code == 0 and report["records"][0]["signature"]["signer"] == "alice@example.com"
 
 
 # --- forged notes ------------------------------------------------------------------------------
