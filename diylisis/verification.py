@@ -119,7 +119,7 @@ def trusted_failures(trust: Trust, note: dict, certificate: Certificate, snapsho
     if trust.detect is not None:
         from diylisis import accounting
 
-        missing = accounting.unaccounted(certificate, trust.detect(snapshot, _Deferred(context)))
+        missing = accounting.unaccounted(certificate, trust.detect(snapshot, context()))
         if missing:
             failures.append(accounting.failure(missing))
     return signature, failures
@@ -211,18 +211,6 @@ def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: st
                              long_lived=long_lived)
     return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization, trust)
             for snapshot, key in zip(chunk, keys, strict=True)]
-
-
-class _Deferred:
-    """The repository context of a record, made when a detector first asks it something: most
-    messages hold no token that needs the tree, and making a context per commit would cost a
-    third of the time detection takes (measured on a 2,000-commit range)."""
-
-    def __init__(self, context: Callable[[], RepoContext | None]) -> None:
-        self._context = context
-
-    def __getattr__(self, name: str):
-        return getattr(self._context(), name)
 
 
 def _once(context_for, snapshot: Snapshot) -> Callable[[], RepoContext | None]:

@@ -227,7 +227,25 @@ def test_a_signing_setting_that_cannot_sign_is_a_clear_error_before_anything_is_
     done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign")
     assert done.returncode == 2 and "signing the certificate" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+    git(repo, "config", "distill.sign", "sometimes")
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer")
+    assert done.returncode == 2 and "distill.sign" in done.stderr
     assert git(repo, "notes", "--ref=distill", "list", check=False) == ""
+
+
+@needs_ssh
+def test_a_signature_that_cannot_be_checked_is_said_so_and_fails_only_when_required(
+        tmp_path: Path, repo: Path) -> None:
+    key = ssh_key(tmp_path, "alice")
+    use_ssh_signing(repo, key)
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    assert distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign").returncode == 0
+    git(repo, "config", "gpg.ssh.program", str(tmp_path / "no-such-program"))
+    code, report = verify_json(repo)
+    assert code == 0 and report["records"][0]["signature"]["state"] == "unchecked"
+    assert "no-such-program is not installed" in report["records"][0]["signature"]["words"]
+    code, report = verify_json(repo, "--require-signed")
+    assert code == 1 and report["records"][0]["failures"][0].startswith("unsigned: signatures are required")
 
 
 @needs_ssh
