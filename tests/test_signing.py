@@ -267,6 +267,21 @@ def test_the_commit_msg_hook_signs_when_git_config_asks(tmp_path: Path, repo: Pa
     assert code == 0 and report["records"][0]["signature"]["signer"] == "alice@example.com"
 
 
+def test_the_pre_push_hook_applies_the_repository_policy(tmp_path: Path, repo: Path) -> None:
+    (repo / ".distill.toml").write_text("[verify]\nrequire_signed = true\n")
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    assert distill(repo, "certify", "HEAD", "--role", "reviewer").returncode == 0
+    assert distill(repo, "install-hooks", "-q").returncode == 0
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["git", "push", "-q", str(remote), "main"], cwd=repo, text=True, capture_output=True,
+                          env=env, check=False)
+    assert done.returncode != 0
+    assert "unsigned: signatures are required" in done.stdout + done.stderr
+    assert git(remote, "rev-parse", "--verify", "-q", "refs/heads/main", check=False) == ""
+
+
 # --- forged notes ------------------------------------------------------------------------------
 
 

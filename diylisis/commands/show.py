@@ -23,7 +23,7 @@ def command(target: str, output_format: str) -> int:
     certificates = [codec.certificate_from_dict(data) for data in notes]
     signatures = _signatures(workspace, notes, snapshot.digest)
     if output_format == "json":
-        from diylisis.commands.verify import signature_json
+        from diylisis.trust import signature_json
 
         click.echo(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
                                "certificates": notes, "signatures": [signature_json(s) for s in signatures]},
@@ -40,7 +40,7 @@ def command(target: str, output_format: str) -> int:
 def _signatures(workspace, notes: list[dict], digest: str) -> list:
     """Each certificate's signature, checked against the allowed signers verify would use."""
     from diylisis import codec, signing
-    from diylisis.commands.verify import signature_policy
+    from diylisis.trust import signature_policy
 
     # the allowed signers are looked up only when there is a signature to check against them
     signed = any(codec.SIGNATURE_FIELD in note for note in notes)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -49,6 +48,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
 
     from diylisis import certification, records, store, verification
     from diylisis.model import Realization
+    from diylisis.trust import trust_for
 
     workspace = certification.Workspace.open()
     if targets and range_spec:
@@ -79,49 +79,6 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.render import progress
 
     return EXIT_OK if _render(progress(checks, "verifying", total), output_format, verbose) else EXIT_FAILED
-
-
-def trust_for(workspace, *, require_signed: bool, allowed_signers: Path | None):
-    """verification.Trust: the signature policy and the record's detector under the repository's
-    [detect] settings."""
-    from diylisis import verification
-    from diylisis.detectors import detect_with_suppressions
-
-    policy = signature_policy(workspace, require_signed=require_signed, allowed_signers=allowed_signers)
-    detect_settings = workspace.config.detect_settings()
-
-    def detect(snapshot, context):
-        return detect_with_suppressions(snapshot, context, detect_settings)[0]
-
-    return verification.Trust(policy=policy, detect=detect)
-
-
-def signature_policy(workspace, *, require_signed: bool = False, allowed_signers: Path | None = None):
-    """signing.Policy: --require-signed or [verify] require_signed; the allowed-signers file of
-    --allowed-signers, else [verify] allowed_signers (inside the repository), else git config
-    gpg.ssh.allowedSignersFile; the checking programs of git config."""
-    from diylisis import signing
-    from diylisis.errors import ConfigError
-
-    settings = workspace.config.verify
-    values = workspace.git_config
-    if allowed_signers is not None:
-        allowed = os.path.abspath(allowed_signers)
-        if not os.path.isfile(allowed):
-            raise BadInput(f"--allowed-signers {allowed_signers}: no such file")
-    elif settings.allowed_signers is not None:
-        allowed = os.path.join(workspace.root, settings.allowed_signers)
-        if not os.path.isfile(allowed):
-            raise ConfigError(f"{workspace.config.source}: [verify] allowed_signers names "
-                              f"{settings.allowed_signers}, which is not a file in the work tree")
-    elif values.get("gpg.ssh.allowedsignersfile"):
-        allowed = os.path.join(workspace.root, os.path.expanduser(values["gpg.ssh.allowedsignersfile"]))
-        if not os.path.isfile(allowed):
-            raise BadInput(f"git config gpg.ssh.allowedSignersFile names {allowed}, which is not a file")
-    else:
-        allowed = None
-    return signing.policy_from(values, require_signed=require_signed or settings.require_signed,
-                               allowed_signers=allowed)
 
 
 def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
@@ -164,10 +121,6 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
 
 def _signature_json(check: Check) -> dict[str, str | None] | None:
     """The checked certificate's signature: its state, format, signer, key and the verdict in words."""
+    from diylisis.trust import signature_json
+
     return signature_json(check.signature) if check.signature is not None else None
-
-
-def signature_json(signature) -> dict[str, str | None]:
-    """A signing.SignatureCheck as JSON: its state, format, signer, key and the verdict in words."""
-    return {"state": signature.state.value, "format": signature.format, "signer": signature.signer,
-            "key": signature.key, "words": signature.words()}
