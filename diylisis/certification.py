@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import time
 
-from diylisis import codec, gitio, records, runs, store
+from diylisis import codec, gitio, records, runs, signing, store
 from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.frozen import replace
-from diylisis.model import Certificate, RecordKind, Snapshot, Target
+from diylisis.model import Certificate, RecordKind, Snapshot, Target, sha256_digest
 from diylisis.phases import f0_contract
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
@@ -108,6 +108,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
     """The engine's side effects for this target; pending: a store.start_put begun for its snapshot."""
     detect = detector(workspace)
     context = context_for(workspace)
+    signer = None if check_only else signer_for(workspace)  # a setting that cannot sign fails before the run
     channel = None if check_only else records.write_channel(target, workspace.root)
     reason = "--check never writes" if check_only else records.no_channel_reason(target, workspace.root)
 
@@ -161,6 +162,10 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
                 landing != workspace.config.contract.certificate_target
             if not outside:
                 config_trust.check_inside(workspace.root, landing)  # before the note: nothing half written
+        if signer is not None:
+            # each reading under its own digest: a signature holds only for the record it is stored under
+            entries = [(data, signing.sign(note, sha256_digest(data), signer, workspace.root))
+                       for data, note in entries]
         config = pending.config if pending is not None else store.settings_from(git_values(workspace))
         store.put_many(workspace.root, entries, config=config, pending=pending)
         if landing is not None:
@@ -198,6 +203,20 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         self_ledger=self_ledger,
         no_channel_reason=reason,
     )
+
+
+def signer_for(workspace: Workspace) -> signing.Signer | None:
+    """The signer for this workspace's certificates when the user asked for signing (certify --sign, or
+    git config distill.sign), else None. Only git config is read: a committed file cannot start a program."""
+    values = git_values(workspace)
+    return signing.signer_from(values) if signing.wanted(values, None) else None
+
+
+def with_signing(workspace: Workspace, sign: bool | None) -> Workspace:
+    """The workspace with certify's --sign/--no-sign in place of git config distill.sign."""
+    if sign is None:
+        return workspace
+    return replace(workspace, git_config={**git_values(workspace), "distill.sign": "true" if sign else "false"})
 
 
 def refuter_for(workspace: Workspace):

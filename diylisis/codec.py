@@ -350,3 +350,16 @@ def certificate_from_dict(data: dict[str, Any]) -> model.Certificate:
         raise DecodeError(f"certificate schema {schema!r} is not {model.CERTIFICATE_SCHEMA}")
     body = {key: value for key, value in data.items() if key != "schema"}
     return decode(model.Certificate, body)
+
+
+SIGNATURE_FIELD = "signature"  # a note's signature envelope: beside the certificate, not part of it
+
+
+def canonical_bytes(data: dict[str, Any]) -> bytes:
+    """The certificate's canonical bytes, which a signature covers (docs/certificate.md): its JSON
+    object without the signature field, keys sorted, no whitespace, every non-ASCII character
+    escaped. They do not depend on how a note spells the same values, so any reader that parses
+    the note's JSON computes the same bytes."""
+    body = {key: value for key, value in data.items() if key != SIGNATURE_FIELD}
+    return json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
+                      allow_nan=False).encode("ascii")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 CONFIG_FILE = ".distill.toml"
 DEFAULT_MAX_BYTES = 1024 * 1024
-SECTIONS = ("contract", "detect", "hooks", "refuter", "limits")
+SECTIONS = ("contract", "detect", "hooks", "refuter", "limits", "verify")
 
 
 @frozen_model
@@ -58,12 +58,21 @@ class RefuterSettings:
 
 
 @frozen_model
+class VerifySettings:
+    """`[verify]`: the policy `git distill verify` enforces (CI reads it from the repository)."""
+
+    require_signed: bool = False
+    allowed_signers: str | None = None  # a repository-relative path to git's ssh allowed-signers file
+
+
+@frozen_model
 class Config:
     contract: ContractFields = field(default_factory=ContractFields)
     detect_table: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     hooks: HookSettings = field(default_factory=HookSettings)
     refuter: RefuterSettings = field(default_factory=RefuterSettings)
     max_record_bytes: int = DEFAULT_MAX_BYTES
+    verify: VerifySettings = field(default_factory=VerifySettings)
     source: str | None = None  # the file the settings came from, for messages
 
     def detect_settings(self) -> Any:
@@ -88,6 +97,7 @@ def load(root: str | Path) -> Config:
         refuter=_trusted_refuter(_section(table, "refuter", source), source),
         max_record_bytes=_int(_section(table, "limits", source), "max_record_bytes",
                               DEFAULT_MAX_BYTES, source),
+        verify=_verify(_section(table, "verify", source), source, root),
         source=source,
     )
 
@@ -259,3 +269,20 @@ def _refuter(section: Mapping[str, Any], source: str | None) -> RefuterSettings:
         timeout=float(timeout),
         retries=retries,
     )
+
+
+def _verify(section: Mapping[str, Any], source: str | None, root: str | Path) -> VerifySettings:
+    """`[verify]`. A committed file may name an allowed-signers file only inside the repository:
+    reading one is all it asks, and nothing outside the repository is the repository's to name."""
+    _check_keys(section, ("require_signed", "allowed_signers"), "verify", source)
+    require_signed = section.get("require_signed", False)
+    if not isinstance(require_signed, bool):
+        raise ConfigError(f"{source}: require_signed must be true or false")
+    allowed = _str(section, "allowed_signers", source)
+    if allowed is not None:
+        top = os.path.realpath(root)
+        where = os.path.realpath(os.path.join(top, allowed))
+        if os.path.isabs(allowed) or os.path.commonpath([top, where]) != top:
+            raise ConfigError(f"{source}: allowed_signers must be a path inside the repository, not {allowed!r}")
+        allowed = os.path.relpath(where, top)
+    return VerifySettings(require_signed=require_signed, allowed_signers=allowed)

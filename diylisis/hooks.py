@@ -425,6 +425,7 @@ def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
     from functools import partial
 
     from diylisis import certification, store, verification
+    from diylisis.trust import trust_for
 
     workspace = certification.Workspace.open(cwd)
     commits = pushed_commits(workspace.root, remote, refs)
@@ -432,8 +433,9 @@ def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
         workspace.root, commits, workspace.config.max_record_bytes,
         check_generated=workspace.config.hooks.check_generated)
     read_config = partial(store.settings_from, certification.git_values(workspace))  # read with the workspace
-    checks = list(verification.check_many(workspace.root, snapshots, None,
-                                          certification.context_for(workspace), read_config=read_config))
+    # the repository's [verify] policy and rules, as CI will apply them to these commits
+    checks = list(verification.check_many(workspace.root, snapshots, None, certification.context_for(workspace),
+                                          read_config=read_config, trust=trust_for(workspace) if snapshots else None))
     failed = [c for c in checks if not c.ok]
     if failed:
         subjects = snapshots_by_id(snapshots)

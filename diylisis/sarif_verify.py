@@ -46,6 +46,28 @@ RULES: dict[str, tuple[str, str, str, str]] = {
         "A certificate stored for the record's content does not decode.",
         "Inspect the note with git notes --ref refs/notes/distill show, and certify again.",
     ),
+    "unaccounted": (
+        "distill/unaccounted-findings", "unaccounted-findings",
+        "The record has blocking findings its certificate does not account for.",
+        "A certificate is issued only when every finding is repaired, judged or accepted at the gate; "
+        "this one was not made over this record under these rules. Certify the record again.",
+    ),
+    "bad-signature": (
+        "distill/bad-signature", "bad-signature",
+        "The certificate's signature does not cover it for this record.",
+        "The note was edited after it was signed, or its signature belongs to other content. "
+        "Certify the record again with --sign.",
+    ),
+    "signer-not-allowed": (
+        "distill/signer-not-allowed", "signer-not-allowed",
+        "The certificate is signed by a key the allowed-signers file does not name.",
+        "Certify with an allowed key, or add the signer to the allowed-signers file.",
+    ),
+    "unsigned": (
+        "distill/unsigned-certificate", "unsigned-certificate",
+        "Signatures are required, and the certificate has no valid signature by an allowed signer.",
+        "Certify the record again with --sign (git config gpg.format and user.signingKey).",
+    ),
 }
 OTHER = ("distill/verification-failure", "verification-failure",
          "The record failed verification.", "Run git distill verify for details.")

@@ -13,12 +13,16 @@ from itertools import chain
 
 from diylisis import codec, store
 from diylisis.frozen import frozen_model
-from diylisis.model import Certificate, Realization, Reference, RepoContext, Snapshot, Target
+from diylisis.model import Certificate, Finding, Realization, Reference, RepoContext, Snapshot, Target
 from diylisis.phases.f2_grounding import resolves_at
+from diylisis.signing import Policy, SignatureCheck
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from diylisis.gitio.history import Walk
+
+    # (snapshot, its repository context) -> the record's findings, as certification's detector gives them
+    Detect = Callable[[Snapshot, RepoContext | None], tuple[Finding, ...]]
 
 
 @frozen_model
@@ -33,6 +37,7 @@ class Check:
     failures: tuple[str, ...]  # "missing: ...", "stale: ...", "unresolved reference: ...", "below: ..."
     certified_role: str | None = None
     realization: Realization | None = None
+    signature: SignatureCheck | None = None  # the checked certificate's signature (None: none was checked)
 
     @property
     def ok(self) -> bool:
@@ -40,23 +45,36 @@ class Check:
 
 
 def check(snapshot: Snapshot, notes: list[dict], role: str | None, context: RepoContext | None,
-          min_realization: Realization | None = None) -> Check:
+          min_realization: Realization | None = None, *, trust: Trust | None = None) -> Check:
     """Verify one snapshot against the certificates stored under its content."""
-    return _check(snapshot, notes, role, lambda: context, min_realization)
+    return _check(snapshot, notes, role, lambda: context, min_realization, trust)
+
+
+@frozen_model
+class Trust:
+    """What verify checks beyond a certificate's own fields: its signature under a policy, and
+    the record's findings under detect (None: not re-detected)."""
+
+    policy: Policy
+    detect: Detect | None = None
 
 
 def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
-           context: Callable[[], RepoContext | None], min_realization: Realization | None) -> Check:
+           context: Callable[[], RepoContext | None], min_realization: Realization | None,
+           trust: Trust | None = None) -> Check:
     """check(), asking for the repository context only when a Reference must be resolved:
     opening a context per commit costs more than the rest of verifying a commit message."""
     failures: list[str] = []
     certificates: list[Certificate] = []
+    note_of: dict[int, dict] = {}  # id(certificate) -> the note data it was decoded from
     digest = snapshot.digest  # a sha256 over the snapshot: computed once
     for data in notes:
         try:
             certificates.append(codec.certificate_from_dict(data))
         except (codec.DecodeError, ValueError) as error:
             failures.append(f"corrupt: a certificate on this content does not decode ({error})")
+        else:
+            note_of[id(certificates[-1])] = data
     wanted = [c for c in certificates if role is None or c.role == role]
     if not wanted:
         label = f" for role {role}" if role else ""
@@ -77,8 +95,34 @@ def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
     if min_realization is not None and certificate.realization.rank < min_realization.rank:
         failures.append(f"below: refuter {certificate.realization.value} is below the required "
                         f"{min_realization.value}")
+    signature = None
+    if trust is not None:
+        signature, more = trusted_failures(trust, note_of[id(certificate)], certificate, snapshot, context)
+        failures.extend(more)
     return Check(target=snapshot.target, revision=snapshot.revision, digest=digest, role=role,
-                 failures=tuple(failures), certified_role=certificate.role, realization=certificate.realization)
+                 failures=tuple(failures), certified_role=certificate.role, realization=certificate.realization,
+                 signature=signature)
+
+
+def trusted_failures(trust: Trust, note: dict, certificate: Certificate, snapshot: Snapshot,
+                     context: Callable[[], RepoContext | None]) -> tuple[SignatureCheck, list[str]]:
+    """The certificate's signature check, and the failures of it and of the record's findings: a
+    certificate whose record has blocking findings it does not account for was not made by a
+    run over these bytes (diylisis.accounting), whatever its realization claims."""
+    from diylisis import signing
+
+    failures = []
+    signature = signing.check(note, snapshot.digest, trust.policy)
+    failure = trust.policy.failure(signature)
+    if failure:
+        failures.append(failure)
+    if trust.detect is not None:
+        from diylisis import accounting
+
+        missing = accounting.unaccounted(certificate, trust.detect(snapshot, context()))
+        if missing:
+            failures.append(accounting.failure(missing))
+    return signature, failures
 
 
 # Records verified per bulk read of notes: the notes and certificates of one chunk are all that
@@ -95,7 +139,8 @@ PARALLEL_FROM = 2000
 
 def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_for,
                min_realization: Realization | None = None, *,
-               read_config: Callable[[], store.Settings] | None = None) -> Iterator[Check]:
+               read_config: Callable[[], store.Settings] | None = None, trust: Trust | None = None
+               ) -> Iterator[Check]:
     """Verify many snapshots, in order, a chunk at a time: the notes of each chunk read in one
     bulk call (no process per record). read_config gives the store settings from values the
     caller already read (store.settings_from); None: they are read here. Either way they are
@@ -110,12 +155,13 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
         return  # nothing to verify: the notes are not even listed
     config = read_config() if read_config is not None else store.settings(root)
     check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
-                          min_realization)
+                          min_realization, trust=trust)
     yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=1, chunk=CHUNK)
 
 
 def check_range(root, walk: Walk, role: str | None, context_for, min_realization: Realization | None = None,
-                *, jobs: int = 0, max_bytes: int, read_config: Callable[[], store.Settings]) -> Iterator[Check]:
+                *, jobs: int = 0, max_bytes: int, read_config: Callable[[], store.Settings],
+                trust: Trust | None = None) -> Iterator[Check]:
     """Verify the commit messages of a range (a started gitio.history.Walk), in order, as check_many
     does; in jobs worker processes when jobs > 1 (diylisis.workers), and with jobs 0 in one per
     usable CPU for PARALLEL_FROM records or more. The checks are the same either way.
@@ -132,7 +178,7 @@ def check_range(root, walk: Walk, role: str | None, context_for, min_realization
         if not prepared:
             config = read_config()
             prepared.append(partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role,
-                                    context_for, min_realization, max_bytes))
+                                    context_for, min_realization, max_bytes, trust=trust))
         return prepared[0](chunk)
 
     # the worker processes make the snapshots: a message and its id cost less to send
@@ -144,24 +190,26 @@ _EARLY_BATCH = 64  # records per note read while the range is sorted
 
 
 def _check_messages(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
-                    min_realization: Realization | None, max_bytes: int, chunk: list[tuple[str, bytes]]) -> list[Check]:
+                    min_realization: Realization | None, max_bytes: int, chunk: list[tuple[str, bytes]], *,
+                    trust: Trust | None = None) -> list[Check]:
     """The checks of one chunk of commit messages (id, bytes) of a range, its notes read through
     the process's long-lived cat-file (store.read_notes)."""
     from diylisis.records.commit import message_snapshot
 
     snapshots = [message_snapshot(commit_id, data, max_bytes) for commit_id, data in chunk]
-    return _check_chunk(root, config, note_of, role, context_for, min_realization, snapshots, long_lived=True)
+    return _check_chunk(root, config, note_of, role, context_for, min_realization, snapshots, long_lived=True,
+                        trust=trust)
 
 
 def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
-                 min_realization: Realization | None, chunk: list[Snapshot], *, long_lived: bool = False
-                 ) -> list[Check]:
+                 min_realization: Realization | None, chunk: list[Snapshot], *, long_lived: bool = False,
+                 trust: Trust | None = None) -> list[Check]:
     """The checks of one chunk of snapshots, its notes read in one `git cat-file --batch` (the
     process's long-lived one, with long_lived: store.read_notes)."""
     keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
     found = store.read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of},
                              long_lived=long_lived)
-    return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization)
+    return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization, trust)
             for snapshot, key in zip(chunk, keys, strict=True)]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from diylisis import config, gitio, store
+from diylisis import config, gitio, signing, store
 from diylisis.errors import GitError
 from diylisis.frozen import field, frozen_model
 from diylisis.records import msgfile
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 # Every git config value a certification reads, in one `git config` call: the message
-# file's cleanup mode and comment char, the origin remote (GitCommandContext) and the store's.
-GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS)
+# file's cleanup mode and comment char, the origin remote (GitCommandContext), the store's and signing's.
+GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS, *signing.CONFIG_KEYS)
 _REV_PARSE = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}")
 
 

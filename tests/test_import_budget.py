@@ -57,6 +57,7 @@ ALLOWED = frozenset({
     "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.frozen", "diylisis.digests",
     "diylisis.state",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
+    "diylisis.signing",
     "diylisis.store", "diylisis.precompiled", "diylisis.engine", "diylisis.gitio",
     "diylisis.gitio.context",
     "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",

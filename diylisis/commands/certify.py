@@ -13,6 +13,9 @@ FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "j
                       default="text", show_default=True, help="Output for people or for scripts.")
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
                        help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" }.")
+SIGN = click.option("--sign/--no-sign", default=None,
+                    help="Sign the certificate with the signing git is configured for (gpg.format, "
+                         "user.signingKey); default: git config distill.sign.")
 NO_INPUT = click.option("--no-input", is_flag=True,
                         help="Never prompt: open questions pause the run (exit 3).")
 
@@ -55,11 +58,12 @@ def emit(result, output_format: str) -> int:
                    "command when one is configured).")
 @click.option("--check", is_flag=True,
               help="Certify only if already portable: no gate, no repair; residue exits 1.")
+@SIGN
 @ANSWERS
 @NO_INPUT
 @FORMAT
 def command(target: str, role, activity, sources, scope, verification, stop, certificate_target,
-            activation_verb, utterances, utterance_file, refuter_choice, check, answers_file,
+            activation_verb, utterances, utterance_file, refuter_choice, check, sign, answers_file,
             no_input, output_format) -> int:
     """Certify TARGET's portability for a recipient ROLE and store the certificate as a git note.
 
@@ -74,7 +78,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
     from diylisis import certification, records
     from diylisis.config import ContractFields
 
-    workspace = certification.Workspace.open()
+    workspace = certification.with_signing(certification.Workspace.open(), sign)
     if refuter_choice is not None:
         from diylisis.frozen import replace
         from diylisis.refuter import settings_for

@@ -19,6 +19,8 @@ HEADER = """\
 # [refuter]   timeout and retries; the refuter command itself goes in your own
 #             ~/.config/diylisis/config.toml (a committed file may not name one).
 # [limits]    max_record_bytes: larger records are refused.
+# [verify]    require_signed, and allowed_signers: a file inside the repository in git's ssh
+#             allowed-signers format naming who may sign certificates (docs/certificate.md).
 """
 
 
@@ -40,6 +42,7 @@ def command(force: bool) -> int:
         "hooks": {"role": "reviewer", "files": ["TASK*.md", "docs/design/*.md"]},
         "refuter": {"timeout": 300, "retries": 2},
         "limits": {"max_record_bytes": 1048576},
+        "verify": {"require_signed": False},
     }
     path.write_text(HEADER + "\n" + tomli_w.dumps(starter), encoding="utf-8")
     click.echo(f"wrote {path.name}")

@@ -21,12 +21,28 @@ def command(target: str, output_format: str) -> int:
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
     notes = store.get(workspace.root, snapshot.data)
     certificates = [codec.certificate_from_dict(data) for data in notes]
+    signatures = _signatures(workspace, notes, snapshot.digest)
     if output_format == "json":
+        from diylisis.trust import signature_json
+
         click.echo(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
-                               "certificates": notes}, ensure_ascii=False, indent=2))
+                               "certificates": notes, "signatures": [signature_json(s) for s in signatures]},
+                              ensure_ascii=False, indent=2))
     elif not certificates:
         click.echo(f"{snapshot.target}: no certificate for this content ({snapshot.digest})")
     else:
-        for certificate in certificates:
+        for certificate, signature in zip(certificates, signatures, strict=True):
             click.echo(render.certificate_text(certificate))
+            click.echo(f"Signature: {signature.words()}")
     return EXIT_OK if certificates else EXIT_FAILED
+
+
+def _signatures(workspace, notes: list[dict], digest: str) -> list:
+    """Each certificate's signature, checked against the allowed signers verify would use."""
+    from diylisis import codec, signing
+    from diylisis.trust import signature_policy
+
+    # the allowed signers are looked up only when there is a signature to check against them
+    signed = any(codec.SIGNATURE_FIELD in note for note in notes)
+    policy = signature_policy(workspace) if signed else signing.Policy()
+    return [signing.check(note, digest, policy) for note in notes]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import click
 
@@ -23,22 +24,31 @@ if TYPE_CHECKING:
 @click.option("--role", help="Require a certificate for this role.")
 @click.option("--min-realization", type=click.Choice(["lint-fallback", "generic-subagent", "refuter-subagent"]),
               help="Fail certificates whose refuter was weaker than this.")
+@click.option("--require-signed", is_flag=True,
+              help="Fail certificates that are not signed by an allowed signer (default: [verify] require_signed).")
+@click.option("--allowed-signers", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Who may sign, in git's ssh allowed-signers format (default: [verify] allowed_signers, "
+                   "else git config gpg.ssh.allowedSignersFile).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True)
 @click.option("-v", "--verbose", is_flag=True, help="Also list the records that verify.")
 def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs: int, role: str | None,
-            min_realization: str | None, output_format: str, verbose: bool) -> int:
+            min_realization: str | None, require_signed: bool, allowed_signers: Path | None, output_format: str,
+            verbose: bool) -> int:
     """Recompute each record's digest, find its certificates, and re-check them.
 
     Fails (exit 1) naming each problem: missing (no certificate for this content, e.g.
     after an edit), stale (the certificate names other content), unresolved reference
     (a Reference judgment's locator no longer resolves), below (weaker refuter than
-    --min-realization). With no TARGET and no --range, verifies HEAD's message.
+    --min-realization), unaccounted (the record has blocking findings the certificate does
+    not account for), bad-signature, signer-not-allowed, and unsigned when signatures are
+    required. With no TARGET and no --range, verifies HEAD's message.
     """
     from functools import partial
 
     from diylisis import certification, records, store, verification
     from diylisis.model import Realization
+    from diylisis.trust import trust_for
 
     workspace = certification.Workspace.open()
     if targets and range_spec:
@@ -54,14 +64,17 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     context = certification.context_for(workspace)
     wanted = Realization(min_realization) if min_realization else None
     read_config = partial(store.settings_from, certification.git_values(workspace))  # read with the workspace
+    trust = trust_for(workspace, require_signed=require_signed, allowed_signers=allowed_signers)
     if range_spec:
         checks = verification.check_range(workspace.root, walk, role, context, wanted, jobs=jobs,
-                                          max_bytes=workspace.config.max_record_bytes, read_config=read_config)
+                                          max_bytes=workspace.config.max_record_bytes, read_config=read_config,
+                                          trust=trust)
         total = None
     else:
         parsed = [records.parse_target(t, workspace.root) for t in (targets or ("HEAD",))]
         snapshots = [certification.read(workspace, target) for target in parsed]
-        checks = verification.check_many(workspace.root, snapshots, role, context, wanted, read_config=read_config)
+        checks = verification.check_many(workspace.root, snapshots, role, context, wanted, read_config=read_config,
+                                         trust=trust)
         total = len(snapshots)
     from diylisis.render import progress
 
@@ -81,7 +94,8 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
     if output_format == "json":
         records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
                     "ok": c.ok, "failures": list(c.failures),
-                    "realization": c.realization.value if c.realization else None}
+                    "realization": c.realization.value if c.realization else None,
+                    "signature": _signature_json(c)}
                    for c in tally(checks)]
         click.echo(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2))
         return not failed
@@ -95,10 +109,18 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
     for c in tally(checks):
         count += 1
         if c.ok and verbose:
-            lines.append(f"ok  {c.target}  {c.certified_role} ({c.realization.value})")
+            signed = f", {c.signature.words()}" if c.signature is not None and c.signature.format else ""
+            lines.append(f"ok  {c.target}  {c.certified_role} ({c.realization.value}{signed})")
         lines.extend(f"FAIL {c.target}: {failure}" for failure in c.failures)
     if failed or verbose:
         lines.append(f"{count - failed} of {count} record(s) verify")
     if lines:
         click.echo("\n".join(lines))
     return not failed
+
+
+def _signature_json(check: Check) -> dict[str, str | None] | None:
+    """The checked certificate's signature: its state, format, signer, key and the verdict in words."""
+    from diylisis.trust import signature_json
+
+    return signature_json(check.signature) if check.signature is not None else None

@@ -1,0 +1,69 @@
+"""What verify trusts beyond a certificate's own fields: the signature policy and re-detection.
+
+The policy comes from flags over the repository's `[verify]` over git config; the detector
+is the repository's, under its `[detect]` settings. verify, show and the pre-push hook
+read both from here.
+"""
+
+from __future__ import annotations
+
+import os
+
+from diylisis.errors import BadInput, ConfigError
+
+TYPE_CHECKING = False  # true for type checkers only
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from diylisis import signing, verification
+    from diylisis.workspace import Workspace
+
+
+def trust_for(workspace: Workspace, *, require_signed: bool = False,
+              allowed_signers: Path | None = None) -> verification.Trust:
+    """verification.Trust: the signature policy and the record's detector under the repository's
+    [detect] settings."""
+    from diylisis import verification
+    from diylisis.detectors import detect_with_suppressions
+
+    policy = signature_policy(workspace, require_signed=require_signed, allowed_signers=allowed_signers)
+    detect_settings = workspace.config.detect_settings()
+
+    def detect(snapshot, context):
+        return detect_with_suppressions(snapshot, context, detect_settings)[0]
+
+    return verification.Trust(policy=policy, detect=detect)
+
+
+def signature_policy(workspace: Workspace, *, require_signed: bool = False,
+                     allowed_signers: Path | None = None) -> signing.Policy:
+    """signing.Policy: --require-signed or [verify] require_signed; the allowed-signers file of
+    --allowed-signers, else [verify] allowed_signers (inside the repository), else git config
+    gpg.ssh.allowedSignersFile; the checking programs of git config."""
+    from diylisis import signing
+
+    settings = workspace.config.verify
+    values = workspace.git_config
+    if allowed_signers is not None:
+        allowed: str | None = os.path.abspath(allowed_signers)
+        if not os.path.isfile(allowed):
+            raise BadInput(f"--allowed-signers {allowed_signers}: no such file")
+    elif settings.allowed_signers is not None:
+        allowed = os.path.join(workspace.root, settings.allowed_signers)
+        if not os.path.isfile(allowed):
+            raise ConfigError(f"{workspace.config.source}: [verify] allowed_signers names "
+                              f"{settings.allowed_signers}, which is not a file in the work tree")
+    elif values.get("gpg.ssh.allowedsignersfile"):
+        allowed = os.path.join(workspace.root, os.path.expanduser(values["gpg.ssh.allowedsignersfile"]))
+        if not os.path.isfile(allowed):
+            raise BadInput(f"git config gpg.ssh.allowedSignersFile names {allowed}, which is not a file")
+    else:
+        allowed = None
+    return signing.policy_from(values, require_signed=require_signed or settings.require_signed,
+                               allowed_signers=allowed)
+
+
+def signature_json(signature: signing.SignatureCheck) -> dict[str, str | None]:
+    """A signature check as JSON: its state, format, signer, key and the verdict in words."""
+    return {"state": signature.state.value, "format": signature.format, "signer": signature.signer,
+            "key": signature.key, "words": signature.words()}
