@@ -13,7 +13,7 @@ import time
 
 import click
 
-from diylisis.errors import EXIT_OK
+from diylisis.errors import EXIT_OK, BadInput
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
@@ -53,6 +53,22 @@ def describe(root: str, git_dir: str, run_id: str) -> dict:
             "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
 
 
+def _describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict:
+    """describe(), or a row saying the run file cannot be read (it can still be aborted)."""
+    from diylisis import runs
+
+    try:
+        return describe(root, git_dir, run_id)
+    except BadInput as error:
+        try:
+            age = max(0, int(time.time() - os.stat(runs.run_file(git_dir, run_id)).st_mtime))
+        except OSError:
+            age = 0
+        return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
+                "pass": None, "what": error.message, "open_items": [], "repair_commits": [],
+                "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
+
+
 def _age(seconds: int) -> str:
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
@@ -89,7 +105,8 @@ def _list(output_format: str) -> int:
     from diylisis import runs
 
     workspace = _workspace()
-    found = [describe(workspace.root, workspace.git_dir, run_id) for run_id in runs.run_ids(workspace.git_dir)]
+    found = [_describe_or_damaged(workspace.root, workspace.git_dir, run_id)
+             for run_id in runs.run_ids(workspace.git_dir)]
     if output_format == "json":
         click.echo(json.dumps({"runs": found}, ensure_ascii=False, indent=2))
     elif not found:
@@ -130,8 +147,16 @@ def abort_command(run_id: str, output_format: str) -> int:
     from diylisis import repair_commit, runs
 
     workspace = _workspace()
-    state, pending = runs.load_with_pending(workspace.git_dir, run_id)
-    said = repair_commit.abort(workspace.root, workspace.git_dir, state, pending)
+    try:
+        state, pending = runs.load_with_pending(workspace.git_dir, run_id)
+    except BadInput:
+        if not os.path.isfile(runs.run_file(workspace.git_dir, run_id)) or "/" in run_id or run_id.startswith("."):
+            raise
+        runs.remove(workspace.git_dir, run_id)  # unreadable: nothing in it can be undone
+        said: tuple[str, ...] = (f"the file of run {run_id} could not be read; removed it, "
+                                 "and no file was changed",)
+    else:
+        said = repair_commit.abort(workspace.root, workspace.git_dir, state, pending)
     if output_format == "json":
         click.echo(json.dumps({"run": run_id, "aborted": True, "done": list(said)}, ensure_ascii=False, indent=2))
     else:

@@ -160,3 +160,15 @@ def test_concurrent_certifiers_of_different_files_all_commit_their_repair_once(r
     assert git(repo, "status", "--porcelain") == ""
     assert not (repo / ".git" / "index.lock").exists()
     assert _run_files(repo) == []
+
+
+def test_a_damaged_run_file_is_listed_and_can_be_aborted(repo: Path) -> None:
+    _task_repo(repo)
+    (repo / RUNS).mkdir(parents=True)
+    (repo / RUNS / "20260101-000000-abcdef.json").write_text("{not json")
+    listed = distill(repo, "runs")
+    assert listed.returncode == 0 and "damaged" in listed.stdout, listed.stderr
+    aborted = distill(repo, "runs", "abort", "20260101-000000-abcdef")
+    assert aborted.returncode == 0 and "removed" in aborted.stdout
+    assert _run_files(repo) == []
+    assert git(repo, "status", "--porcelain") == ""
