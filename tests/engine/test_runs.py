@@ -66,6 +66,15 @@ def test_a_certify_that_fails_after_its_first_pass_leaves_no_run_file(repo: Path
     assert _run_files(repo) == []
 
 
+def test_a_certify_against_a_corrupt_note_leaves_no_run_file(repo: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Implement the retry policy in docs/retries.md.\n"})
+    blob = git(repo, "hash-object", "TASK.md").strip()
+    git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert _run_files(repo) == []
+
+
 def test_runs_lists_shows_and_aborts_a_paused_run(repo: Path) -> None:
     _task_repo(repo)
     assert "no runs" in distill(repo, "runs").stdout
