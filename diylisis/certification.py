@@ -97,10 +97,34 @@ def refuse_dirty(workspace: Workspace, target: Target) -> None:
     """A file with uncommitted changes is refused up front, so no repair commit mixes them in."""
     if target.kind is not RecordKind.FILE or target.revision is not None:
         return
-    status = gitio.run_git(["status", "--porcelain", "--", target.locator], workspace.root)
+    # no optional locks: a certifier of another file may hold the index; status must not wait for it
+    status = gitio.run_git(["--no-optional-locks", "status", "--porcelain", "--", target.locator],
+                           workspace.root)
     if status.strip():
+        interrupted = _interrupted_repairs(workspace, target)
+        if interrupted:
+            run_id = interrupted[0]
+            raise BadInput(f"{target.locator} has a repair left unfinished by run {run_id}, which was "
+                           f"interrupted; finish it with: git distill resume {run_id}, or undo it with: "
+                           f"git distill runs abort {run_id} (git distill runs lists every run)")
         raise BadInput(f"{target.locator} has uncommitted changes; commit or stash them first, "
                        "so repair commits hold only the repair")
+
+
+def _interrupted_repairs(workspace: Workspace, target: Target) -> list[str]:
+    """The runs whose repair of target's file a kill left unfinished, newest first."""
+    from diylisis.records.base import repo_relative
+
+    try:
+        path = repo_relative(target.locator, workspace.root, workspace.root)
+    except BadInput:
+        return []
+    found = []
+    for run_id in reversed(runs.run_ids(workspace.git_dir)):
+        pending = runs.pending_repair(workspace.git_dir, run_id)
+        if pending is not None and pending.path == path:
+            found.append(run_id)
+    return found
 
 
 def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool = False,
@@ -113,15 +137,11 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
     reason = "--check never writes" if check_only else records.no_channel_reason(target, workspace.root)
 
     def write(new_bytes: bytes, state: RunState) -> str | None:
-        records.apply(target, workspace.root, new_bytes)
         if target.kind is RecordKind.FILE:
-            message = (f"distill: repair {target.locator} (pass {state.pass_n})\n\n"
-                       f"Repairs made by git distill certify for role {state.contract.role}.\n\n"
-                       f"Distill-Run: {state.run_id}\nDistill-Pass: {state.pass_n}\n")
-            gitio.run_git(["add", "--", target.locator], workspace.root)
-            gitio.run_git(["commit", "-q", "--no-verify", "-F", "-", "--", target.locator],
-                          workspace.root, input=message.encode("utf-8"))
-            return gitio.run_git(["rev-parse", "HEAD"], workspace.root).decode().strip()
+            from diylisis import repair_commit  # journaled, so a kill at any step is recoverable
+
+            return repair_commit.commit(workspace.root, workspace.git_dir, state, target.locator, new_bytes)
+        records.apply(target, workspace.root, new_bytes)
         return None
 
     def certified_elsewhere(path: str, role: str) -> bool:
@@ -195,7 +215,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         refute=refuter_for(workspace),
         gate=gate,
         write=write if channel is not None else None,
-        save=lambda state: runs.save(workspace.git_dir, state),
+        save=_unsaved if check_only else (lambda state: runs.save(workspace.git_dir, state)),
         certified_elsewhere=certified_elsewhere,
         read_source=read_source,
         store=store_certificate,
@@ -226,10 +246,31 @@ def refuter_for(workspace: Workspace):
     return refuter.realization_for(workspace.config.refuter, root=workspace.root)
 
 
+def _unsaved(state: RunState) -> None:
+    """--check keeps no run: it never pauses for answers and never repairs."""
+
+
 def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bool = False) -> Result:
-    """Run (or continue) a certification to a certificate, a pause or a stop."""
-    return run(state, edges(workspace, state.target, gate, check_only=check_only,
-                            certificate_target=state.contract.certificate_target))
+    """Run (or continue) a certification to a certificate, a pause or a stop.
+
+    Only a paused run keeps its run file: a certified or stopped run's file is removed, and so
+    is the file of a run that fails, unless it holds a repair a kill or an error left unfinished.
+    """
+    try:
+        result = run(state, edges(workspace, state.target, gate, check_only=check_only,
+                                  certificate_target=state.contract.certificate_target))
+    except BaseException:
+        forget(workspace, state.run_id)
+        raise
+    if result.state.status != "paused":
+        forget(workspace, state.run_id)
+    return result
+
+
+def forget(workspace: Workspace, run_id: str) -> None:
+    """Remove a run's file unless it holds an unfinished repair (resume or abort settles that)."""
+    if runs.pending_repair(workspace.git_dir, run_id) is None:
+        runs.remove(workspace.git_dir, run_id)
 
 
 def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
@@ -251,8 +292,12 @@ def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
 
 def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
     """Continue a paused run from its saved state; a record edited meanwhile re-enters F1."""
-    state = runs.load(workspace.git_dir, run_id)
+    state, pending = runs.load_with_pending(workspace.git_dir, run_id)
     if state.status not in ("paused", "running"):
         raise BadInput(f"run {run_id} is {state.status}; start a new certification instead")
+    if pending is not None:  # a repair a kill interrupted: complete it before the next pass
+        from diylisis import repair_commit
+
+        state = repair_commit.finish(workspace.root, workspace.git_dir, state, pending)
     refuse_dirty(workspace, state.target)
     return certify(workspace, replace(state, status="running"), gate)

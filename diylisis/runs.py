@@ -1,4 +1,11 @@
-"""Run files: the session-side state Λ under `.git/distill/runs/<run-id>.json` (never pushed)."""
+"""Run files: the session-side state Λ under `.git/distill/runs/<run-id>.json` (never pushed).
+
+A run file may also hold a repair in flight (`PendingRepair`): it is written before a repair
+touches the work tree and dropped by the next save, so a run killed in between says what it
+was doing, and `git distill resume` or `git distill runs abort` can finish or undo it.
+A run's file is removed when the run is certified, stopped or fails, unless it holds a
+repair in flight; a paused run keeps it for `answer` and `resume`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ import time
 
 from diylisis import codec
 from diylisis.errors import BadInput
+from diylisis.frozen import frozen_model
 from diylisis.state import RunState
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -25,35 +33,122 @@ def run_file(git_dir: str | Path, run_id: str) -> str:
     return os.path.join(runs_dir(git_dir), f"{run_id}.json")
 
 
+def scratch_dir(git_dir: str | Path) -> str:
+    """The folder of temporary files (a repair's new content, a private index): never the work tree."""
+    return os.path.join(git_dir, "distill", "tmp")
+
+
+@frozen_model
+class PendingRepair:
+    """A repair commit of a work-tree file, journaled before the file is touched."""
+
+    path: str  # repository-relative, "/"-separated
+    mode: str  # the file's git mode, e.g. 100644
+    original_blob: str  # the file's bytes before the repair (written with --no-filters)
+    repaired_blob: str  # the file's bytes after it
+    head_before: str | None  # HEAD when the repair began; None on an unborn branch
+    pass_n: int
+    message: str  # the repair commit's message, with its Distill-Run and Distill-Pass trailers
+
+
+_PENDING_KEY = "pending_repair"
+
+
 def new_run_id() -> str:
     """A short, sortable run id (time plus randomness)."""
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + os.urandom(3).hex()
 
 
-def save(git_dir: str | Path, state: RunState) -> str:
-    """Write the run state atomically (after every pass and at every pause); the file's path."""
+def save(git_dir: str | Path, state: RunState, pending: PendingRepair | None = None) -> str:
+    """Write the run state atomically (after every pass and at every pause), with the repair in
+    flight when there is one; the file's path."""
     os.makedirs(runs_dir(git_dir), exist_ok=True)
     path = run_file(git_dir, state.run_id)
+    data = codec.encode(state)
+    if pending is not None:
+        data[_PENDING_KEY] = {name: getattr(pending, name) for name in _PENDING_FIELDS}
     temporary = path.removesuffix(".json") + ".tmp"
     with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(codec.encode(state), ensure_ascii=False, indent=1))
+        handle.write(json.dumps(data, ensure_ascii=False, indent=1))
     os.replace(temporary, path)
     return path
 
 
-def load(git_dir: str | Path, run_id: str) -> RunState:
-    """Read a saved run; an unknown or damaged run file is exit 2."""
-    if not run_id or "/" in run_id or run_id.startswith("."):
-        raise BadInput(f"{run_id!r} is not a run id")
-    path = run_file(git_dir, run_id)
-    if not os.path.isfile(path):
-        folder = runs_dir(git_dir)
-        known = sorted(name.removesuffix(".json") for name in os.listdir(folder)
-                       if name.endswith(".json")) if os.path.isdir(folder) else []
-        hint = f"; known runs: {', '.join(known[-5:])}" if known else ""
-        raise BadInput(f"no run {run_id} in {folder}{hint}")
+_PENDING_FIELDS = ("path", "mode", "original_blob", "repaired_blob", "head_before", "pass_n", "message")
+
+
+def remove(git_dir: str | Path, run_id: str) -> bool:
+    """Delete a run's file (and its temporary files); False when it had none."""
+    folder = scratch_dir(git_dir)
+    if os.path.isdir(folder):
+        for name in os.listdir(folder):
+            if name.startswith(run_id + "."):
+                _unlink(os.path.join(folder, name))
+    return _unlink(run_file(git_dir, run_id))
+
+
+def _unlink(path: str) -> bool:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def pending_repair(git_dir: str | Path, run_id: str) -> PendingRepair | None:
+    """The repair in flight saved in a run's file, or None (also when the file is gone)."""
+    try:
+        return _read(run_file(git_dir, run_id))[1]
+    except (OSError, BadInput):
+        return None
+
+
+def run_ids(git_dir: str | Path) -> tuple[str, ...]:
+    """The ids of the saved runs, oldest first."""
+    folder = runs_dir(git_dir)
+    if not os.path.isdir(folder):
+        return ()
+    return tuple(sorted(name.removesuffix(".json") for name in os.listdir(folder)
+                        if name.endswith(".json") and not name.startswith(".")))
+
+
+def load_with_pending(git_dir: str | Path, run_id: str) -> tuple[RunState, PendingRepair | None]:
+    """A saved run and the repair it has in flight (None when none); bad ids and files are exit 2."""
+    _check_id(git_dir, run_id)
+    return _read(run_file(git_dir, run_id))
+
+
+def _read(path: str) -> tuple[RunState, PendingRepair | None]:
     try:
         with open(path, encoding="utf-8") as handle:
-            return codec.decode(RunState, json.loads(handle.read()))
-    except (ValueError, codec.DecodeError) as error:
+            data = json.loads(handle.read())
+        if not isinstance(data, dict):
+            raise codec.DecodeError("expected an object")
+        pending = data.get(_PENDING_KEY)
+        return codec.decode(RunState, data), None if pending is None else _pending_from(pending)
+    except (ValueError, TypeError, codec.DecodeError) as error:
         raise BadInput(f"run file {os.path.basename(path)} is damaged: {error}") from None
+
+
+def _pending_from(data: object) -> PendingRepair:
+    if not isinstance(data, dict) or any(name not in data for name in _PENDING_FIELDS):
+        raise codec.DecodeError("its repair in flight is incomplete")
+    values = {name: data[name] for name in _PENDING_FIELDS}
+    if not all(isinstance(values[n], str) for n in _PENDING_FIELDS if n not in ("head_before", "pass_n")) \
+            or not isinstance(values["pass_n"], int) or not isinstance(values["head_before"], str | None):
+        raise codec.DecodeError("its repair in flight has a field of the wrong type")
+    return PendingRepair(**values)
+
+
+def load(git_dir: str | Path, run_id: str) -> RunState:
+    """Read a saved run; an unknown or damaged run file is exit 2."""
+    return load_with_pending(git_dir, run_id)[0]
+
+
+def _check_id(git_dir: str | Path, run_id: str) -> None:
+    if not run_id or "/" in run_id or os.sep in run_id or run_id.startswith("."):
+        raise BadInput(f"{run_id!r} is not a run id")
+    if not os.path.isfile(run_file(git_dir, run_id)):
+        known = run_ids(git_dir)
+        hint = f"; known runs: {', '.join(known[-5:])}" if known else "; there are none (git distill runs)"
+        raise BadInput(f"no run {run_id}{hint}")
