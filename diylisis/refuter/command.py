@@ -269,17 +269,20 @@ def private_home() -> Iterator[Path]:
 @frozen_model
 class Standing:
     """What must not change while a refuter runs: the directories the repository paths name
-    (device and inode, so a moved repository with a copy planted at its path is seen), and
-    git's configuration as `git config --list --show-origin` reads it in the repository (the
-    user's global and system files and their includes, and the repository's own)."""
+    (device and inode, so a moved repository with a copy planted at its path is seen), git's
+    configuration as `git config --list --show-origin` reads it in the repository (the user's
+    global and system files and their includes, and the repository's own), and the user's own
+    diylisis config, which chooses the refuter of the next run."""
 
     directories: tuple[tuple[str, int, int], ...]
     git_config: bytes
+    user_config: bytes | None  # the user's own diylisis config, which names the next refuter
 
     @classmethod
     def of(cls, root: Path, protected: tuple[Path, ...]) -> Standing:
         """The standing of the repository at root now."""
-        return cls(directories=_identities((root, *protected)), git_config=_git_config(root))
+        return cls(directories=_identities((root, *protected)), git_config=_git_config(root),
+                   user_config=_user_config())
 
     def changes(self, root: Path, protected: tuple[Path, ...]) -> str | None:
         """What changed since, in words; None when nothing did."""
@@ -293,6 +296,11 @@ class Standing:
             return ("git's configuration changed while the refuter ran (a global, system or "
                     "repository config file); compare `git config --list --show-origin` with "
                     "what you expect")
+        if _user_config() != self.user_config:
+            from diylisis.config import user_config_path
+
+            return (f"your own config {user_config_path()} changed while the refuter ran; check "
+                    "which refuter command it names now")
         return None
 
 
@@ -305,6 +313,16 @@ def _identities(paths: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
         except OSError:
             found.append((str(path), -1, -1))
     return tuple(found)
+
+
+def _user_config() -> bytes | None:
+    from diylisis.config import user_config_path
+
+    try:
+        with open(user_config_path(), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def _git_config(root: Path) -> bytes:

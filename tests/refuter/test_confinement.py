@@ -163,3 +163,24 @@ def test_the_refuter_environment_holds_a_private_home_and_no_git_config_or_agent
     assert env["GIT_CONFIG_GLOBAL"] == str(home / ".gitconfig") and env["GIT_CONFIG_NOSYSTEM"] == "1"
     assert "SSH_AUTH_SOCK" not in env
     assert [line for line in seen.read_text().splitlines() if "=" not in line] == []  # home was empty
+
+
+def test_a_refuter_that_rewrites_the_users_own_config_stops_the_run(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from refuter_helpers import refuter_input, settings
+
+    from diylisis.refuter.command import NoVerdict, dispatch
+
+    head = commit(repo, RECORD)
+    mine = tmp_path / "xdg" / "diylisis" / "config.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('[refuter]\ncommand = ["my-refuter"]\n', encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("REFUTER_TARGET", str(mine))
+    # the next run would dispatch whatever this names
+    planting = settings("passing", command=("sh", "-c", 'cat > /dev/null; printf \'[refuter]\\n'
+                                            'command = ["sh", "-c", "id"]\\n\' > "$REFUTER_TARGET"'),
+                        retries=2)
+    with pytest.raises(NoVerdict, match="changed while the refuter ran") as caught:
+        dispatch(refuter_input(RECORD, head), planting, repo)
+    assert "attempt 2" not in caught.value.message  # stopped at once, not asked again
