@@ -8,6 +8,7 @@ script, is left exactly as it is.
 
 - `visible(text)`: a value printed inside one line of ours (a token, a path, a reason):
   newline and tab are escaped too, so a value cannot forge a line of its own.
+- `visible_lines(lines)`: lines of ours joined into a report, each escaped as by `visible`.
 - `visible_block(text)`: text printed as a block (a prompt, a whole report): newline and tab
   are kept for layout, every other control character is escaped.
 - `visible_json(document)`: a JSON document (already serialized) with the same characters
@@ -18,6 +19,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 # What a terminal or a reader's eye acts on instead of showing it: the C0 controls, DEL and
 # the C1 controls (U+0085 NEXT LINE and U+009B, the one-character CSI, among them); the line
@@ -58,6 +63,11 @@ def visible(text: str) -> str:
     if text.isprintable():  # the common case, and far faster than the pattern
         return text
     return _pattern("").sub(_escape, text)
+
+
+def visible_lines(lines: Iterable[str]) -> str:
+    """lines joined by newlines, each escaped as by visible(), a line break inside one included."""
+    return "\n".join(map(visible, lines))
 
 
 def visible_block(text: str) -> str:

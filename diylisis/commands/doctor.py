@@ -188,5 +188,7 @@ def command(remote: str | None, output_format: str) -> int:
         payload["ok"] = report.ok
         click.echo(json.dumps(payload, indent=2, sort_keys=True))
     else:
-        click.echo(render_text(report))
+        from diylisis.safe_text import visible_block
+
+        click.echo(visible_block(render_text(report)))  # quotes committed files and a remote's errors
     return EXIT_OK if report.ok else EXIT_FAILED

@@ -16,16 +16,17 @@ from diylisis.errors import EXIT_FAILED, EXIT_OK
 def command(target: str, output_format: str) -> int:
     """Show every certificate stored under TARGET's current content (all roles)."""
     from diylisis import certification, codec, records, render, store
+    from diylisis.safe_text import visible, visible_json
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
     notes = store.get(workspace.root, snapshot.data)
     certificates = [codec.certificate_from_dict(data) for data in notes]
     if output_format == "json":
-        click.echo(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
-                               "certificates": notes}, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
+                                            "certificates": notes}, ensure_ascii=False, indent=2)))
     elif not certificates:
-        click.echo(f"{snapshot.target}: no certificate for this content ({snapshot.digest})")
+        click.echo(visible(f"{snapshot.target}: no certificate for this content ({snapshot.digest})"))
     else:
         for certificate in certificates:
             click.echo(render.certificate_text(certificate))

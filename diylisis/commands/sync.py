@@ -212,5 +212,7 @@ def command(remote: str, mode: str | None, fmt: str) -> int:
     if fmt == "json":
         click.echo(json.dumps(codec.encode(result), sort_keys=True))
     else:
-        click.echo(render_text(result))
+        from diylisis.safe_text import visible_block
+
+        click.echo(visible_block(render_text(result)))  # a ref name may come from a committed config
     return 0
