@@ -208,11 +208,12 @@ def render_text(result: SyncResult) -> str:
 )
 def command(remote: str, mode: str | None, fmt: str) -> int:
     """Push or fetch certificates (refs/notes/distill) with a remote; default: fetch, then push."""
-    result = sync(toplevel("."), remote, fetch=mode in (None, "fetch"), push=mode in (None, "push"))
-    if fmt == "json":
-        click.echo(json.dumps(codec.encode(result), sort_keys=True))
-    else:
-        from diylisis.safe_text import visible_block
+    from diylisis.safe_text import visible_block, visible_json
 
-        click.echo(visible_block(render_text(result)))  # a ref name may come from a committed config
+    result = sync(toplevel("."), remote, fetch=mode in (None, "fetch"), push=mode in (None, "push"))
+    # a ref name may come from a committed config
+    if fmt == "json":
+        click.echo(visible_json(json.dumps(codec.encode(result), sort_keys=True)))
+    else:
+        click.echo(visible_block(render_text(result)))
     return 0
