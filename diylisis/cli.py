@@ -128,7 +128,9 @@ def _click_main(argv: list[str] | None) -> int:
 
 
 def _say(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    from diylisis.safe_text import visible_block  # an error may quote a record, a note or a refuter
+
+    sys.stderr.write(visible_block(text) + "\n")
     sys.stderr.flush()
 
 

@@ -247,7 +247,7 @@ def _leaks(dropped: tuple[str, ...], state: RunState, snapshot: Snapshot,
         deltas=state.repair_deltas, premises=state.premises, verdict=verdict, issued_at="draft")
     return f6_settle.leak_lint(dropped, {"record": snapshot.text,
                                          "certificate": codec.dumps(codec.certificate_to_dict(draft)),
-                                         "brief": f7_certify.brief_text(draft)})
+                                         "brief": "\n".join(f7_certify.brief_lines(draft))})
 
 
 def _dispose(state: RunState) -> RunState:

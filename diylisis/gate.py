@@ -91,8 +91,11 @@ class InteractiveGate:
         answers = []
         for question in questions:
             where = f" line {question.line}" if question.line else ""
-            console.print(f"\n[bold]{question.id}[/bold] ({question.gate.value}){where}: "
-                          f"{question.token!r}\n  {question.reason}")
+            console.print()
+            # the token and the reason quote the record: rich gets them as Text, never as markup
+            console.print(render.plain(question.id, "bold") + render.plain(
+                f" ({question.gate.value}){where}: {question.token!r}"))
+            console.print(render.plain(f"  {question.reason}"))
             if question.options == ("value",):
                 option, value = "value", Prompt.ask("  answer", console=console)
             else:

@@ -63,16 +63,24 @@ class Output:
 
     def paint(self, text: str, code: str) -> str:
         """text in an ANSI color (1 bold, 31 red, 33 yellow, 2 dim) when coloring."""
-        return f"\033[{code}m{text}\033[0m" if self.color else text
+        return f"{_COLOR}[{code}m{text}{_COLOR}[0m" if self.color else text
 
     def line(self, text: str = "") -> None:
-        """Write one line."""
-        self.stream.write(text + "\n")
+        """Write one line, every control character in it shown as an escape but our colors."""
+        from diylisis.safe_text import visible
+
+        self.stream.write("\033".join(visible(part) for part in text.split(_COLOR)) + "\n")
 
     def note(self, text: str) -> None:
         """Write one line only under --verbose."""
         if self.verbose:
             self.line(text)
+
+
+# paint writes this mark where its color codes need ESC, and line turns the marks into ESC
+# after escaping every control character around them: a record, a note or a config can put
+# any text in a message, but not a mark it cannot know before the process starts
+_COLOR = f"\ufdd0{os.urandom(8).hex()}\ufdd1"
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -12,6 +12,7 @@ from diylisis import codec
 from diylisis.engine import Result
 from diylisis.model import Certificate, Reference
 from diylisis.phases.f7_certify import rigor_words
+from diylisis.safe_text import visible, visible_block, visible_json, visible_lines
 from diylisis.state import DispositionKind, RunState
 
 DROPPED = "(dropped; excised from the record)"
@@ -64,11 +65,14 @@ def result_json(result: Result) -> str:
     else:
         payload = {"run": state.run_id, "status": state.status, "reason": state.stop_reason,
                    "evidence": evidence(state)}
-    return json.dumps(payload, ensure_ascii=False, indent=2)
+    return visible_json(json.dumps(payload, ensure_ascii=False, indent=2))
 
 
 def result_text(result: Result) -> str:
-    """Plain text for certify and resume: evidence first, then the reception procedure."""
+    """Plain text for certify and resume: evidence first, then the reception procedure.
+
+    Every line quotes the record, the contract or the refuter: each is escaped as one line.
+    """
     state = result.state
     lines: list[str] = []
     if state.status == "paused":
@@ -81,9 +85,9 @@ def result_text(result: Result) -> str:
                 value = "" if option in ("drop", "confirm") else " VALUE"
                 lines.append(f"    git distill answer {state.run_id} {q.id} {option}{value}")
         lines.append(f"Then: git distill resume {state.run_id}")
-        return "\n".join(lines) + "\n"
+        return visible_lines(lines) + "\n"
     if state.status == "stopped":
-        return f"Stopped without a certificate (run {state.run_id}): {state.stop_reason}\n"
+        return visible(f"Stopped without a certificate (run {state.run_id}): {state.stop_reason}") + "\n"
     data = evidence(state)
     certificate = result.certificate
     assert certificate is not None
@@ -103,9 +107,7 @@ def result_text(result: Result) -> str:
     lines += [f"  {line}" for line in judgment_lines(certificate)]
     if state.repair_commits:
         lines.append("Repair commits: " + ", ".join(c[:12] for c in state.repair_commits))
-    lines.append("")
-    lines.append(result.brief or "")
-    return "\n".join(lines)
+    return visible_lines(lines) + "\n\n" + visible_block(result.brief or "")
 
 
 def judgment_lines(certificate: Certificate) -> list[str]:
@@ -135,11 +137,14 @@ def certificate_text(certificate: Certificate) -> str:
               for d in certificate.deltas]
     lines += [f"  premise: {p}" for p in certificate.reception.premises]
     lines += [f"  suppressed: {s}" for s in certificate.suppressions]
-    return "\n".join(lines) + "\n"
+    return visible_lines(lines) + "\n"
 
 
 def gate_evidence(console: Any, state: RunState) -> None:
-    """Before the questions: substitution table, disposition trace and ledger entries as text."""
+    """Before the questions: substitution table, disposition trace and ledger entries as text.
+
+    What the record says reaches rich as Text, never as markup: `[bold]` in a record is shown.
+    """
     from rich.table import Table
 
     data = evidence(state)
@@ -147,12 +152,20 @@ def gate_evidence(console: Any, state: RunState) -> None:
     for column in ("item", "surface token", "canonical reference"):
         table.add_column(column)
     for row in data["substitution_table"]:
-        table.add_row(row["item"], row["surface_token"], row["canonical_ref"] or "unresolved")
+        table.add_row(*(plain(cell) for cell in (row["item"], row["surface_token"],
+                                                 row["canonical_ref"] or "unresolved")))
     console.print(table)
     for row in data["disposition_trace"]:
-        console.print(f"  {row['item']}: {row['disposition']} — {row['basis']}")
+        console.print(plain(f"  {row['item']}: {row['disposition']} — {row['basis']}"))
     for entry in data["ledger"]:
-        console.print(f"  ledger {entry['item_id']}: {entry['reason']}")
+        console.print(plain(f"  ledger {entry['item_id']}: {entry['reason']}"))
+
+
+def plain(text: str, style: str = "") -> Any:
+    """text as a rich Text: shown as written, control characters escaped, no markup read."""
+    from rich.text import Text
+
+    return Text(visible(text), style=style)
 
 
 LONG_RANGE = 200  # records; below this a bar would only flicker

@@ -49,7 +49,8 @@ DENIED = frozenset({
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
 # certification engine and its phases, the built-in lint refuter, the detectors and the
 # `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), the
-# note store and run files. Scans, verification, rendering, SARIF, pygit2 contexts and
+# note store and run files, and the escaping of printed text (the brief it writes quotes the
+# record). Scans, verification, rendering, SARIF, pygit2 contexts and
 # history walks, the external refuter command and the other commands are not on it, nor
 # the gates (a clean message asks no question) and the other record adapters.
 ALLOWED = frozenset({
@@ -70,6 +71,7 @@ ALLOWED = frozenset({
     "diylisis.detectors.places", "diylisis.detectors.references", "diylisis.detectors.rendering",
     "diylisis.detectors.rule", "diylisis.detectors.session", "diylisis.detectors.settings",
     "diylisis.detectors.terms", "diylisis.detectors.text",
+    "diylisis.safe_text",
 })
 
 _LINE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|(?P<indent> *)(?P<name>\S+)\s*$")

@@ -19,10 +19,12 @@ def command(target: str, role: str, output_format: str) -> int:
 
     It leads whatever text you hand the recipient: role, granted sources, verification
     commands, scope, stop condition, dereference steps (the identity re-check first) and
-    the premises to reconfirm.
+    the premises to reconfirm. All of it is the certificate's text, quoted under its
+    author's name: read its commands before running any.
     """
     from diylisis import certification, codec, records, store
     from diylisis.phases.f7_certify import brief_text
+    from diylisis.safe_text import visible, visible_json
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
@@ -30,10 +32,11 @@ def command(target: str, role: str, output_format: str) -> int:
         certificate = codec.certificate_from_dict(data)
         if certificate.role == role:
             if output_format == "json":
-                click.echo(json.dumps(codec.encode(certificate.reception), ensure_ascii=False, indent=2))
+                click.echo(visible_json(json.dumps(codec.encode(certificate.reception), ensure_ascii=False,
+                                                   indent=2)))
             else:
                 click.echo(brief_text(certificate), nl=False)
             return EXIT_OK
-    click.echo(f"git distill: {snapshot.target} has no certificate for role {role} on its current "
-               f"content; run git distill certify {target} --role {role}", err=True)
+    click.echo(visible(f"git distill: {snapshot.target} has no certificate for role {role} on its current "
+                       f"content; run git distill certify {target} --role {role}"), err=True)
     return EXIT_FAILED

@@ -109,18 +109,20 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
 def _not_portable(result, output_format: str) -> int:
     import json
 
+    from diylisis.safe_text import visible, visible_json
+
     state = result.state
     found = [q for q in state.open_questions]
     if output_format == "json":
-        click.echo(json.dumps({"status": "not-portable", "target": str(state.target), "findings": [
+        click.echo(visible_json(json.dumps({"status": "not-portable", "target": str(state.target), "findings": [
             {"token": q.token, "line": q.line, "item": q.id, "why": q.reason} for q in found]},
-            ensure_ascii=False, indent=2))
+            ensure_ascii=False, indent=2)))
     else:
-        click.echo(f"{state.target} is not portable for {state.contract.role}: {len(found)} finding(s)")
+        click.echo(visible(f"{state.target} is not portable for {state.contract.role}: {len(found)} finding(s)"))
         by_id = {item.id: item for item in state.items}
         for q in found:
             item = by_id.get(q.id)
             category = item.kind if item else q.gate.value
             rule = f" {item.rule_id}" if item and item.rule_id else ""
-            click.echo(f"  line {q.line}:{rule} {category} {q.token!r} — {item.why if item else q.reason}")
+            click.echo(visible(f"  line {q.line}:{rule} {category} {q.token!r} — {item.why if item else q.reason}"))
     return EXIT_FAILED

@@ -185,14 +185,16 @@ def command(remote: str | None, output_format: str) -> int:
     Exit 0 when the configuration parses (warnings are advice), 1 when it does not.
     """
     from diylisis.gitio import toplevel
+    from diylisis.safe_text import visible_block, visible_json
 
+    # the report quotes committed files and a remote's errors
     report = diagnose(toplevel("."), remote)
     if output_format == "json":
         from diylisis import codec
 
         payload = codec.encode(report)
         payload["ok"] = report.ok
-        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        click.echo(visible_json(json.dumps(payload, indent=2, sort_keys=True)))
     else:
-        click.echo(render_text(report))
+        click.echo(visible_block(render_text(report)))
     return EXIT_OK if report.ok else EXIT_FAILED

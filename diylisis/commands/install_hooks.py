@@ -92,6 +92,7 @@ def command(force: bool, chain: bool, quiet: bool) -> int:
     is left alone unless you pass --chain (keep it and run it first) or --force.
     """
     from diylisis.gitio import toplevel
+    from diylisis.safe_text import visible
 
     for entry in install(toplevel("."), force=force, chain=chain):
         if not quiet:
@@ -100,5 +101,5 @@ def command(force: bool, chain: bool, quiet: bool) -> int:
                 extra = f" (the previous hook runs first as {entry.name}.local)"
             elif entry.action == "replaced":
                 extra = f" (the previous hook is kept as {entry.name}{BACKUP_SUFFIX})"
-            click.echo(f"{entry.action} {entry.path}{extra}")
+            click.echo(visible(f"{entry.action} {entry.path}{extra}"))
     return EXIT_OK

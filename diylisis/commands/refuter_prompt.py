@@ -66,6 +66,9 @@ def command(target: str, role, activity, sources, utterances, realization) -> in
         engine.run(state, edges)
     except _Captured as captured:
         chosen = Realization(realization or workspace.config.refuter.realization)
-        click.echo(build(captured.request, chosen), nl=False)
+        from diylisis.safe_text import visible_block
+
+        # shown to a person (or piped to an agent by hand): the record's controls as escapes
+        click.echo(visible_block(build(captured.request, chosen)), nl=False)
         return EXIT_OK
     raise AssertionError("the first pass ended before F5")  # the engine always reaches F5

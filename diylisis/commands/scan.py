@@ -92,19 +92,21 @@ def _context_for(repo):  # type: ignore[no-untyped-def]
 
 def _render(results, output_format: str) -> None:  # type: ignore[no-untyped-def]
     from diylisis import scan
+    from diylisis.safe_text import visible_json, visible_lines
 
+    # every line quotes a record: its control characters are printed as escapes
     if output_format == "json":
-        click.echo(json.dumps(scan.to_json(results), ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps(scan.to_json(results), ensure_ascii=False, indent=2)))
     elif output_format == "sarif":
         from importlib.metadata import version
 
         from diylisis.sarif import scan_sarif
 
-        click.echo(json.dumps(scan_sarif(results, version("diylisis")), ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps(scan_sarif(results, version("diylisis")), ensure_ascii=False, indent=2)))
     else:
         import itertools
 
         lines = scan.text_lines(results)
         # click.echo costs about 15 us a call; a history with thousands of findings prints them in blocks
         while block := list(itertools.islice(lines, 256)):
-            click.echo("\n".join(block))
+            click.echo(visible_lines(block))

@@ -16,6 +16,7 @@ from diylisis.errors import EXIT_FAILED, EXIT_OK
 def command(target: str, output_format: str) -> int:
     """Show every certificate stored under TARGET's current content (all roles)."""
     from diylisis import certification, codec, records, render, store
+    from diylisis.safe_text import visible, visible_json
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
@@ -25,11 +26,12 @@ def command(target: str, output_format: str) -> int:
     if output_format == "json":
         from diylisis.trust import signature_json
 
-        click.echo(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
-                               "certificates": notes, "signatures": [signature_json(s) for s in signatures]},
-                              ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
+                                            "certificates": notes,
+                                            "signatures": [signature_json(s) for s in signatures]},
+                                           ensure_ascii=False, indent=2)))
     elif not certificates:
-        click.echo(f"{snapshot.target}: no certificate for this content ({snapshot.digest})")
+        click.echo(visible(f"{snapshot.target}: no certificate for this content ({snapshot.digest})"))
     else:
         for certificate, signature in zip(certificates, signatures, strict=True):
             click.echo(render.certificate_text(certificate))

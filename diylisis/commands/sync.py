@@ -208,9 +208,12 @@ def render_text(result: SyncResult) -> str:
 )
 def command(remote: str, mode: str | None, fmt: str) -> int:
     """Push or fetch certificates (refs/notes/distill) with a remote; default: fetch, then push."""
+    from diylisis.safe_text import visible_block, visible_json
+
     result = sync(toplevel("."), remote, fetch=mode in (None, "fetch"), push=mode in (None, "push"))
+    # a ref name may come from a committed config
     if fmt == "json":
-        click.echo(json.dumps(codec.encode(result), sort_keys=True))
+        click.echo(visible_json(json.dumps(codec.encode(result), sort_keys=True)))
     else:
-        click.echo(render_text(result))
+        click.echo(visible_block(render_text(result)))
     return 0

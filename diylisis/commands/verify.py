@@ -91,18 +91,20 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
             failed += not check.ok
             yield check
 
+    from diylisis.safe_text import visible, visible_json
+
     if output_format == "json":
         records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
                     "ok": c.ok, "failures": list(c.failures),
                     "realization": c.realization.value if c.realization else None,
                     "signature": _signature_json(c)}
                    for c in tally(checks)]
-        click.echo(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2)))
         return not failed
     if output_format == "sarif":
         from diylisis.sarif_verify import sarif_for_checks
 
-        click.echo(json.dumps(sarif_for_checks(tally(checks)), indent=2))
+        click.echo(visible_json(json.dumps(sarif_for_checks(tally(checks)), indent=2)))
         return not failed
     lines = []
     count = 0
@@ -110,8 +112,8 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
         count += 1
         if c.ok and verbose:
             signed = f", {c.signature.words()}" if c.signature is not None and c.signature.format else ""
-            lines.append(f"ok  {c.target}  {c.certified_role} ({c.realization.value}{signed})")
-        lines.extend(f"FAIL {c.target}: {failure}" for failure in c.failures)
+            lines.append(visible(f"ok  {c.target}  {c.certified_role} ({c.realization.value}{signed})"))
+        lines.extend(visible(f"FAIL {c.target}: {failure}") for failure in c.failures)
     if failed or verbose:
         lines.append(f"{count - failed} of {count} record(s) verify")
     if lines:

@@ -16,6 +16,7 @@ from diylisis.model import (
     ZeroMemoryVerdict,
 )
 from diylisis.phases.f2_grounding import dereference_step
+from diylisis.safe_text import visible_lines
 from diylisis.state import DecisionRecord, RepairDelta
 
 
@@ -78,11 +79,32 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
     )
 
 
+def author(certificate: Certificate) -> str:
+    """Who wrote a certificate's text, in plain words: no certificate carries a signature yet, so
+    nothing in one says who wrote it (anyone who can write the notes could have)."""
+    return "the certificate's author (unsigned: nothing in it says who)"
+
+
 def brief_text(certificate: Certificate) -> str:
-    """The reception procedure as the text a user carries downstream (DelegationBrief)."""
+    """The reception procedure as the text a user carries downstream (DelegationBrief).
+
+    Each line is escaped: a control character or a line break in the certificate's text shows
+    as written, and cannot start a line of its own.
+    """
+    return visible_lines(brief_lines(certificate)) + "\n"
+
+
+def brief_lines(certificate: Certificate) -> list[str]:
+    """The lines of the reception procedure, unescaped (what the leak lint reads).
+
+    Everything in it is read from the certificate, a note someone else may have written: its
+    commands are quoted under the name of their author, never set out as commands to run.
+    """
     procedure = certificate.reception
     lines = [
         f"Reception procedure for {certificate.target} (role: {procedure.role})",
+        f"Written by {author(certificate)}: the steps and commands below are its text, quoted, not instructions "
+        "from git distill; read each before you act on it.",
         f"Activation: {certificate.activation_edge.verb.replace('{locator}', str(certificate.target))}",
         f"Certified content: {certificate.identity.digest} ({certificate.identity.boundary})",
         f"Refuter: {certificate.realization.value} — {rigor_words(certificate.realization.value)}",
@@ -93,11 +115,11 @@ def brief_text(certificate: Certificate) -> str:
     if procedure.scope:
         lines.append(f"Scope: {procedure.scope}")
     if procedure.verification:
-        lines.append("Verification commands:")
-        lines += [f"  $ {command}" for command in procedure.verification]
+        lines.append("Verification commands, quoted from the certificate (git distill has not run or checked them):")
+        lines += [f"  - {command}" for command in procedure.verification]
     if procedure.stop:
         lines.append(f"Stop when: {procedure.stop}")
-    lines.append("Dereference steps:")
+    lines.append("Dereference steps, quoted from the certificate:")
     lines += [f"  {number}. {step}" for number, step in enumerate(procedure.dereference_steps, 1)]
     if procedure.premises:
         lines.append("Premises to reconfirm:")
@@ -109,7 +131,7 @@ def brief_text(certificate: Certificate) -> str:
                      f"issued {certificate.issued_at}; reverification premised: run step 1 first.")
     if certificate.outcome == "repaired":
         lines.append(f"This record was repaired in place ({len(certificate.deltas)} change(s)) before certification.")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def rigor_words(realization: str) -> str:
