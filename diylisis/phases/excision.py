@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from diylisis.phases import repair
+
 SENTENCE_MARKS = ".!?。！？"
 CLAUSE_MARKS = ",;，；、"
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -39,17 +41,9 @@ SUBJECT_VERBS = re.compile(r"(is|are|was|were|has|have|had|will|would|should|mus
                            r"needs?|covers?|says?|shows?|lists?|explains?|describes?|holds?|contains?)\b")
 
 
-def without_sentence_end(text: str, start: int, end: int) -> tuple[int, int]:
-    """(start, end) of a token; one that swallowed its sentence's closing mark gives it back
-    (`/tmp/run3.log.` at the end of a sentence)."""
-    while end - start > 1 and text[end - 1] in SENTENCE_MARKS + ",;:" and (end == len(text) or text[end].isspace()):
-        end -= 1
-    return start, end
-
-
 def spans(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
     """Spans a Drop of text[start:end] may remove, widest first, each holding the next."""
-    start, end = without_sentence_end(text, start, end)
+    start, end = repair.without_sentence_end(text, start, end)
     token = _token_span(text, start, end)
     sentence = _sentence(text, start)
     clause = _clause(text, sentence, start, end)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from diylisis.frozen import frozen_model
-from diylisis.phases import excision
 from diylisis.state import Answer, DecisionRecord, Item, RepairDelta
 
 # categories whose surface token is a pointer: the canonical reference stands in for it
@@ -44,7 +43,7 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
         start = _locate(text, offsets, item)
         if start is None:
             continue
-        start, end = excision.without_sentence_end(text, start, start + len(item.token))
+        start, end = without_sentence_end(text, start, start + len(item.token))
         answer = answered.get(item.id)
         if answer is None and item.resolution and item.kind != "pointer":
             edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=start,
@@ -61,6 +60,8 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
                 edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=end,
                                   end=end, replacement=f" ({note})", added=note))
         elif answer.option == "drop":
+            from diylisis.phases import excision  # only a Drop needs it; the commit-msg hook never drops
+
             span = next((span for span in excision.spans(text, start, end)
                          if not any(s < span[1] and span[0] < e for s, e in kept_spans)), None)
             if span is None:
@@ -87,6 +88,8 @@ def apply(text: str, edits: tuple[Edit, ...], pass_n: int) -> tuple[str, tuple[R
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
         before = text[edit.start:edit.end]
         if edit.kind == "excision":
+            from diylisis.phases import excision
+
             text = excision.splice(text, edit.start, edit.end)
         else:
             text = text[: edit.start] + _without_doubled_mark(edit.replacement, text[edit.end:]) + text[edit.end:]
@@ -111,6 +114,14 @@ def tidy(text: str) -> str:
             continue  # the excision emptied a bullet or a line
         lines.append(mended)
     return "\n".join(lines)
+
+
+def without_sentence_end(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) of a token; one that swallowed its sentence's closing mark gives it back
+    (`/tmp/run3.log.` at the end of a sentence)."""
+    while end - start > 1 and text[end - 1] in ".!?。！？,;:" and (end == len(text) or text[end].isspace()):
+        end -= 1
+    return start, end
 
 
 def _without_doubled_mark(replacement: str, after: str) -> str:
