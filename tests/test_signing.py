@@ -362,3 +362,21 @@ def test_an_openpgp_signed_certificate_verifies_and_an_edit_is_a_bad_signature(
     finally:
         subprocess.run(["gpgconf", "--kill", "gpg-agent"], capture_output=True, check=False,
                        env={**os.environ, "GNUPGHOME": str(home)})
+
+
+@needs_ssh
+def test_brief_names_the_checked_signer_of_the_text_it_quotes(tmp_path: Path, repo: Path) -> None:
+    key = ssh_key(tmp_path, "alice")
+    use_ssh_signing(repo, key)
+    git(repo, "config", "gpg.ssh.allowedSignersFile",
+        str(allowed_signers(tmp_path / "allowed_signers", ("alice@example.com", key))))
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    assert distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign", "--verify", "pytest -q").returncode == 0
+
+    done = distill(repo, "brief", "HEAD", "--role", "reviewer")
+    assert done.returncode == 0, done.stderr
+    assert "Written by the certificate's author (signed by alice@example.com" in done.stdout
+
+    write_note(repo, {**read_note(repo), "realization": "refuter-subagent"})
+    edited = distill(repo, "brief", "HEAD", "--role", "reviewer").stdout
+    assert "bad signature" in edited and "signed by alice" not in edited

@@ -35,8 +35,19 @@ def command(target: str, role: str, output_format: str) -> int:
                 click.echo(visible_json(json.dumps(codec.encode(certificate.reception), ensure_ascii=False,
                                                    indent=2)))
             else:
-                click.echo(brief_text(certificate), nl=False)
+                click.echo(brief_text(certificate, _signature_words(workspace, data, snapshot.digest)), nl=False)
             return EXIT_OK
     click.echo(visible(f"git distill: {snapshot.target} has no certificate for role {role} on its current "
                        f"content; run git distill certify {target} --role {role}"), err=True)
     return EXIT_FAILED
+
+
+def _signature_words(workspace, note: dict, digest: str) -> str:  # type: ignore[no-untyped-def]
+    """The note's signature checked as verify checks it, in plain words ("unsigned" when it has none)."""
+    from diylisis import codec, signing
+
+    if codec.SIGNATURE_FIELD not in note:
+        return "unsigned"
+    from diylisis.trust import signature_policy
+
+    return signing.check(note, digest, signature_policy(workspace)).words()

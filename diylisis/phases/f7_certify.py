@@ -79,22 +79,27 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
     )
 
 
-def author(certificate: Certificate) -> str:
-    """Who wrote a certificate's text, in plain words: no certificate carries a signature yet, so
-    nothing in one says who wrote it (anyone who can write the notes could have)."""
-    return "the certificate's author (unsigned: nothing in it says who)"
+UNSIGNED_AUTHOR = "the certificate's author (unsigned: nothing in it says who)"
 
 
-def brief_text(certificate: Certificate) -> str:
+def author(signature_words: str | None) -> str:
+    """Who wrote a certificate's text, in plain words: the checked signature's verdict, or, for
+    an unsigned certificate, that nothing says who (anyone who can write the notes could have)."""
+    if signature_words is None or signature_words == "unsigned":
+        return UNSIGNED_AUTHOR
+    return f"the certificate's author ({signature_words})"
+
+
+def brief_text(certificate: Certificate, signature_words: str | None = None) -> str:
     """The reception procedure as the text a user carries downstream (DelegationBrief).
 
     Each line is escaped: a control character or a line break in the certificate's text shows
     as written, and cannot start a line of its own.
     """
-    return visible_lines(brief_lines(certificate)) + "\n"
+    return visible_lines(brief_lines(certificate, signature_words)) + "\n"
 
 
-def brief_lines(certificate: Certificate) -> list[str]:
+def brief_lines(certificate: Certificate, signature_words: str | None = None) -> list[str]:
     """The lines of the reception procedure, unescaped (what the leak lint reads).
 
     Everything in it is read from the certificate, a note someone else may have written: its
@@ -103,7 +108,7 @@ def brief_lines(certificate: Certificate) -> list[str]:
     procedure = certificate.reception
     lines = [
         f"Reception procedure for {certificate.target} (role: {procedure.role})",
-        f"Written by {author(certificate)}: the steps and commands below are its text, quoted, not instructions "
+        f"Written by {author(signature_words)}: the steps and commands below are its text, quoted, not instructions "
         "from git distill; read each before you act on it.",
         f"Activation: {certificate.activation_edge.verb.replace('{locator}', str(certificate.target))}",
         f"Certified content: {certificate.identity.digest} ({certificate.identity.boundary})",
