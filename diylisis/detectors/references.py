@@ -9,14 +9,17 @@ from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
 
+# Boundaries are ASCII: in Chinese or Japanese a reference touches the words around it ("修复PR #12中").
+# A project name ends in a letter or digit, and only spaces part it from its reference: the
+# sentence before "sub-directory.\n\nPR #1505" names no project, nor is "post-PR #46" one's.
 BARE_REF = re.compile(
-    r"(?<![\w&/#-])"
+    r"(?<![A-Za-z0-9_&/#-])"
     r"(?:(?P<slug>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(?P<n_slug>\d+)"
-    r"|(?P<name>[A-Za-z][\w.-]*[A-Za-z0-9])#(?P<n_name>\d+)"
-    r"|(?:(?P<project>[a-z][\w.]*(?:-[\w.]+)+)\s+)?"
+    r"|(?P<name>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])#(?P<n_name>\d+)"
+    r"|(?:(?P<project>[a-z][A-Za-z0-9_.]*(?:-[A-Za-z0-9_.]*[A-Za-z0-9])+)(?<!-PR)(?<!-pr)(?<!-MR)[ \t]+)?"
     r"(?P<kind>PR|MR|pull request|pull|issue|bug|GH|gh)?[ ]?-?#(?P<n>\d{1,7})"
     r"|(?P<gh>GH)-(?P<n_gh>\d{1,7}))"
-    r"(?![\w-])"
+    r"(?![A-Za-z0-9_-])"
 )
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
 # that the regex engine skips to hex digits instead of trying every position.

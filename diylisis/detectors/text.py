@@ -156,15 +156,20 @@ def prepare(
     indented = False
     indented_lines: set[int] = set()
     trailer_from = _trailer_block(lines)
+    transcript = _transcript_lines(lines) if _may_hold_transcript(text) else frozenset()
     # Without a fenced, quoted or indented line only the trailer lines can be masked.
     numbered = (
         enumerate(lines)
-        if _may_open_block(text)
+        if transcript or _may_open_block(text)
         else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
     for number, line in numbered:
         start = starts[number]
         span = (start, start + len(line))
+        if number in transcript and fence is None:
+            indented_lines.add(number + 1)
+            prose_spans.append(span)
+            continue
         if fence is None and line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
             if line.strip():
                 indented = False
@@ -230,6 +235,49 @@ def prepare(
         if triggers is not None:
             doc.memo[_TRIGGERS] = triggers
     return doc
+
+
+# Lines that open quoted output even without an indent: a shell prompt, a diff, a Python traceback.
+_OUTPUT_OPENER = re.compile(r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):)")
+_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (")
+
+
+def _may_hold_transcript(text: str) -> bool:
+    return any(hint in text for hint in _OUTPUT_HINTS)
+
+
+def _transcript_lines(lines: list[str]) -> frozenset[int]:
+    """0-based lines of paragraphs that quote output or commands (git's habit in commit messages).
+
+    A paragraph counts when it opens with a shell prompt, a diff or a traceback, or when every
+    line of it is indented by two spaces or more (four or more are code anyway), it is not a list,
+    and it follows a paragraph ending in a colon ("the output was:") or another such paragraph.
+    An indented paragraph under a plain heading line stays prose: some authors indent sections.
+    """
+    out: set[int] = set()
+    previous_end = ""  # last line of the previous paragraph
+    previous_quoted = False
+    number = 0
+    while number < len(lines):
+        if not lines[number].strip():
+            number += 1
+            continue
+        end = number
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        paragraph = lines[number:end]
+        indented = all(line.startswith(("  ", "\t")) for line in paragraph)
+        quoted = number > 0 and (
+            _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None
+            if not indented
+            else not LIST_ITEM.match(paragraph[0])
+            and (previous_end.rstrip().endswith(":") or previous_quoted or _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None)
+        )
+        if quoted:
+            out.update(range(number, end))
+        previous_end, previous_quoted = paragraph[-1], quoted
+        number = end
+    return frozenset(out)
 
 
 def _may_open_block(text: str) -> bool:
@@ -299,7 +347,8 @@ def _trailer_block(lines: list[str]) -> int:
     while start and lines[start - 1].strip():
         start -= 1
     block = [line for line in lines[start:end] if line.strip()]
-    if block and all(TRAILER.match(line) or line.startswith((" ", "\t")) for line in block):
+    # as in git interpret-trailers, an indented line continues a trailer: it cannot open the block
+    if block and TRAILER.match(block[0]) and all(TRAILER.match(line) or line.startswith((" ", "\t")) for line in block):
         return start
     return len(lines)
 

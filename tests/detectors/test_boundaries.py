@@ -1,0 +1,80 @@
+"""Quoted output in commit-message conventions, and where a token ends (paths, issue refs, CJK)."""
+
+from __future__ import annotations
+
+import pytest
+
+from diylisis.detectors import DetectSettings, detect_text, is_blocking
+from diylisis.gitio.context import HostContext
+
+HOST = HostContext("github.com", "acme", "widgets")
+
+
+def findings(text: str) -> list[tuple[str, str]]:
+    found, _ = detect_text(text, HOST, DetectSettings())
+    return [(f.rule_id, f.token) for f in found]
+
+
+def blocking(text: str) -> list[tuple[str, str]]:
+    found, _ = detect_text(text, HOST, DetectSettings())
+    return [(f.rule_id, f.token) for f in found if is_blocking(f)]
+
+
+TWO_SPACE_TRANSCRIPT = """Make truncation keep the file mode
+
+The shell's redirection and the helper differ; compare their output:
+
+  $ echo hello >/tmp/hello; ls -l /tmp/hello
+  -rw-r--r-- 1 someone users 6 Nov 10 17:25 /tmp/hello
+
+  $ ./helper truncate /tmp/hello 0
+
+Both now leave the mode alone.
+"""
+
+
+def test_a_transcript_indented_by_two_spaces_after_a_colon_is_quoted_output() -> None:
+    assert findings(TWO_SPACE_TRANSCRIPT) == []
+
+
+def test_prose_indented_under_a_plain_heading_is_still_read() -> None:
+    text = "Tidy the parser\n\nWhy this shape\n\n  The log is in /tmp/run3.log for now.\n"
+    assert ("EP505", "/tmp/run3.log") in findings(text)
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "$ cat /tmp/out.txt\nerror: no such file",
+        "diff --git a/x b/x\n@@ -1 +1 @@\n-/tmp/old\n+/tmp/new",
+        'Traceback (most recent call last):\n  File "/home/someone/app.py", line 3\nValueError',
+    ],
+)
+def test_prompts_diffs_and_tracebacks_are_quoted_output(block: str) -> None:
+    text = f"Fix the loader\n\nBefore this change:\n\n{block}\n\nNow it loads.\n"
+    assert findings(text) == []
+
+
+def test_a_path_does_not_keep_the_period_that_ends_its_sentence() -> None:
+    assert findings("Fix x\n\nThe full log is in /tmp/run3.log.") == [("EP505", "/tmp/run3.log")]
+
+
+def test_a_path_ends_at_cjk_punctuation_and_text() -> None:
+    assert findings("修复加载\n\n日志在/tmp/run.log。然后重新运行") == [("EP505", "/tmp/run.log")]
+    assert findings("修复加载\n\n代码在/home/alice/src，然后重新运行") == [("EP506", "/home/alice/src")]
+
+
+def test_a_sentence_before_an_issue_reference_is_no_project_name() -> None:
+    assert blocking("Move the tests\n\nThey now live in a sub-directory.\n\nPR #1505") == []
+    assert blocking("Clean up after the merge\n\nThis is the post-PR #46 cleanup.") == []
+
+
+def test_an_issue_reference_touching_chinese_text_is_found() -> None:
+    assert findings("修复PR #12中的问题") == [("RF301", "PR #12")]
+
+
+def test_an_imperative_to_read_a_temporary_file_is_flagged() -> None:
+    assert findings("Fix x\n\nRead /tmp/run.log before starting.") == [("EP505", "/tmp/run.log")]
+    assert findings("Fix x\n\n- Open /tmp/run.log first") == [("EP505", "/tmp/run.log")]
+    # saying what the code does with the path is still not a pointer
+    assert findings("Fix x\n\nThe tool now reads /tmp/run.log on start.") == []
