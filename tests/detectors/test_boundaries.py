@@ -78,3 +78,47 @@ def test_an_imperative_to_read_a_temporary_file_is_flagged() -> None:
     assert findings("Fix x\n\n- Open /tmp/run.log first") == [("EP505", "/tmp/run.log")]
     # saying what the code does with the path is still not a pointer
     assert findings("Fix x\n\nThe tool now reads /tmp/run.log on start.") == []
+
+
+def test_a_declared_self_hosted_forge_resolves_bare_issue_numbers() -> None:
+    from diylisis.detectors.settings import DetectSettings as Settings
+
+    text = "Stop the retry storm\n\nFixes #12, follows up on MR #9."
+    own = HostContext("git.example.org", "team", "widgets")
+    undeclared, _ = detect_text(text, own, Settings())
+    assert [f.token for f in undeclared if is_blocking(f)] == ["#12", "MR #9"]
+    declared, _ = detect_text(text, own, Settings.from_mapping({"hosts": {"Git.Example.org": "gitlab"}}))
+    assert [f for f in declared if is_blocking(f)] == []
+    assert [f.resolution for f in declared] == [
+        "https://git.example.org/team/widgets/-/issues/12",
+        "https://git.example.org/team/widgets/-/merge_requests/9",
+    ]
+
+
+@pytest.mark.parametrize("hosts", [{"git.example.org": "sourcehut"}, ["git.example.org"], {"": "gitea"}])
+def test_hosts_must_name_a_known_forge(hosts: object) -> None:
+    from diylisis.detectors.settings import DetectSettings as Settings
+    from diylisis.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"\[detect\] hosts"):
+        Settings.from_mapping({"hosts": hosts})
+
+
+def test_scan_reads_hosts_from_the_repository_configuration(repo) -> None:
+    from tests.conftest import commit, distill, git
+
+    git(repo, "remote", "add", "origin", "https://git.example.org/team/widgets.git")
+    commit(repo, "Stop the retry storm\n\nFixes #12.\n")
+    assert distill(repo, "scan", "HEAD").returncode == 1
+    commit(repo, "Declare the forge\n\nThe origin runs Gitea.\n", {".distill.toml": '[detect]\nhosts = { "git.example.org" = "gitea" }\n'})
+    done = distill(repo, "scan", "HEAD~1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "https://git.example.org/team/widgets/issues/12" in done.stdout
+
+
+def test_a_replacement_character_is_a_warning_without_re_encoding_advice() -> None:
+    found, _ = detect_text("Fix the caf\ufffd menu\n\nThe name was garbled.", HOST, DetectSettings())
+    assert [(f.rule_id, f.severity.value) for f in found] == [("RD901", "warning")]
+    assert "UTF-8" not in found[0].fix
+    garbled, _ = detect_text("Fix the cafÃ© menu", HOST, DetectSettings())
+    assert [(f.rule_id, f.severity.value, f.fix) for f in garbled] == [("RD901", "error", "re-enter the text as UTF-8")]
