@@ -29,10 +29,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from diylisis.detectors import RULES, DetectSettings, detect_text, is_blocking
+from diylisis.detectors import RULES, DetectSettings, detect_text, evidence, is_blocking
 from diylisis.frozen import frozen_model, replace
 from diylisis.gitio.context import HostContext
-from diylisis.model import Finding
+from diylisis.model import Finding, Severity
 
 KINDS = ("commit-message", "pr-body", "task-file")
 
@@ -202,35 +202,60 @@ def leave_one_source_out(
 
 
 def rule_rows(pooled: list[Outcome]) -> list[str]:
-    """Per rule: findings, how many sit on a label (its measured precision), at home and away from home."""
-    per_rule: dict[str, list[tuple[str, bool, bool]]] = defaultdict(list)
+    """Per rule: findings, how many sit on a label (`prec`), at home and away from home, and
+    its precision as a blocker (`blk_p`: of the records it would block at error, those labeled not portable)."""
+    per_rule: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    would_block: dict[str, list[bool]] = defaultdict(list)
+    default = {rule.id: rule.severity for rule in RULES}
     for o in pooled:
         for f in o.findings:
-            per_rule[f.rule_id].append((source_of(o.record), on_label(o, f), is_blocking(f)))
-    severity = {rule.id: rule.severity.value for rule in RULES}
+            per_rule[f.rule_id].append((source_of(o.record), on_label(o, f)))
+        # at error, a rule blocks with each finding at its default level (one it lowered on purpose stays lower)
+        for rule_id in {
+            f.rule_id
+            for f in o.findings
+            if f.severity in (Severity.ERROR, default.get(f.rule_id)) and is_blocking(replace(f, severity=Severity.ERROR))
+        }:
+            would_block[rule_id].append(o.actual)
+    severity = {rule_id: level.value for rule_id, level in default.items()}
     rows = [
-        f"{'rule':<8}{'default':>8}{'findings':>9}{'on_label':>9}{'prec':>7}{'blocking':>9}{'b_prec':>7}"
+        f"{'rule':<8}{'default':>8}{'findings':>9}{'on_label':>9}{'prec':>7}"
         f"  {'home source':<30}{'home_n':>7}{'home_p':>7}{'away_n':>7}{'away_p':>7}"
+        f"{'blocks':>7}{'blk_p':>7}{'table':>8}"
     ]
     for rule_id in sorted(per_rule):
         hits = per_rule[rule_id]
         home_counts: dict[str, int] = defaultdict(int)
-        for source, hit, _ in hits:
+        for source, hit in hits:
             home_counts[source] += hit
         home = max(sorted(home_counts), key=lambda s: home_counts[s])
-        at_home = [h for s, h, _ in hits if s == home]
-        away = [h for s, h, _ in hits if s != home]
-        blocking = [h for _, h, b in hits if b]
+        at_home = [h for s, h in hits if s == home]
+        away = [h for s, h in hits if s != home]
+        blocks = would_block.get(rule_id, [])
         rows.append(
-            f"{rule_id:<8}{severity.get(rule_id, '?'):>8}{len(hits):>9}{sum(h for _, h, _ in hits):>9}"
-            f"{_ratio([h for _, h, _ in hits]):>7}{len(blocking):>9}{_ratio(blocking):>7}"
+            f"{rule_id:<8}{severity.get(rule_id, '?'):>8}{len(hits):>9}{sum(h for _, h in hits):>9}"
+            f"{_ratio([h for _, h in hits]):>7}"
             f"  {home:<30}{len(at_home):>7}{_ratio(at_home):>7}{len(away):>7}{_ratio(away):>7}"
+            f"{len(blocks):>7}{_ratio(blocks):>7}{_table_mark(rule_id, blocks):>8}"
         )
+    rows.append(
+        f"table: blk_p as diylisis/detectors/evidence.py holds it (below {evidence.PRECISION_FOR_ERROR} on "
+        f"{evidence.MIN_RECORDS}+ blocks: a warning by default); '!' where this run puts the rule on the other side"
+    )
     return rows
 
 
 def _ratio(hits: list[bool]) -> str:
     return f"{sum(hits) / len(hits):.3f}" if hits else "-"
+
+
+def _table_mark(rule_id: str, blocks: list[bool]) -> str:
+    """The stored blocker precision, '!'-marked when this run's measurement earns another default."""
+    stored = evidence.precision(rule_id)
+    measured = sum(blocks) / len(blocks) if len(blocks) >= evidence.MIN_RECORDS else None
+    low = evidence.PRECISION_FOR_ERROR
+    crossed = (measured is not None and measured < low) != (stored is not None and stored < low)
+    return ("!" if crossed else "") + (f"{stored:.3f}" if stored is not None else "-")
 
 
 def source_rows(pooled: list[Outcome], held: list[Outcome], dropped: dict[str, frozenset[str]]) -> list[str]:

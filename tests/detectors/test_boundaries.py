@@ -122,3 +122,31 @@ def test_a_replacement_character_is_a_warning_without_re_encoding_advice() -> No
     assert "UTF-8" not in found[0].fix
     garbled, _ = detect_text("Fix the cafÃ© menu", HOST, DetectSettings())
     assert [(f.rule_id, f.severity.value, f.fix) for f in garbled] == [("RD901", "error", "re-enter the text as UTF-8")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Parse with strcspn\n\nThis is safe, as discussed in\n1a2b3c4d5e (parse: stop at the newline, 2023-01-19).",
+        "Explain push\n\nIt is complex, as discussed in the previous commit.",
+        "Move on after a choice\n\nThe keys y and n mark the current hunk as decided.",
+        "Keep cookies in Session objects\n\nCookies set in Session are sent again; that Session keeps them.",
+    ],
+)
+def test_named_discussions_states_and_class_names_are_not_deixis(text: str) -> None:
+    assert findings(text) == []
+
+
+def test_an_unnamed_discussion_and_a_sitting_are_still_deixis() -> None:
+    assert findings("Rework the retry logic as discussed") == [("DX102", "as discussed")]
+    assert findings("Fix x\n\nIn this session we chose the lock.")[0][0] == "DX101"
+
+
+def test_rules_below_the_precision_bar_warn_by_default() -> None:
+    from diylisis.detectors import RULES, evidence
+
+    for rule in RULES:
+        measured = evidence.precision(rule.id)
+        if measured is not None and measured < evidence.PRECISION_FOR_ERROR:
+            assert rule.severity.value == "warning", rule.id
+    assert {"DX104", "EP502", "SI206"} <= {rule.id for rule in RULES if rule.severity.value == "warning"}
