@@ -75,7 +75,15 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
         suppressions=suppressions,
         consumer_profile=consumer_profile,
         authority_copy=authority_copy,
+        coverage=_coverage(snapshot),
     )
+
+
+def _coverage(snapshot: Snapshot) -> tuple[str, ...]:
+    """What the detectors could not judge in the record: its language when no lexicon ships for it."""
+    from diylisis.detectors.coverage import coverage_notes
+
+    return coverage_notes(snapshot.text)
 
 
 def brief_text(certificate: Certificate) -> str:
