@@ -150,3 +150,25 @@ def test_rules_below_the_precision_bar_warn_by_default() -> None:
         if measured is not None and measured < evidence.PRECISION_FOR_ERROR:
             assert rule.severity.value == "warning", rule.id
     assert {"DX104", "EP502", "SI206"} <= {rule.id for rule in RULES if rule.severity.value == "warning"}
+
+
+SIGNED = "Signed-off-by: A U Thor <author@example.org>"
+
+
+def test_trailers_other_than_credits_are_read() -> None:
+    session = f"Fix the pager\n\nThe last page was lost.\n\nCopilot-Session: 3f2a9c1e-8b7d-4e21\n{SIGNED}"
+    assert [rule for rule, _ in findings(session)] == ["EP503"]
+    claim = f"Fix the pager\n\nThe last page was lost.\n\nTest-Result: all tests pass\n{SIGNED}"
+    assert findings(claim) == [("UC701", "all tests pass")]
+
+
+def test_credit_trailers_stay_masked_as_git_reads_the_block() -> None:
+    credits = (
+        "Fix the pager\n\nThe last page was lost.\n\n"
+        "Co-authored-by: Claude <noreply@example.org>\nReviewed-by: Codex Reviewer\n  <reviewer@example.org>\n"
+        f"{SIGNED}"
+    )
+    assert findings(credits) == []
+    # git also takes a paragraph with a line it writes and a quarter of trailers: a note line stays prose
+    mixed = f"Fix the pager\n\nThe last page was lost.\n\nAll tests pass on my machine.\n{SIGNED}"
+    assert ("UC701", "All tests pass") in findings(mixed)
