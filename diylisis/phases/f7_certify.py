@@ -81,6 +81,8 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
 
 def _coverage(snapshot: Snapshot) -> tuple[str, ...]:
     """What the detectors could not judge in the record: its language when no lexicon ships for it."""
+    if snapshot.text.isascii():
+        return ()  # no script without a lexicon; spares the hook the import
     from diylisis.detectors.coverage import coverage_notes
 
     return coverage_notes(snapshot.text)
