@@ -14,7 +14,7 @@ from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.frozen import replace
-from diylisis.model import Certificate, RecordKind, Snapshot, Target, sha256_digest
+from diylisis.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
 from diylisis.phases import f0_contract
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
@@ -46,6 +46,9 @@ def detector(workspace: Workspace):
         key = (snapshot, context)
         if key not in seen:
             findings, suppressed = detectors.detect_with_suppressions(snapshot, context, settings)
+            # warnings and info are advice (scan shows them); only errors become gate items, and a
+            # rule the user raises in [detect] severity reports errors
+            findings = tuple(f for f in findings if f.severity is Severity.ERROR)
             seen[key] = (findings, tuple(f"{f.rule_id} at line {f.line}" for f in suppressed))
         return seen[key]
 

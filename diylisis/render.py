@@ -93,6 +93,7 @@ def result_text(result: Result) -> str:
     assert certificate is not None
     lines.append(f"Certified {certificate.target} for role {certificate.role}: {certificate.outcome}"
                  f" after {state.pass_n} pass(es).")
+    lines += [f"Note: {c}." for c in certificate.coverage]
     if data["substitution_table"]:
         lines.append("Substitution table:")
         lines += [f"  {row['surface_token']} -> {row['canonical_ref'] or '(judged at the gate)'}"
@@ -137,6 +138,7 @@ def certificate_text(certificate: Certificate) -> str:
               for d in certificate.deltas]
     lines += [f"  premise: {p}" for p in certificate.reception.premises]
     lines += [f"  suppressed: {s}" for s in certificate.suppressions]
+    lines += [f"  coverage: {c}" for c in certificate.coverage]
     return visible_lines(lines) + "\n"
 
 

@@ -31,6 +31,7 @@ class ScanResult:
     suppressed: tuple[Finding, ...] = ()
     path: str | None = None
     revision: str | None = None
+    coverage: tuple[str, ...] = ()  # what could not run: "language zh: only language-neutral rules ran"
 
     @property
     def blocking(self) -> tuple[Finding, ...]:
@@ -39,7 +40,11 @@ class ScanResult:
 
 
 def _commit_result(
-    commit_id: str, digest: str, findings: tuple[Finding, ...], suppressed: tuple[Finding, ...]
+    commit_id: str,
+    digest: str,
+    findings: tuple[Finding, ...],
+    suppressed: tuple[Finding, ...],
+    coverage: tuple[str, ...] = (),
 ) -> ScanResult:
     return ScanResult(
         target=f"commit:{commit_id}",
@@ -49,6 +54,7 @@ def _commit_result(
         findings=findings,
         suppressed=suppressed,
         revision=commit_id,
+        coverage=coverage,
     )
 
 
@@ -73,27 +79,27 @@ def scan_range(repo: Any, walk: Walk, settings: DetectSettings, *, jobs: int = 0
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
     judge = functools.partial(_judge_messages, repo.path, origin, settings)
-    for commit_id, digest, findings, suppressed in workers.walk_in_order(
+    for commit_id, digest, findings, suppressed, coverage in workers.walk_in_order(
         walk, judge, early_batch=1, jobs=jobs, chunk=_CHUNK, parallel_from=PARALLEL_FROM
     ):
-        yield _commit_result(commit_id, digest, findings, suppressed)
+        yield _commit_result(commit_id, digest, findings, suppressed, coverage)
 
 
 def _judge_messages(
     path: str, origin: tuple[str, str, str] | None, settings: DetectSettings, chunk: list[tuple[str, bytes]]
-) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...]]]:
-    """(commit id, digest, findings, suppressed) of each message of a chunk, in whichever process runs it."""
+) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...], tuple[str, ...]]]:
+    """(commit id, digest, findings, suppressed, coverage notes) of each message of a chunk, in whichever process runs it."""
     from diylisis import workers
+    from diylisis.detectors.coverage import coverage_notes
     from diylisis.gitio.context import PygitContext
 
     repo = workers.open_in_this_process(path)
     out = []
     for commit_id, data in chunk:
         context = PygitContext(repo, commit_id, origin=origin, origin_known=True, walked=True)
-        findings, suppressed = detect_text(
-            data.decode("utf-8", errors="replace"), context, settings, record=f"commit:{commit_id}"
-        )
-        out.append((commit_id, sha256_digest(data), findings, suppressed))
+        text = data.decode("utf-8", errors="replace")
+        findings, suppressed = detect_text(text, context, settings, record=f"commit:{commit_id}")
+        out.append((commit_id, sha256_digest(data), findings, suppressed, coverage_notes(text, settings.languages)))
     return out
 
 
@@ -103,6 +109,8 @@ def scan_snapshots(
     settings: DetectSettings,
 ) -> Iterator[ScanResult]:
     """Scan records read through the record adapters (commit:, file:, msgfile:, prbody:)."""
+    from diylisis.detectors.coverage import coverage_notes
+
     for snapshot in snapshots:
         text = snapshot.data.decode("utf-8", errors="replace")
         findings, suppressed = detect_text(
@@ -121,6 +129,7 @@ def scan_snapshots(
             suppressed=suppressed,
             path=snapshot.path,
             revision=snapshot.revision,
+            coverage=coverage_notes(text, settings.languages),
         )
 
 
@@ -145,6 +154,8 @@ def text_lines(results: Iterable[ScanResult]) -> Iterator[str]:
             )
         for f in result.suppressed:
             yield f"{result.label}:{f.line}:{f.column}: {f.rule_id} suppressed by an inline ignore"
+        for note in result.coverage:
+            yield f"{result.label}: {note}"
     yield f"scan: {findings} finding(s), {blocking} blocking, in {records} record(s)"
 
 
@@ -162,6 +173,7 @@ def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:
                 "portable": not result.blocking,
                 "findings": [finding_dict(f) for f in result.findings],
                 "suppressed": [finding_dict(f) for f in result.suppressed],
+                "coverage": list(result.coverage),
             }
         )
     return {

@@ -107,3 +107,54 @@ def test_repos_root_gives_commit_records_their_tree(tmp_path: Path, repo: Path) 
 def test_missing_corpus_is_exit_2(tmp_path: Path) -> None:
     done = bench(str(tmp_path / "absent.jsonl"))
     assert done.returncode == 2 and "no such corpus file" in done.stderr
+
+
+def write_rows(path: Path, rows: list[dict]) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps({"sha": None, "kind": "commit-message", "lang": "en"} | row) + "\n")
+
+
+def test_on_label_counts_every_occurrence_of_a_token(tmp_path: Path) -> None:
+    corpus = tmp_path / "twice.jsonl"
+    write_rows(
+        corpus,
+        [
+            {
+                "id": "t1",
+                "repo": "acme/widgets",
+                "text": "Skip blank lines\n\nFixes #3. See #3 for the report.",
+                "portable_for_reviewer": True,
+                "labels": [{"token": "#3", "category": "bare-issue-ref", "resolvable_on_host": True}],
+            }
+        ],
+    )
+    done = bench(str(corpus))
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("bare-issue-ref "))
+    # two findings, one per occurrence of the one label: both sit on it
+    assert row.split()[-2:] == ["2", "1.000"]
+
+
+def test_leave_one_source_out_drops_rules_only_that_source_attests(tmp_path: Path) -> None:
+    corpus = tmp_path / "sources.jsonl"
+    claim = {"token": "all tests pass", "category": "unverifiable-claim"}
+    write_rows(
+        corpus,
+        [
+            {"id": "a1", "repo": "acme/one", "text": "Fix parser\n\nNow all tests pass.",
+             "portable_for_reviewer": False, "labels": [claim]},
+            {"id": "b1", "repo": "acme/two", "text": "Fix lexer\n\nBlank lines ended the block early.",
+             "portable_for_reviewer": True, "labels": []},
+        ],
+    )
+    done = bench(str(corpus))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "quality: precision=1.000 recall=1.000 fp_rate=0.000 records=2"
+    # the claim rule is attested by acme/one alone, so measuring acme/one without it misses the record
+    assert lines[-2] == "quality[loso]: precision=1.000 recall=0.000 fp_rate=0.000 records=2"
+    source = next(line for line in lines if line.startswith("other (2 sources)"))
+    assert source.endswith("UC701")
+    rule = next(line for line in lines if line.startswith("UC701 "))
+    assert rule.split()[1:5] == ["error", "1", "1", "1.000"]

@@ -18,6 +18,7 @@ from diylisis.detectors import (
     session,
     terms,
 )
+from diylisis.detectors.evidence import with_earned_severity
 from diylisis.detectors.lexicon import fold, fragment_literals, lexicon_for
 from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
@@ -27,14 +28,16 @@ from diylisis.frozen import field, frozen_model, replace
 from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
 
 RULES: tuple[Rule, ...] = check_registry(
-    deixis.RULES
-    + session.RULES
-    + references.RULES
-    + places.RULES
-    + narration.RULES
-    + claims.RULES
-    + rendering.RULES
-    + terms.RULES
+    with_earned_severity(
+        deixis.RULES
+        + session.RULES
+        + references.RULES
+        + places.RULES
+        + narration.RULES
+        + claims.RULES
+        + rendering.RULES
+        + terms.RULES
+    )
 )
 _BY_KEY = {rule.id: rule for rule in RULES} | {rule.name: rule for rule in RULES}
 

@@ -30,6 +30,8 @@ def session_deixis(doc: Doc) -> Iterator[Finding]:
         "points at the author's working session, which the reader never saw",
         "name what happened in it (the decision, the file, the commit) instead of the session",
     ):
+        if _CLASS_SESSION.search(finding.token):
+            continue  # "in Session", "that Session": a class or product named Session, not a sitting
         low = finding.token.lower()
         # A prompt written for the next session may call that session "this session".
         offset = doc.line_starts[finding.line - 1] + finding.column - 1
@@ -40,10 +42,19 @@ def session_deixis(doc: Doc) -> Iterator[Finding]:
         yield finding
 
 
+# A lower-case English word before a capitalized "Session" (not title case, not German "diese
+# Session"): the name of a class or product, as requests' Session.
+_CLASS_SESSION = re.compile(r"^(?:in|that|the|a|an|this|my|our|another|same|other|previous|current) Session\b")
+# The same clause names where the discussion is: a list, a thread, an issue, a commit the reader has
+# ("as discussed in 8e4309038f (...)", "as discussed in the previous commit"). A line break inside
+# the clause is no stop; a blank line is.
 _PUBLIC_DISCUSSION = re.compile(
-    r"(?i)^[^.\n]{0,60}?(?:mailing list|the list|on-list|upstream|thread|\[\d+\]|https?://|issue|pull request|"
-    r"\bPR\b|#\d+|RFC|review of|with \w+ \w+ <|lore\.kernel|public-inbox|메일링)"
+    r"(?i)^(?:[^.\n]|\n(?![ \t]*\n)){0,60}?(?:mailing list|the list|on-list|upstream|thread|\[\d+\]|https?://|issue|"
+    r"pull request|\bPR\b|#\d+|RFC|review of|with \w+ \w+ <|lore\.kernel|public-inbox|메일링|"
+    r"\b[0-9a-f]{7,40}\b|\b(?:previous|next|parent|preceding|last|earlier|first|prior) (?:commit|patch)|cover letter)"
 )
+# "mark the hunk as decided": a state being named, not a decision taken somewhere else
+_MARKED_AS = re.compile(r"(?i)\b(?:mark|marks|marked|marking|flag|flags|flagged|treat|treats|treated)\b[^.\n]{0,40}$")
 
 
 def discourse_deixis(doc: Doc) -> Iterator[Finding]:
@@ -56,7 +67,8 @@ def discourse_deixis(doc: Doc) -> Iterator[Finding]:
         "prose",
         "refers to a discussion that is not in the record or the repository",
         "state the conclusion of that discussion and its reason in the record",
-        keep=lambda m: not _PUBLIC_DISCUSSION.search(doc.text[m.end() : m.end() + 80]),
+        keep=lambda m: not _PUBLIC_DISCUSSION.search(doc.text[m.end() : m.end() + 80])
+        and not _MARKED_AS.search(doc.text[max(0, m.start() - 50) : m.start()]),
     )
 
 

@@ -25,6 +25,13 @@ def rules_markdown(rules: tuple[Rule, ...] | None = None) -> str:
         '`per_path = [{ glob = "docs/**", disable = ["UC701"] }]`). One line of a file can',
         "be exempted with `<!-- distill: ignore ID -->`; certificates record such suppressions.",
         "",
+        "Only errors block: `scan` fails on them, and `certify` and the hooks ask about them.",
+        "Warnings and info are shown by `scan` as advice and never become questions, unless the",
+        "configuration raises the rule to `error`. A rule's default severity follows its measured",
+        "precision as a blocker on the labeled corpus (`bench/quality.py`, column `blk_p`: of the",
+        "records it would block, the share labeled not portable; `diylisis/detectors/evidence.py`",
+        "holds the figures): below 0.9 on 5 or more records it is a warning.",
+        "",
         "| id | name | category | languages | severity | summary |",
         "|---|---|---|---|---|---|",
     ]

@@ -12,19 +12,23 @@ from diylisis.model import Category, Finding, Severity
 
 # (?<![\w.~/-])(?:/tmp|/var/tmp|...|[Cc]:\\(?:Windows\\)?Temp), with the look-behind after each
 # alternative's first character so that the regex engine skips to those characters.
+# A path ends at a space, a quote or bracket, or CJK text and punctuation ("/tmp/run.log。계속"):
+# Chinese and Japanese put no space after a path.
+_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 TEMP_PATH = re.compile(
-    r"(?:/(?<![\w.~/-]/)(?:tmp|var/tmp|private/tmp|private/var/folders|var/folders|dev/shm)"
+    r"(?:/(?<![A-Za-z0-9_.~/-]/)(?:tmp|var/tmp|private/tmp|private/var/folders|var/folders|dev/shm)"
     r"|%(?<![\w.~/-]%)(?:TEMP%|TMP%)|\$(?<![\w.~/-]\$)TMPDIR"
     r"|C(?<![\w.~/-]C):\\(?:Windows\\)?Temp|c(?<![\w.~/-]c):\\(?:Windows\\)?Temp)"
-    r"(?:[/\\][^\s`'\"),;\]]*)?"
+    rf"(?:[/\\][^\s`'\"),;\]{_CJK}]*)?"
 )
 MACHINE_PATH = re.compile(
-    r"(?<![\w.~/-])(?:/Users/|/home/|[A-Za-z]:\\Users\\|/mnt/|/Volumes/|/media/)"
-    r"(?P<owner>[^\s/\\`'\"),;]+)(?:[/\\][^\s`'\"),;\]]*)?"
-    r"|(?<![\w.~/-])~/(?!\.)[^\s`'\"),;\]]+"
-    r"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[^\s`'\"),;\]]*"
-    r"|(?<![\w\\])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]]+"
+    r"(?<![A-Za-z0-9_.~/-])(?:/Users/|/home/|[A-Za-z]:\\Users\\|/mnt/|/Volumes/|/media/)"
+    rf"(?P<owner>[^\s/\\`'\"),;{_CJK}]+)(?:[/\\][^\s`'\"),;\]{_CJK}]*)?"
+    rf"|(?<![\w.~/-])~/(?!\.)[^\s`'\"),;\]{_CJK}]+"
+    rf"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[^\s`'\"),;\]{_CJK}]*"
+    rf"|(?<![\w\\])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]{_CJK}]+"
 )
+_SENTENCE_END = ".:!?"  # a path that ends a sentence does not own the stop after it
 _PLACEHOLDER_OWNER = re.compile(
     r"(?i)^(?:<[^>]*>?|\$\{?\w+\}?|\{[^}]*\}|you|your-?name|username|me|example|foo|bar|baz|qux|someone|somebody"
     r"|\*|\.\.\.|x+)$"
@@ -33,6 +37,10 @@ _CODE_BEHAVIOUR = re.compile(
     r"(?i)\b(?:writes?|wrote|written|writing|uses?|used|hard-?coded|removes?|removed|deletes?|deleted|"
     r"creates?|created|defaults?|fall(?:s)? back|fallback|logs? to|logged to|points? to|opens?|reads?|"
     r"mounts?|extracts? to|under)\b[^.\n]*$"
+)
+# "Read /tmp/run.log before starting." tells the reader to open a file only the author had.
+_READER_IMPERATIVE = re.compile(
+    r"(?:^|[.!?:\n])\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:read|open|see|check)\s+(?:the\s+)?$", re.I
 )
 REL_PATH = re.compile(r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?")
 # ref namespaces, diff prefixes (a/x.c b/x.c), numbers
@@ -102,13 +110,13 @@ def temp_paths(doc: Doc) -> Iterator[Finding]:
     """EP505: temporary paths in prose (/tmp, /var/tmp); quoted output and code are evidence, not pointers."""
     for match in TEMP_PATH.finditer(doc.prose):
         before = doc.prose[max(0, match.start() - 60) : match.start()]
-        if _CODE_BEHAVIOUR.search(before):
+        if _CODE_BEHAVIOUR.search(before) and not _READER_IMPERATIVE.search(before):
             continue  # the record describes what the code does with the path
         yield doc.finding(
             "EP505",
             Category.EPHEMERAL_REF,
             match.start(),
-            match.end(),
+            _path_end(match),
             "a temporary path on the author's machine; it is gone, and was never the reader's",
             "put the relevant content (log lines, output) in the record or commit it",
         )
@@ -128,7 +136,7 @@ def machine_paths(doc: Doc) -> Iterator[Finding]:
             "EP506",
             Category.EPHEMERAL_REF,
             match.start(),
-            match.end(),
+            _path_end(match),
             "an absolute path on the author's machine; the reader's machine has no such place",
             "use a repository-relative path, or describe the location generically",
         )
@@ -166,6 +174,12 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             "commit the file, correct the path, or put the content in the record",
             severity=Severity.WARNING if known_folder else Severity.ERROR,
         )
+
+
+def _path_end(match: re.Match[str]) -> int:
+    """Where a matched path ends, without the sentence's stop ("/tmp/run3.log." -> "/tmp/run3.log")."""
+    path = match.group()
+    return match.start() + max(len(path.rstrip(_SENTENCE_END)), 1)
 
 
 def _inside_url(doc: Doc, offset: int) -> bool:

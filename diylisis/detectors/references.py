@@ -9,14 +9,17 @@ from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import TRACE_LINE, Doc
 from diylisis.model import Category, Finding, Severity
 
+# Boundaries are ASCII: in Chinese or Japanese a reference touches the words around it ("修复PR #12中").
+# A project name ends in a letter or digit, and only spaces part it from its reference: the
+# sentence before "sub-directory.\n\nPR #1505" names no project, nor is "post-PR #46" one's.
 BARE_REF = re.compile(
-    r"(?<![\w&/#-])"
+    r"(?<![A-Za-z0-9_&/#-])"
     r"(?:(?P<slug>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(?P<n_slug>\d+)"
-    r"|(?P<name>[A-Za-z][\w.-]*[A-Za-z0-9])#(?P<n_name>\d+)"
-    r"|(?:(?P<project>[a-z][\w.]*(?:-[\w.]+)+)\s+)?"
+    r"|(?P<name>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])#(?P<n_name>\d+)"
+    r"|(?:(?P<project>[a-z][A-Za-z0-9_.]*(?:-[A-Za-z0-9_.]*[A-Za-z0-9])+)(?<!-PR)(?<!-pr)(?<!-MR)[ \t]+)?"
     r"(?P<kind>PR|MR|pull request|pull|issue|bug|GH|gh)?[ ]?-?#(?P<n>\d{1,7})"
     r"|(?P<gh>GH)-(?P<n_gh>\d{1,7}))"
-    r"(?![\w-])"
+    r"(?![A-Za-z0-9_-])"
 )
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
 # that the regex engine skips to hex digits instead of trying every position.
@@ -26,18 +29,28 @@ _ORDINAL_NOUN = re.compile(
     r"(?i)(?:hunk|item|step|line|entry|point|number|no\.|attempt|option|rule|check|comment|"
     r"row|column|col|page|slide|chapter|section|part|version|build|run|finding|patch|note|task|todo|goal)\s*$"
 )
+# (issue path, pull-request path) of each forge; [detect] hosts names the forge of a self-hosted host
+FORGE_PATHS = {
+    "github": ("/issues/{n}", "/pull/{n}"),
+    "gitlab": ("/-/issues/{n}", "/-/merge_requests/{n}"),
+    "gitea": ("/issues/{n}", "/pulls/{n}"),
+    "forgejo": ("/issues/{n}", "/pulls/{n}"),
+    "bitbucket": ("/issues/{n}", "/pull-requests/{n}"),
+}
 KNOWN_HOSTS = {
-    "github.com": ("/issues/{n}", "/pull/{n}"),
-    "gitlab.com": ("/-/issues/{n}", "/-/merge_requests/{n}"),
-    "codeberg.org": ("/issues/{n}", "/pulls/{n}"),
-    "bitbucket.org": ("/issues/{n}", "/pull-requests/{n}"),
+    "github.com": FORGE_PATHS["github"],
+    "gitlab.com": FORGE_PATHS["gitlab"],
+    "codeberg.org": FORGE_PATHS["forgejo"],
+    "bitbucket.org": FORGE_PATHS["bitbucket"],
 }
 _COMMON_COMPOUND_PROJECT = re.compile(r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$")
 
 
-def issue_url(host: str, owner: str, name: str, number: str, *, pull: bool) -> str | None:
-    """The full URL of issue or pull request number on a known host (None: unknown host)."""
-    paths = KNOWN_HOSTS.get(host.lower())
+def issue_url(
+    host: str, owner: str, name: str, number: str, *, pull: bool, forge: str | None = None
+) -> str | None:
+    """The full URL of issue or pull request number on a known host, or one running forge (None: unknown host)."""
+    paths = FORGE_PATHS.get(forge) if forge else KNOWN_HOSTS.get(host.lower())
     if paths is None:
         return None
     return f"https://{host.lower()}/{owner}/{name}" + paths[1 if pull else 0].format(n=number)
@@ -53,7 +66,7 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
             continue
         if TRACE_LINE.search(doc.line_of(match.start())):
             continue  # "#1 0x7f... in main" is a stack frame, not an issue
-        resolution, why, fix = _resolve(match, origin)
+        resolution, why, fix = _resolve(match, origin, doc.settings.forge_of(origin[0]) if origin else None)
         if resolution is None and match.group("name") and origin is None:
             why = "a repository-name#N reference without a host or owner"
         yield doc.finding(
@@ -70,21 +83,23 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
         )
 
 
-def _resolve(match: re.Match[str], origin: tuple[str, str, str] | None) -> tuple[str | None, str, str]:
-    """(resolution URL or None, why, fix) for one bare reference."""
+def _resolve(
+    match: re.Match[str], origin: tuple[str, str, str] | None, forge: str | None = None
+) -> tuple[str | None, str, str]:
+    """(resolution URL or None, why, fix) for one bare reference (forge: what [detect] hosts says the origin runs)."""
     unknown_host = (
         "a bare issue number; the origin remote names no known host, so it cannot be followed",
-        "write the full issue or pull-request URL",
+        "write the full issue or pull-request URL, or declare the host in [detect] hosts",
     )
     if match.group("slug"):
         owner, name = match.group("slug").split("/", 1)
         host = origin[0] if origin else "github.com"
-        url = issue_url(host, owner, name, match.group("n_slug"), pull=False)
+        url = issue_url(host, owner, name, match.group("n_slug"), pull=False, forge=forge if origin else None)
         return (url, "owner/repo#N; the full URL is clearer", f"write {url}") if url else (None, *unknown_host)
     if match.group("name"):
         number = match.group("n_name")
         if origin and match.group("name").lower() in (origin[1].lower(), origin[2].lower()):
-            url = issue_url(origin[0], origin[1], origin[2], number, pull=False)
+            url = issue_url(origin[0], origin[1], origin[2], number, pull=False, forge=forge)
             if url:
                 return url, "a repository-name#N reference; the full URL is clearer", f"write {url}"
         return (
@@ -106,7 +121,9 @@ def _resolve(match: re.Match[str], origin: tuple[str, str, str] | None) -> tuple
         return (None, *unknown_host)
     if kind == "gh" and origin[0].lower() != "github.com":
         return (None, *unknown_host)
-    url = issue_url(origin[0], origin[1], origin[2], number, pull=kind in ("pr", "pull", "pull request", "mr"))
+    url = issue_url(
+        origin[0], origin[1], origin[2], number, pull=kind in ("pr", "pull", "pull request", "mr"), forge=forge
+    )
     if url is None:
         return (None, *unknown_host)
     return url, "a bare issue number; the origin host resolves it", f"write {url}"

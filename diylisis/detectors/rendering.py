@@ -21,6 +21,18 @@ BROKEN_LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/)[^)\s]*(?=\s|$)(?
 def mojibake(doc: Doc) -> Iterator[Finding]:
     """RD901: mis-decoded text ("Ã©", "â€™") and U+FFFD replacement characters."""
     for match in MOJIBAKE.finditer(doc.text):
+        if match.group().startswith("\ufffd"):
+            # the characters were lost before the text was stored: no encoding brings them back
+            yield doc.finding(
+                "RD901",
+                Category.RENDERING,
+                match.start(),
+                match.end(),
+                "replacement characters (U+FFFD): some characters were lost before this text was written",
+                "retype the lost characters if the sentence needs them",
+                severity=Severity.WARNING,
+            )
+            continue
         yield doc.finding(
             "RD901",
             Category.RENDERING,
@@ -85,7 +97,8 @@ def broken_markup(doc: Doc) -> Iterator[Finding]:
 
 _DOC_MOJIBAKE = """\
 What it flags: text decoded with the wrong encoding ("Ã©" for "é", "â€™" for "’", Hangul
-shown as "ì•ˆ…") and U+FFFD replacement characters.
+shown as "ì•ˆ…"), and, as a warning, U+FFFD replacement characters: those characters were
+lost before the text was stored, so re-encoding cannot bring them back.
 
 Why a fresh reader fails: the words are unreadable; the author's screen showed them right.
 

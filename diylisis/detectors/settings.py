@@ -12,7 +12,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_KEYS = {"glossary", "reject", "disable", "severity", "per_path", "trackers", "languages"}
+_KEYS = {"glossary", "reject", "disable", "severity", "per_path", "trackers", "languages", "hosts"}
+# The forges a self-hosted host may run; each lays out issue and pull-request URLs its own way.
+FORGES = ("github", "gitlab", "gitea", "forgejo", "bitbucket")
 
 
 @frozen_model
@@ -35,6 +37,7 @@ class DetectSettings:
     per_path: tuple[PathRule, ...] = ()
     trackers: tuple[tuple[str, str], ...] = ()  # issue-key prefix -> URL template with {key}
     languages: tuple[str, ...] | None = None  # None: every shipped lexicon
+    hosts: tuple[tuple[str, str], ...] = ()  # self-hosted forge host (lower case) -> one of FORGES
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any]) -> DetectSettings:
@@ -60,6 +63,11 @@ class DetectSettings:
         ):
             raise ConfigError('[detect] trackers maps a key prefix to a URL template with "{key}"')
         languages = mapping.get("languages")
+        hosts = mapping.get("hosts", {})
+        if not isinstance(hosts, Mapping) or not all(
+            isinstance(k, str) and k.strip() and v in FORGES for k, v in hosts.items()
+        ):
+            raise ConfigError(f"[detect] hosts maps a host name to one of {', '.join(FORGES)}")
         return cls(
             glossary=frozenset(t.lower() for t in _strings(mapping.get("glossary", []), "glossary")),
             reject=tuple(_strings(mapping.get("reject", []), "reject")),
@@ -68,6 +76,7 @@ class DetectSettings:
             per_path=tuple(per_path),
             trackers=tuple(sorted((k.upper(), v) for k, v in trackers.items())),
             languages=None if languages is None else tuple(_strings(languages, "languages")),
+            hosts=tuple(sorted((k.strip().lower(), v) for k, v in hosts.items())),
         )
 
     def disabled_for(self, path: str | None) -> frozenset[str]:
@@ -94,6 +103,10 @@ class DetectSettings:
         prefix = key.rsplit("-", 1)[0].upper()
         template = dict(self.trackers).get(prefix)
         return template.format(key=key) if template else None
+
+    def forge_of(self, host: str) -> str | None:
+        """The forge a host declared in [detect] hosts runs (None: not declared)."""
+        return dict(self.hosts).get(host.lower()) if self.hosts else None
 
     def _matching(self, path: str | None) -> tuple[PathRule, ...]:
         if path is None or not self.per_path:

@@ -156,19 +156,25 @@ def prepare(
     indented = False
     indented_lines: set[int] = set()
     trailer_from = _trailer_block(lines)
+    attributions = _attribution_lines(lines, trailer_from) if trailer_from < len(lines) else frozenset()
+    transcript = _transcript_lines(lines) if _may_hold_transcript(text) else frozenset()
     # Without a fenced, quoted or indented line only the trailer lines can be masked.
     numbered = (
         enumerate(lines)
-        if _may_open_block(text)
+        if transcript or _may_open_block(text)
         else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
     for number, line in numbered:
         start = starts[number]
         span = (start, start + len(line))
+        if number in transcript and fence is None:
+            indented_lines.add(number + 1)
+            prose_spans.append(span)
+            continue
         if fence is None and line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
             if line.strip():
                 indented = False
-            if number >= trailer_from:
+            if number in attributions:
                 prose_spans.append(span)
             continue
         opened = FENCE.match(line)
@@ -193,7 +199,7 @@ def prepare(
                 continue
         elif line.strip():
             indented = False
-        if number >= trailer_from:
+        if number in attributions:
             prose_spans.append(span)
     masked = _masked(text, prose_spans)
     linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
@@ -230,6 +236,49 @@ def prepare(
         if triggers is not None:
             doc.memo[_TRIGGERS] = triggers
     return doc
+
+
+# Lines that open quoted output even without an indent: a shell prompt, a diff, a Python traceback.
+_OUTPUT_OPENER = re.compile(r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):)")
+_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (")
+
+
+def _may_hold_transcript(text: str) -> bool:
+    return any(hint in text for hint in _OUTPUT_HINTS)
+
+
+def _transcript_lines(lines: list[str]) -> frozenset[int]:
+    """0-based lines of paragraphs that quote output or commands (git's habit in commit messages).
+
+    A paragraph counts when it opens with a shell prompt, a diff or a traceback, or when every
+    line of it is indented by two spaces or more (four or more are code anyway), it is not a list,
+    and it follows a paragraph ending in a colon ("the output was:") or another such paragraph.
+    An indented paragraph under a plain heading line stays prose: some authors indent sections.
+    """
+    out: set[int] = set()
+    previous_end = ""  # last line of the previous paragraph
+    previous_quoted = False
+    number = 0
+    while number < len(lines):
+        if not lines[number].strip():
+            number += 1
+            continue
+        end = number
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        paragraph = lines[number:end]
+        indented = all(line.startswith(("  ", "\t")) for line in paragraph)
+        quoted = number > 0 and (
+            _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None
+            if not indented
+            else not LIST_ITEM.match(paragraph[0])
+            and (previous_end.rstrip().endswith(":") or previous_quoted or _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None)
+        )
+        if quoted:
+            out.update(range(number, end))
+        previous_end, previous_quoted = paragraph[-1], quoted
+        number = end
+    return frozenset(out)
 
 
 def _may_open_block(text: str) -> bool:
@@ -288,20 +337,60 @@ def ignored_lines(text: str) -> dict[int, frozenset[str]]:
     return out
 
 
+# A trailer as git interpret-trailers reads one: a token of letters, digits and hyphens, a colon.
+GIT_TRAILER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*:[ \t]")
+_GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")
+# Trailers that only credit people or tie the change to review tooling: masked as prose. Every other
+# trailer is read, so "Tested: all tests pass" and "Copilot-Session: <uuid>" are judged like body text.
+ATTRIBUTION = re.compile(
+    r"(?i)^(?:signed-off-by|co-authored-by|co-developed-by|reviewed-by|acked-by|tested-by|reported-by|"
+    r"suggested-by|helped-by|mentored-by|requested-by|reviewed-on|cc|change-id|bug|link|closes|fixes|refs|"
+    r"see-also|based-on-patch-by|original-author|thanks-to|noticed-by|inspired-by|message-id):[ \t]"
+    r"|^\(cherry picked from commit "
+)
+
+
 def _trailer_block(lines: list[str]) -> int:
-    """Index of the first line of a final paragraph made only of trailers (len(lines) when none)."""
+    """Index of the first line of the final paragraph when git would read it as trailers (len(lines) when not).
+
+    As git interpret-trailers: the paragraph's lines are all trailers or lines continuing one
+    (indented; an indented line cannot open it), or it holds a line git itself writes
+    (Signed-off-by, "(cherry picked from commit") and at least a quarter of its lines are trailers.
+    """
     end = len(lines)
     while end and not lines[end - 1].strip():
         end -= 1
-    if not end or not (TRAILER.match(lines[end - 1]) or lines[end - 1].startswith((" ", "\t"))):
-        return len(lines)  # the last line already fails what every line of the block must meet
+    if not end or ":" not in lines[end - 1] and not lines[end - 1].startswith((" ", "\t", "(")):
+        return len(lines)  # the last line is no trailer, continuation or cherry-pick note
     start = end
     while start and lines[start - 1].strip():
         start -= 1
-    block = [line for line in lines[start:end] if line.strip()]
-    if block and all(TRAILER.match(line) or line.startswith((" ", "\t")) for line in block):
+    if start == 0:
+        return len(lines)  # the subject paragraph is never trailers
+    block = lines[start:end]
+    trailers = sum(1 for line in block if GIT_TRAILER.match(line) or line.startswith(_GIT_GENERATED[1]))
+    continued = all(GIT_TRAILER.match(line) or line.startswith((" ", "\t")) for line in block)
+    if (GIT_TRAILER.match(block[0]) and continued) or (
+        any(line.startswith(_GIT_GENERATED) for line in block) and 4 * trailers >= len(block)
+    ):
         return start
     return len(lines)
+
+
+def _attribution_lines(lines: list[str], start: int) -> frozenset[int]:
+    """0-based lines of the trailer block from start that credit people (ATTRIBUTION), with their continuations."""
+    out: set[int] = set()
+    crediting = False
+    for number in range(start, len(lines)):
+        line = lines[number]
+        if line.startswith((" ", "\t")) and line.strip():
+            if crediting:
+                out.add(number)
+            continue
+        crediting = ATTRIBUTION.match(line) is not None
+        if crediting:
+            out.add(number)
+    return frozenset(out)
 
 
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:

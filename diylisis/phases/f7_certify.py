@@ -76,7 +76,17 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
         suppressions=suppressions,
         consumer_profile=consumer_profile,
         authority_copy=authority_copy,
+        coverage=_coverage(snapshot),
     )
+
+
+def _coverage(snapshot: Snapshot) -> tuple[str, ...]:
+    """What the detectors could not judge in the record: its language when no lexicon ships for it."""
+    if snapshot.text.isascii():
+        return ()  # no script without a lexicon; spares the hook the import
+    from diylisis.detectors.coverage import coverage_notes
+
+    return coverage_notes(snapshot.text)
 
 
 UNSIGNED_AUTHOR = "the certificate's author (unsigned: nothing in it says who)"

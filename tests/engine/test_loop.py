@@ -31,6 +31,8 @@ def _all_notes(repo: Path) -> str:
 
 def test_answers_file_repairs_in_place_and_certifies(repo: Path, tmp_path: Path) -> None:
     _task_repo(repo)
+    # the coined term "Fluxgate" is a warning by default, and warnings are not gate items
+    commit(repo, "Raise coined terms to errors\n", {".distill.toml": '[detect]\nseverity = { CT801 = "error" }\n'})
     answers = tmp_path / "answers.toml"
     answers.write_text(ANSWERS)
     done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
