@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sync": ("diylisis.commands.sync", "Push or fetch certificates (refs/notes/distill) with a remote."),
     "resume": ("diylisis.commands.resume", "Continue a paused certification."),
     "answer": ("diylisis.commands.answer", "Answer one open item of a paused certification."),
-    "runs": ("diylisis.commands.runs", "List, show or abort kept certification runs (abort undoes a half-made repair)."),
+    "runs": ("diylisis.commands.runs", "List, show or abort kept certification runs (abort undoes a half-made repair)."),  # noqa: E501
     "init": ("diylisis.commands.init", "Write a commented starter .distill.toml."),
     "hook": ("diylisis.commands.hook", "Entry points for git hooks: commit-msg, pre-push, staged files."),
     "install-hooks": ("diylisis.commands.install_hooks", "Install the commit-msg and pre-push hooks."),

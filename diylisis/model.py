@@ -351,7 +351,8 @@ class Certificate:
     suppressions: tuple[str, ...] = field(default=())
     consumer_profile: str | None = None  # Qp (Rule 32), when it fired
     authority_copy: str | None = None  # Qp: where the authoritative copy lives
-    coverage: tuple[str, ...] = field(default=())  # rules that could not run ("language zh: only language-neutral rules ran")
+    # rules that could not run ("language zh: only language-neutral rules ran")
+    coverage: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if self.outcome not in ("already-portable", "repaired"):

@@ -88,7 +88,8 @@ def scan_range(repo: Any, walk: Walk, settings: DetectSettings, *, jobs: int = 0
 def _judge_messages(
     path: str, origin: tuple[str, str, str] | None, settings: DetectSettings, chunk: list[tuple[str, bytes]]
 ) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...], tuple[str, ...]]]:
-    """(commit id, digest, findings, suppressed, coverage notes) of each message of a chunk, in whichever process runs it."""
+    """(commit id, digest, findings, suppressed, coverage notes) of each message of a chunk,
+    in whichever process runs it."""
     from diylisis import workers
     from diylisis.detectors.coverage import coverage_notes
     from diylisis.gitio.context import PygitContext

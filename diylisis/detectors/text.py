@@ -272,7 +272,8 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
             _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None
             if not indented
             else not LIST_ITEM.match(paragraph[0])
-            and (previous_end.rstrip().endswith(":") or previous_quoted or _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None)
+            and (previous_end.rstrip().endswith(":") or previous_quoted
+                 or _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None)
         )
         if quoted:
             out.update(range(number, end))
