@@ -213,12 +213,15 @@ def _mend_list(text: str, at: int) -> str:
 
 
 def _drop_empty_line(text: str, at: int) -> str:
-    """A line the cut left blank (or a bare list marker) goes, and no run of blank lines grows."""
+    """A line the cut left blank (or a bare list marker) goes; if that brings two blank lines
+    together, or a blank line to the top, the one after it goes too. Nothing else changes."""
     line_start = text.rfind("\n", 0, at) + 1
     line_end = text.find("\n", at)
     line_end = len(text) if line_end < 0 else line_end
     if not re.fullmatch(r"[ \t]*(?:[-*+]|\d+[.)]|#+)?[ \t]*[,.;:]?", text[line_start:line_end]):
         return text
     text = text[:line_start] + text[line_end + 1:]
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.lstrip("\n")
+    after_blank = line_start == 0 or text[line_start - 2:line_start] == "\n\n" or text[:line_start] == "\n"
+    if after_blank and text[line_start:line_start + 1] == "\n":
+        text = text[:line_start] + text[line_start + 1:]
+    return text

@@ -83,26 +83,55 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
 
 
 def apply(text: str, edits: tuple[Edit, ...], pass_n: int) -> tuple[str, tuple[RepairDelta, ...]]:
-    """Apply edits back to front; return the new text and the logged deltas."""
+    """Apply edits back to front; return the new text and the logged deltas, each naming
+    exactly what it took out and put in (an excision may take more than its token)."""
     deltas = []
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        before = text[edit.start:edit.end]
+        old = text
         if edit.kind == "excision":
             from diylisis.phases import excision
 
             text = excision.splice(text, edit.start, edit.end)
+            if text.count("\n") == old.count("\n"):  # the line is still there: mend it
+                text = _tidy_line_at(text, edit.start)
         else:
             text = text[: edit.start] + _without_doubled_mark(edit.replacement, text[edit.end:]) + text[edit.end:]
+        before, after = _changed(old, text)
         deltas.append(RepairDelta(kind=edit.kind, item_id=edit.item_id, pass_n=pass_n,
-                                  line=edit.line, before=before, after=edit.replacement,
-                                  added=edit.added))
-    if any(edit.kind == "excision" for edit in edits):
-        text = tidy(text)
+                                  line=edit.line, before=before, after=after, added=edit.added))
     return text, tuple(reversed(deltas))
 
 
+def _changed(old: str, new: str) -> tuple[str, str]:
+    """The part of old that new replaced, and what replaced it (common head and tail left out)."""
+    head = 0
+    limit = min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    return old[head:len(old) - tail], new[head:len(new) - tail]
+
+
+def _tidy_line_at(text: str, at: int) -> str:
+    """tidy the one line holding offset at: an excision mends only where it cut (Rule 12)."""
+    at = min(at, len(text))
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    line = text[start:end]
+    mended = tidy(line)
+    if mended == line:
+        return text
+    if not mended and line.strip():
+        return text[:start] + text[end + 1:]  # the excision emptied the line
+    return text[:start] + mended + text[end:]
+
+
 def tidy(text: str) -> str:
-    """Mend the punctuation an excision leaves behind, line by line."""
+    """Mend the punctuation an excision leaves behind, line by line (the caller hands it only
+    the lines an excision touched)."""
     lines = []
     for line in text.split("\n"):
         mended = re.sub(r"\(\s*\)|\[\s*\]", "", line)

@@ -180,8 +180,13 @@ def repo_relative(path: str, root: str | Path, here: str | Path, *, worktree: bo
         raise BadInput(f"{path} is the repository root, not a file")
     if relative.split(os.sep, 1)[0] == ".git":
         raise BadInput(f"{path} is inside the .git directory, not a record of the repository")
-    if worktree and os.path.lexists(candidate) and _below(os.path.realpath(candidate), root_real) is None:
-        raise BadInput(f"{path} is a symbolic link leading outside the repository")
+    if worktree and os.path.lexists(candidate):
+        resolved = _below(os.path.realpath(candidate), root_real)
+        if resolved is None:
+            raise BadInput(f"{path} is a symbolic link leading outside the repository")
+        if resolved.split(os.sep, 1)[0] == ".git":
+            # a link into the git directory would hand its config (remote URLs, tokens) to a certificate
+            raise BadInput(f"{path} is a symbolic link into the .git directory, not a record of the repository")
     return relative.replace(os.sep, "/")
 
 

@@ -111,3 +111,20 @@ def test_rule12_route_of_a_term_annotates_it_before_the_period() -> None:
     text = "Keep the v2 shim.\n"
     routed = _repaired(text, (("the v2 shim", "coined-term", "route", "docs/shim.md"),))
     assert routed == "Keep the v2 shim (see docs/shim.md).\n"
+
+
+def test_rule12_two_drops_in_one_pass_cut_only_their_own_text() -> None:
+    # the second drop empties a list item; nothing before it may move, blank runs elsewhere
+    # (here inside a fenced block) and `call()` stay as written
+    text = ("\n\nThe upload limit is handled in Task #4 for now.\n\n- /tmp/run3.log\n"
+            "- the retry budget is five attempts\n\n```\nretry(  call()  )\n\n\n\nend\n```\n")
+    items = _items(text, (("Task #4", "session-id"), ("/tmp/run3.log", "ephemeral-ref")))
+    answers = tuple(Answer(item_id=item.id, option="drop") for item in items)
+    edits, _ = repair.plan(text, items, answers, (), frozenset())
+    repaired, deltas = repair.apply(text, edits, 1)
+    assert repaired == ("\n\nThe upload limit is handled for now.\n\n"
+                        "- the retry budget is five attempts\n\n```\nretry(  call()  )\n\n\n\nend\n```\n")
+    # each delta names what left the text: its token and the words that went with it, no more
+    assert "Task #4" in deltas[0].before and "/tmp/run3.log" in deltas[1].before
+    assert all(delta.after == "" for delta in deltas)
+    assert sum(len(delta.before) for delta in deltas) == len(text) - len(repaired)

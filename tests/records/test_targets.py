@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import commit, git
+from conftest import commit, distill, git
 
 from diylisis import gitio
 from diylisis.errors import BadInput, DistillError, GitError
@@ -233,3 +233,17 @@ def test_history_missing_from_a_shallow_clone(repo: Path, tmp_path: Path) -> Non
     for target in (_t(RecordKind.COMMIT, "HEAD~1"), _t(RecordKind.FILE, "a.md", "HEAD~1")):
         with pytest.raises(GitError, match="shallow"):
             read_snapshot(target, shallow)
+
+
+def test_a_committed_link_into_the_git_directory_is_no_record(repo: Path) -> None:
+    # certifying it would copy .git/config (remote URLs with their tokens) into a snapshot blob
+    commit(repo, "Start\n")
+    os.symlink(".git/config", repo / "TASK.md")
+    git(repo, "add", "TASK.md")
+    git(repo, "commit", "-q", "-m", "Add the task file")
+    with pytest.raises(BadInput, match="into the .git directory") as caught:
+        parse_target("TASK.md", repo)
+    assert caught.value.exit_code == 2
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input")
+    assert done.returncode == 2 and "into the .git directory" in done.stderr
+    assert git(repo, "for-each-ref", "refs/distill/snapshots", "refs/notes/distill") == ""
