@@ -29,7 +29,8 @@ def read(workspace: Workspace, target: Target) -> Snapshot:
     """The target's snapshot; a message file is read with the workspace's git facts."""
     if target.kind is RecordKind.MSGFILE:
         cleanup, comment = msgfile.config_from(git_values(workspace))
-        facts = msgfile.GitFacts(cleanup=cleanup, comment=comment, head=workspace.head)
+        facts = msgfile.GitFacts(cleanup=cleanup, comment=comment, head=workspace.head,
+                                 editor=msgfile.editor_from(os.environ))
         return msgfile.read(target, workspace.root, max_bytes=workspace.config.max_record_bytes, facts=facts)
     return records.read_snapshot(target, workspace.root, max_bytes=workspace.config.max_record_bytes)
 
