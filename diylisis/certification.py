@@ -6,6 +6,7 @@ the gate, the write channel, the run files and the note store.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -141,24 +142,19 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         return out.decode("utf-8", "replace") if code == 0 else None
 
     def store_certificate(certificate: Certificate, snapshot: Snapshot) -> None:
-        entries = [(snapshot.data, codec.certificate_to_dict(certificate))]
-        for alternate in snapshot.alternates:
-            # another way git may store this message: certified only if it is clean too,
-            # and under its own digest, so verify re-checks exactly those bytes
-            candidate = replace(snapshot, data=alternate, alternates=())
-            findings, _ = detect(candidate, context(candidate))
-            if any(f.severity.value == "error" for f in findings):
-                continue
-            identity = replace(certificate.identity, digest=candidate.digest,
-                               boundary=certificate.identity.boundary + " (another cleanup mode)")
-            entries.append((alternate, codec.certificate_to_dict(replace(certificate, identity=identity))))
+        from diylisis import hook_certificates, secrets
+
+        # only the reading certified: another way git may store a message file is no record
+        # anyone committed, and a snapshot blob of it would travel with the certificates
+        entry = hook_certificates.portable(codec.certificate_to_dict(certificate), workspace.root)
+        secrets.refuse(snapshot.data, f"{snapshot.target}")
+        secrets.refuse(json.dumps(entry, ensure_ascii=False), f"the certificate of {snapshot.target}")
+        entries = [(snapshot.data, entry)]
         config = pending.config if pending is not None else store.settings_from(git_values(workspace))
         store.put_many(workspace.root, entries, config=config, pending=pending)
         if certificate_target and certificate_target not in ("notes", "session"):
             # an externally named landing place, besides the note (F7: contract.certificate_target)
             landing = os.path.join(workspace.root, certificate_target.removeprefix("file:"))
-            import json
-
             with open(landing, "w", encoding="utf-8") as handle:
                 handle.write(json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n")
 

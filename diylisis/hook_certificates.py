@@ -19,7 +19,7 @@ import os
 
 from diylisis import secrets
 from diylisis.digests import sha256
-from diylisis.errors import EXIT_OK, DistillError
+from diylisis.errors import EXIT_OK, BadInput, DistillError
 from diylisis.gitio import run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -71,21 +71,44 @@ def for_commit(certificate: Mapping[str, Any], commit_id: str) -> dict[str, Any]
     the note holds the commit, so the target, the activation edge and the identity re-check
     name `commit:<id>`.
     """
-    target = certificate.get("target") or {}
-    old = f"{target.get('kind')}:{target.get('locator')}"
-    new = f"commit:{commit_id}"
-    made = dict(certificate)
-    made["target"] = {"kind": "commit", "locator": commit_id, "revision": None}
+    made = relocated(certificate, {"kind": "commit", "locator": commit_id, "revision": None})
     if isinstance(made.get("identity"), dict):
         made["identity"] = {**made["identity"], "revision": commit_id}
+    return made
+
+
+def relocated(certificate: Mapping[str, Any], target: Mapping[str, Any]) -> dict[str, Any]:
+    """The certificate naming target (kind, locator, revision) wherever it named its old target
+    (the target itself, the activation edge, the identity re-check, the sweep's words)."""
+    old_target = certificate.get("target") or {}
+    at = f"@{old_target['revision']}" if old_target.get("revision") else ""
+    old = f"{old_target.get('kind')}:{old_target.get('locator')}{at}"
+    new = f"{target['kind']}:{target['locator']}" + (f"@{target['revision']}" if target.get("revision") else "")
+    quoted = json.dumps(old, ensure_ascii=False)[1:-1]
+    text = json.dumps(certificate, ensure_ascii=False).replace(quoted, json.dumps(new, ensure_ascii=False)[1:-1])
+    made = json.loads(text)
+    made["target"] = dict(target)
     if isinstance(made.get("activation_edge"), dict):
         made["activation_edge"] = {**made["activation_edge"], "locator": new}
-    reception = made.get("reception")
-    if isinstance(reception, dict) and isinstance(reception.get("dereference_steps"), list):
-        made["reception"] = {**reception, "dereference_steps": [
-            step.replace(old, new) if isinstance(step, str) else step
-            for step in reception["dereference_steps"]]}
     return made
+
+
+def portable(certificate: Mapping[str, Any], root: str) -> dict[str, Any]:
+    """The certificate with a repository-relative locator; BadInput for a path outside the repository.
+
+    A certificate travels to clones: an absolute path names the certifier's machine, never a
+    place a reader can open.
+    """
+    target = certificate.get("target") or {}
+    locator = target.get("locator")
+    if not isinstance(locator, str) or not os.path.isabs(locator):
+        return dict(certificate)
+    relative = os.path.relpath(os.path.realpath(locator), os.path.realpath(root))
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        raise BadInput(f"{target.get('kind')}:{locator} lies outside the repository, and a certificate "
+                       "names repository-relative paths only; commit the message and certify the "
+                       "commit instead")
+    return relocated(certificate, {**target, "locator": relative.replace(os.sep, "/")})
 
 
 def stored_message(root: str, rev: str = "HEAD") -> tuple[str, tuple[str, ...], bytes]:
