@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scan": ("diylisis.commands.scan", "Find session residue in records or a commit range (detection only)."),
     "rules": ("diylisis.commands.rules", "List the detector rules, or explain one."),
     "demo": ("diylisis.commands.demo", "A guided tour in a throw-away repository."),
+    "forget": ("diylisis.commands.forget", "Remove a record's certificates and snapshot blob (--push: on the remote)."),
 }
 
 _VERBOSE_FLAGS = ("-v", "--verbose")

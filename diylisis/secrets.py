@@ -44,6 +44,7 @@ _ASSIGNMENT = re.compile(
     r"(?i)(?:" + "|".join(_ROOTS) + r")[A-Za-z0-9_.-]*[\"']?\s*(?::=|=>|:|=)\s*"
     r"[\"'`]?(?P<value>[^\s\"'`,;]{12,})")
 MIN_ENTROPY = 3.5  # bits per character; English words and paths fall below, random keys above
+MIN_HEX_ENTROPY = 3.0  # a hex digest has 16 symbols, so at most 4 bits per character
 
 
 @frozen_model
@@ -80,11 +81,13 @@ def entropy(value: str) -> float:
 
 
 def _random_looking(value: str) -> bool:
-    """High entropy, and more than one class of character (a word or a path is not a key)."""
-    if "/" in value and not any(c.isdigit() for c in value):
-        return False
-    classes = sum(1 for test in (str.islower, str.isupper, str.isdigit) if any(test(c) for c in value))
-    return classes >= 2 and entropy(value) >= MIN_ENTROPY
+    """High entropy for its alphabet, letters and digits mixed, and not a dotted name or a path."""
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False  # an identifier (settings.SECRET_KEY) or a word, not a generated key
+    if "/" in value and value.count("/") > 2:
+        return False  # a path
+    hexadecimal = all(c in "0123456789abcdefABCDEF" for c in value)
+    return entropy(value) >= (MIN_HEX_ENTROPY if hexadecimal else MIN_ENTROPY)
 
 
 def scan(text: str) -> tuple[SecretFinding, ...]:

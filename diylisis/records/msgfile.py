@@ -201,7 +201,12 @@ def readings(message: bytes, cleanup: str, configured_comment: str | None,
 
 
 def _git_cut_line(message: bytes, comment: bytes) -> bool:
-    """The first scissors line is git's own (its notice follows): git wrote it because it cuts there."""
+    """The first scissors line is the one git's template wrote in this invocation, so git cuts there.
+
+    Git writes a scissors line only when it will cut (-v, or scissors mode with an editor), and
+    with -v below its template's mode line. A scissors line above the last mode line came with
+    the message (a reused message file, text given with -F): git may keep what is below it.
+    """
     pattern = comment + b" " + CUT_LINE
     if message.startswith(pattern):
         at = 0
@@ -210,7 +215,11 @@ def _git_cut_line(message: bytes, comment: bytes) -> bool:
         if found < 0:
             return False
         at = found + 1
-    return message[at + len(pattern):].startswith(comment + _CUT_NOTICE)
+    if not message[at + len(pattern):].startswith(comment + _CUT_NOTICE):
+        return False
+    modes = [message.rfind(b"\n" + comment + text.replace(b"{c}", comment)) for text, _ in _TEMPLATE_LINES]
+    last_mode = max(modes)
+    return 0 <= last_mode < at
 
 
 def reductions(message: bytes, cleanup: str, configured_comment: str | None) -> tuple[bytes, ...]:
