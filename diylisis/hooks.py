@@ -555,8 +555,11 @@ def push_certificates(root: Path, remote: str) -> tuple[str, ...]:
     from diylisis import store
     from diylisis.commands import sync
 
+    from diylisis import publish_check
+
     config = store.settings(root)
     refs = (config.notes_ref, store.SNAPSHOTS_REF)
+    publish_check.refuse_secrets(root, remote, store.ref_tips(root, refs), config.notes_ref)
     for attempt in range(3):
         local = [ref for ref, tip in store.ref_tips(root, refs).items() if tip]
         if not local:

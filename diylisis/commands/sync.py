@@ -172,9 +172,13 @@ def _merge_notes(
 
 def _push(repo_root: Path, remote: str, refs: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """Push the local certificate refs; (rejection reason or '', refs pushed)."""
-    local = [ref for ref, tip in store.ref_tips(repo_root, refs).items() if tip]
+    from diylisis import publish_check
+
+    tips = store.ref_tips(repo_root, refs)
+    local = [ref for ref, tip in tips.items() if tip]
     if not local:
         return "", ()
+    publish_check.refuse_secrets(repo_root, remote, tips, refs[0])
     # --no-verify: the pushed refs hold certificates, no commits; our own pre-push hook would
     # push the same refs from inside this push, and this push would then find them taken
     code, _, err = try_git(

@@ -172,3 +172,27 @@ def test_a_commit_with_no_verify_gets_no_certificate_from_a_stale_judgment(work:
     ok(work, "git", "commit", "-q", "--allow-empty", "--no-verify", "-m", RESIDUE)
     assert distill(work, "verify", "HEAD").returncode == 1
     assert _certificate_refs(work) == refs  # the refused judgment left nothing for post-commit
+
+
+def test_a_secret_kept_by_an_older_version_is_never_pushed(work: Path, tmp_path: Path) -> None:
+    from diylisis import store
+
+    remote = bare(tmp_path / "remote.git")
+    ok(work, "git", "remote", "add", "origin", str(remote))
+    leaked = f"{CLEAN}\nDeploy with token={FAKE_GITHUB_TOKEN} for now.\n"
+    # what a version without the scanner wrote: a snapshot and a certificate quoting the token
+    store.put_many(work, [(leaked.encode(), {"role": "reviewer", "judgments": [leaked]})])
+    blob = ok(work, "git", "hash-object", "--stdin", input=leaked).strip()
+    for attempt in (distill(work, "sync", "origin", "--push"),
+                    run(work, "git", "push", "-q", "origin", "main")):
+        assert attempt.returncode == 1, attempt.stdout + attempt.stderr
+        said = attempt.stdout + attempt.stderr
+        assert "a GitHub token" in said and f"git distill forget blob:{blob}" in said
+        assert FAKE_GITHUB_TOKEN not in said
+    assert FAKE_GITHUB_TOKEN not in _objects(remote)
+    assert ok(work, "git", "ls-remote", "origin") == ""  # the pre-push hook stopped the whole push
+    assert distill(work, "forget", f"blob:{blob}").returncode == 0
+    pushed = run(work, "git", "push", "-q", "origin", "main")
+    assert pushed.returncode == 0, pushed.stderr
+    assert "refs/notes/distill" in ok(work, "git", "ls-remote", "origin")
+    assert FAKE_GITHUB_TOKEN not in _objects(remote)
