@@ -160,7 +160,44 @@ def _template_modes(message: bytes, comment: bytes) -> tuple[str, ...] | None:
     lines = set(_lines(message))
     named = [modes for text, modes in _TEMPLATE_LINES
              if comment + text.replace(b"{c}", comment) in lines]
+    if not named:
+        named = _translated_template_modes(message, comment)
     return named[0] if len(named) == 1 else None
+
+
+# git's own words for the template's mode line, as git's message catalog holds them ('%c' until
+# git 2.44, '%s' after); under a translated locale git writes its translation
+_MODE_MSGIDS = (
+    (("Please enter the commit message for your changes. Lines starting\nwith '{c}' will be "
+      "ignored, and an empty message aborts the commit.\n"), (ALL,)),
+    (("Please enter the commit message for your changes. Lines starting\nwith '{c}' will be kept; "
+      "you may remove them yourself if you want to.\nAn empty message aborts the commit.\n"), (SPACE, NONE)),
+)
+
+
+def _translated_template_modes(message: bytes, comment: bytes) -> list[tuple[str, ...]]:
+    """The modes whose translated template block (git's catalog for the hook's locale) is in message."""
+    languages = [os.environ.get(name, "") for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
+    if not any(value and not value.startswith(("C", "POSIX", "en")) for value in languages):
+        return []  # git writes English, already looked for
+    import gettext  # only for an editor commit in a translated locale
+
+    directories = [os.environ.get("GIT_TEXTDOMAINDIR"), "/usr/share/locale", "/usr/local/share/locale"]
+    catalogs = [gettext.translation("git", localedir=d, fallback=True) for d in directories if d]
+    text = "\n" + message.decode("utf-8", errors="replace")
+    char = comment.decode("utf-8", errors="replace")
+    named = []
+    for msgid, modes in _MODE_MSGIDS:
+        for catalog in catalogs:
+            for placeholder in ("%c", "%s"):
+                translated = catalog.gettext(msgid.replace("{c}", placeholder))
+                if translated == msgid.replace("{c}", placeholder):
+                    continue
+                written = translated.replace(placeholder, char)
+                block = "\n".join(f"{char} {line}" if line else char for line in written.rstrip("\n").split("\n"))
+                if f"\n{block}\n" in text and modes not in named:
+                    named.append(modes)
+    return named
 
 
 def readings(message: bytes, cleanup: str, configured_comment: str | None,

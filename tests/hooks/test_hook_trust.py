@@ -196,3 +196,19 @@ def test_a_secret_kept_by_an_older_version_is_never_pushed(work: Path, tmp_path:
     assert pushed.returncode == 0, pushed.stderr
     assert "refs/notes/distill" in ok(work, "git", "ls-remote", "origin")
     assert FAKE_GITHUB_TOKEN not in _objects(remote)
+
+
+@pytest.mark.skipif(not Path("/usr/share/locale/de/LC_MESSAGES/git.mo").exists(),
+                    reason="git's German message catalog is not installed")
+def test_a_translated_template_still_names_the_cleanup_mode(work: Path, tmp_path: Path) -> None:
+    ok(work, "git", "config", "status.showUntrackedFiles", "all")
+    (work / "logs").mkdir()
+    (work / "logs" / "run3.log").write_text("untracked\n", encoding="utf-8")  # listed in the template
+    editor = _editor(tmp_path, "")
+    done = run(work, "git", "commit", "-q", "--allow-empty", extra={
+        "GIT_EDITOR": editor, "SUBJECT": CLEAN, "COMMENT": "", "LANGUAGE": "de", "LANG": "C.UTF-8",
+        "LC_ALL": ""})
+    assert done.returncode == 0, done.stderr  # the untracked path below '#' is no reading git stores
+    template = (work / ".git" / "COMMIT_EDITMSG").read_text(encoding="utf-8")
+    assert "Bitte" in template and "logs/run3.log" in template
+    assert distill(work, "verify", "HEAD").returncode == 0
