@@ -6,6 +6,7 @@ the gate, the write channel, the run files and the note store.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -29,7 +30,8 @@ def read(workspace: Workspace, target: Target) -> Snapshot:
     """The target's snapshot; a message file is read with the workspace's git facts."""
     if target.kind is RecordKind.MSGFILE:
         cleanup, comment = msgfile.config_from(git_values(workspace))
-        facts = msgfile.GitFacts(cleanup=cleanup, comment=comment, head=workspace.head)
+        facts = msgfile.GitFacts(cleanup=cleanup, comment=comment, head=workspace.head,
+                                 editor=msgfile.editor_from(os.environ))
         return msgfile.read(target, workspace.root, max_bytes=workspace.config.max_record_bytes, facts=facts)
     return records.read_snapshot(target, workspace.root, max_bytes=workspace.config.max_record_bytes)
 
@@ -164,17 +166,14 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         return out.decode("utf-8", "replace") if code == 0 else None
 
     def store_certificate(certificate: Certificate, snapshot: Snapshot) -> None:
-        entries = [(snapshot.data, codec.certificate_to_dict(certificate))]
-        for alternate in snapshot.alternates:
-            # another way git may store this message: certified only if it is clean too,
-            # and under its own digest, so verify re-checks exactly those bytes
-            candidate = replace(snapshot, data=alternate, alternates=())
-            findings, _ = detect(candidate, context(candidate))
-            if any(f.severity.value == "error" for f in findings):
-                continue
-            identity = replace(certificate.identity, digest=candidate.digest,
-                               boundary=certificate.identity.boundary + " (another cleanup mode)")
-            entries.append((alternate, codec.certificate_to_dict(replace(certificate, identity=identity))))
+        from diylisis import hook_certificates, secrets
+
+        # only the reading certified: another way git may store a message file is no record
+        # anyone committed, and a snapshot blob of it would travel with the certificates
+        entry = hook_certificates.portable(codec.certificate_to_dict(certificate), workspace.root)
+        secrets.refuse(snapshot.data, f"{snapshot.target}")
+        secrets.refuse(json.dumps(entry, ensure_ascii=False), f"the certificate of {snapshot.target}")
+        entries = [(snapshot.data, entry)]
         landing = certificate_target if certificate_target not in (None, "", "notes", "session") else None
         if landing is not None:
             from diylisis import config_trust
@@ -186,15 +185,13 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
             if not outside:
                 config_trust.check_inside(workspace.root, landing)  # before the note: nothing half written
         if signer is not None:
-            # each reading under its own digest: a signature holds only for the record it is stored under
+            # a signature holds only for the record it is stored under, its digest included
             entries = [(data, signing.sign(note, sha256_digest(data), signer, workspace.root))
                        for data, note in entries]
         config = pending.config if pending is not None else store.settings_from(git_values(workspace))
         store.put_many(workspace.root, entries, config=config, pending=pending)
         if landing is not None:
             # an externally named landing place, besides the note (F7: contract.certificate_target)
-            import json
-
             text = json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n"
             if outside:
                 with open(os.path.join(workspace.root, landing.removeprefix("file:")), "w",

@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("diylisis.commands.rules", "List the detector rules, or explain one."),
     "demo": ("diylisis.commands.demo", "A guided tour in a throw-away repository."),
     "help": ("diylisis.commands.help", "Print the help of git distill or of one command."),
+    "forget": ("diylisis.commands.forget", "Remove a record's certificates and snapshot blob (--push: on the remote)."),  # noqa: E501
 }
 
 _VERBOSE_FLAGS = ("-v", "--verbose")
@@ -105,6 +106,21 @@ def fast_commit_msg(argv: list[str]) -> tuple[str, bool] | None:
     return files[0], verbose
 
 
+def fast_post_commit(argv: list[str]) -> bool | None:
+    """verbose when argv is exactly `hook post-commit [-v]`; None for anything click must parse."""
+    if argv[:2] != ["hook", "post-commit"] or len(argv) > 3:
+        return None
+    if len(argv) == 3 and argv[2] not in _VERBOSE_FLAGS:
+        return None
+    return len(argv) == 3
+
+
+def _post_commit(verbose: bool) -> int:
+    from diylisis import hooks
+
+    return hooks.post_commit(out=hooks.Output.to(verbose=verbose))
+
+
 def _commit_msg(message_file: str, verbose: bool) -> int:
     from diylisis import hooks
 
@@ -172,6 +188,12 @@ def main(argv: list[str] | None = None) -> None:
             gc.disable()
         code = _guarded(lambda: _commit_msg(*fast))
         if argv is None:  # the process is the hook: end it without the interpreter's teardown
+            _exit_now(code)
+        sys.exit(code)
+    after_commit = fast_post_commit(sys.argv[1:] if argv is None else list(argv))
+    if after_commit is not None:  # the post-commit hook runs on every commit: no click either
+        code = _guarded(lambda: _post_commit(after_commit))
+        if argv is None:
             _exit_now(code)
         sys.exit(code)
     code = _guarded(lambda: _click_main(argv))

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 HOOK_ID = "# diylisis-hook v1"
-HOOK_NAMES = ("commit-msg", "pre-push")
+HOOK_NAMES = ("commit-msg", "post-commit", "pre-push")
 CHAINED_SUFFIX = ".local"
 REUSE = "git commit -e -F {path}"
 REPAIR_FILES = "git distill certify {path}"
@@ -156,46 +156,136 @@ def hook_request(workspace, role: str):
 
 
 def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
-    """The commit-msg hook: certify msgfile:PATH, write mechanical repairs, refuse what needs judgment."""
+    """The commit-msg hook: judge every reading of msgfile:PATH git may store, write mechanical
+    repairs, refuse what needs judgment; the certificate waits for post-commit (hook_certificates)."""
     from diylisis.workspace import start_open
 
     opening = start_open(cwd)  # git answers while the engine is imported
-    from diylisis import certification, store
+    from diylisis import certification, hook_certificates
 
     workspace = opening.finish()
+    hook_certificates.discard(workspace.git_dir)  # an earlier, unfinished commit's certificate
     message_path = os.path.abspath(os.path.join(cwd, path))
     target = Target(kind=RecordKind.MSGFILE, locator=message_path)
     snapshot = certification.read(workspace, target)
     if not snapshot.data.strip():
-        return EXIT_OK  # git refuses an empty message itself, with its own words
+        return EXIT_OK  # every reading is empty: git refuses an empty message itself, with its own words
     settings = workspace.config.hooks
     kind = generated_kind(snapshot.text)
     if kind and not settings.check_generated:
         out.note(f"git distill: skipped {kind} (set [hooks] check_generated = true to check it)")
         return EXIT_OK
+    leaks = secret_findings(snapshot)
+    if leaks:
+        report_secrets(out, leaks, fix=REUSE.format(path=message_path))
+        return EXIT_FAILED
     state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
                                 check_dirty=False)
-    # the store's git processes start (and read the certificate refs) while the message is judged
-    try:
-        pending = store.start_put(workspace.root, (snapshot.data, *snapshot.alternates),
-                                  store.settings_from(certification.git_values(workspace)))
-    except DistillError:
-        pending = None  # a bad store setting is reported when a certificate is written, as before
-    try:
-        result = _run(workspace, state, hook_gate(settings.role), pending=pending)
-    finally:
-        if pending is not None:
-            pending.close()
+    kept: list = []  # (certificate, snapshot) as the engine would store them
+    edges = _hook_edges(workspace, state, hook_gate(settings.role), kept)
+    from diylisis import engine
+
+    result = engine.run(state, edges)
     forget_run(workspace, result.state)
-    if result.state.status == "certified":
+    if result.state.status == "certified" and kept:
+        certificate, final = kept[-1]
+        blocked = _other_readings(final, edges.detect)
+        if blocked:
+            report_other_readings(out, blocked, fix=REUSE.format(path=message_path))
+            return EXIT_FAILED
+        from diylisis import store
+
+        store.settings_from(certification.git_values(workspace))  # a bad store setting: exit 2 now, not after the commit
+        hook_certificates.keep(workspace.git_dir, workspace.head, _reading_certificates(certificate, final))
         for delta in result.state.repair_deltas:
             out.note(f"git distill: line {delta.line}: wrote {delta.after!r} for {delta.before!r}")
         out.note(f"git distill: message certified for {settings.role} "
-                 f"({result.certificate.realization.value})")
+                 f"({result.certificate.realization.value}); stored once git has committed it")
         return EXIT_OK
     report_refusal(out, result.state, what="commit message", fix=REUSE.format(path=message_path),
                    fix_words="the message you typed is kept; edit and reuse it with")
     return EXIT_FAILED
+
+
+def secret_findings(snapshot: Snapshot) -> tuple[tuple[int, object], ...]:
+    """(reading number, SecretFinding) for every secret in a reading git may store (1: the likely one)."""
+    from diylisis import secrets
+
+    found = []
+    for number, data in enumerate((snapshot.data, *snapshot.alternates), 1):
+        found += [(number, finding) for finding in secrets.scan(data.decode("utf-8", errors="replace"))]
+    return tuple(found)
+
+
+def _hook_edges(workspace, state: RunState, gate, kept: list):
+    """The certification edges with no run file and a store that only collects the certificate."""
+    from diylisis import certification
+
+    edges = certification.edges(workspace, state.target, gate)
+    return replace(edges, save=_unsaved, store=lambda certificate, snapshot: kept.append((certificate, snapshot)))
+
+
+def _other_readings(snapshot: Snapshot, detect) -> tuple[tuple[int, tuple], ...]:
+    """(reading number, blocking findings) for each other non-empty reading git may store."""
+    blocked = []
+    for number, data in enumerate(snapshot.alternates, 2):
+        if not data.strip():
+            continue  # git stores no empty message unless told to, and an empty one has no residue
+        findings, _ = detect(replace(snapshot, data=data, alternates=()))
+        errors = tuple(f for f in findings if f.severity.value == "error")
+        if errors:
+            blocked.append((number, errors))
+    return tuple(blocked)
+
+
+def _reading_certificates(certificate, snapshot: Snapshot) -> list[tuple[bytes, dict]]:
+    """The certificate for each reading git may store, under that reading's own digest."""
+    from diylisis import codec
+
+    entries = [(snapshot.data, codec.certificate_to_dict(certificate))]
+    for data in snapshot.alternates:
+        if not data.strip():
+            continue
+        other = replace(snapshot, data=data, alternates=())
+        identity = replace(certificate.identity, digest=other.digest,
+                           boundary=certificate.identity.boundary + " (another cleanup mode)")
+        entries.append((data, codec.certificate_to_dict(replace(certificate, identity=identity))))
+    return entries
+
+
+def report_secrets(out: Output, leaks, *, fix: str) -> None:
+    """Each secret-looking value (kind, line, masked), then how to go on; nothing was stored."""
+    out.line(out.paint("git distill: commit message not certified: git may store it with "
+                       "what looks like a secret", "1;31"))
+    for number, finding in leaks:
+        reading = "" if number == 1 else f" (as git may store it under another cleanup mode, reading {number})"
+        out.line(f"  {finding.describe()}{reading}")
+    out.line("  nothing was stored; remove the secret (and revoke it if it was real), then reuse the "
+             f"message with: {fix}")
+
+
+def report_other_readings(out: Output, blocked, *, fix: str) -> None:
+    """Findings in a reading git may store that the likely one does not hold."""
+    count = sum(len(findings) for _, findings in blocked)
+    out.line(out.paint(f"git distill: commit message not portable: git may store it another way "
+                       f"(its cleanup mode or -v are not visible to the hook), and that reading has "
+                       f"{count} finding(s)", "1;31"))
+    for number, findings in blocked:
+        for finding in findings:
+            out.line(f"  reading {number}, line {finding.line}: {out.paint(repr(finding.token), '33')} "
+                     f"[{finding.rule_id}] {finding.why}")
+    out.line(f"  the message you typed is kept; edit and reuse it with: {fix}")
+
+
+def post_commit(*, out: Output, cwd: str | Path = ".") -> int:
+    """The post-commit hook: store the certificate the commit-msg hook made, keyed by the stored message."""
+    from diylisis import hook_certificates
+
+    code, listing, _ = try_git(["rev-parse", "--show-toplevel", "--absolute-git-dir"], cwd)
+    lines = listing.decode("utf-8", errors="surrogateescape").splitlines()
+    if code != 0 or len(lines) < 2:
+        return EXIT_OK  # not in a work tree: nothing the commit-msg hook could have left
+    return hook_certificates.post_commit(lines[0], lines[1], out)
 
 
 def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = False, pending=None):
@@ -475,8 +565,11 @@ def push_certificates(root: Path, remote: str) -> tuple[str, ...]:
     from diylisis import store
     from diylisis.commands import sync
 
+    from diylisis import publish_check
+
     config = store.settings(root)
     refs = (config.notes_ref, store.SNAPSHOTS_REF)
+    publish_check.refuse_secrets(root, remote, store.ref_tips(root, refs), config.notes_ref)
     for attempt in range(3):
         local = [ref for ref, tip in store.ref_tips(root, refs).items() if tip]
         if not local:
@@ -517,6 +610,19 @@ echo "{missing}" >&2
 exit 1
 """
 
+_POST_COMMIT_BODY = """if [ -x "$hook_dir/post-commit{suffix}" ]; then
+    "$hook_dir/post-commit{suffix}" "$@"
+fi
+if command -v git-distill >/dev/null 2>&1; then
+    exec git-distill hook post-commit
+fi
+if python3 -c 'import diylisis' 2>/dev/null; then
+    exec python3 -m diylisis hook post-commit
+fi
+echo "{missing}" >&2
+exit 0
+"""
+
 _PRE_PUSH_BODY = """# git gives the pushed refs on stdin; keep them for both hooks
 refs=$(cat)
 if [ -x "$hook_dir/pre-push{suffix}" ]; then
@@ -536,15 +642,16 @@ exit 1
 
 _PURPOSE = {
     "commit-msg": "Certify the commit message with git distill before git records it.",
+    "post-commit": "Store the certificate of the message git just committed (keyed by its bytes).",
     "pre-push": "Verify the pushed commits' certificates and push refs/notes/distill beside them.",
 }
 
 
 def hook_script(name: str) -> str:
-    """The POSIX sh shim for a hook name (commit-msg or pre-push), carrying HOOK_ID."""
+    """The POSIX sh shim for a hook name (commit-msg, post-commit or pre-push), carrying HOOK_ID."""
     if name not in HOOK_NAMES:
         raise BadInput(f"no diylisis hook named {name!r}; known: {', '.join(HOOK_NAMES)}")
-    body = _COMMIT_MSG_BODY if name == "commit-msg" else _PRE_PUSH_BODY
+    body = {"commit-msg": _COMMIT_MSG_BODY, "post-commit": _POST_COMMIT_BODY}.get(name, _PRE_PUSH_BODY)
     missing = (f"{name}: git distill is not installed (no git-distill on PATH, and python3 "
                "cannot import diylisis); install it, or skip this hook once with --no-verify")
     return _SCRIPT.format(hook_id=HOOK_ID, name=name, purpose=_PURPOSE[name],

@@ -52,11 +52,12 @@ DENIED = frozenset({
 # note store and run files, and the escaping of printed text (the brief it writes quotes the
 # record). Scans, verification, rendering, SARIF, pygit2 contexts and
 # history walks, the external refuter command and the other commands are not on it, nor
-# the gates (a clean message asks no question) and the other record adapters.
+# the gates (a clean message asks no question) and the other record adapters. The secret
+# scanner checks every reading, and hook_certificates keeps the certificate for post-commit.
 ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
     "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.frozen", "diylisis.digests",
-    "diylisis.state",
+    "diylisis.state", "diylisis.secrets", "diylisis.hook_certificates",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.signing",
     "diylisis.store", "diylisis.precompiled", "diylisis.engine", "diylisis.gitio",

@@ -1,4 +1,4 @@
-"""`git distill hook commit-msg FILE | pre-push [REMOTE URL] | files FILE...`: what hooks call.
+"""`git distill hook commit-msg FILE | post-commit | pre-push [REMOTE URL] | files FILE...`: what hooks call.
 
 The plain scripts in hooks/ and the entries of .pre-commit-hooks.yaml run these. They are
 quiet when all is well (`--verbose` says what happened), short when they refuse, and
@@ -32,6 +32,20 @@ def commit_msg(message_file: str, verbose: bool) -> int:
     from diylisis import hooks
 
     return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
+
+
+@command.command("post-commit")
+@VERBOSE
+def post_commit(verbose: bool) -> int:
+    """Store the certificate the commit-msg hook made, keyed by the message git committed.
+
+    The commit-msg hook judges every way git may store the message but writes no note; this
+    hook reads the message of HEAD and stores only the certificate of exactly those bytes.
+    Always exit 0: the commit is already made.
+    """
+    from diylisis import hooks
+
+    return hooks.post_commit(out=hooks.Output.to(verbose=verbose))
 
 
 @command.command("pre-push")

@@ -1,4 +1,4 @@
-"""`git distill install-hooks [--force] [--chain]`: the plain commit-msg and pre-push hooks.
+"""`git distill install-hooks [--force] [--chain]`: the plain commit-msg, post-commit and pre-push hooks.
 
 For people without the pre-commit framework. Honors core.hooksPath. An existing hook that
 is not ours is never overwritten unless asked: `--chain` keeps it as `<hook>.local` and our
@@ -85,10 +85,11 @@ def install(root: Path, *, force: bool = False, chain: bool = False,
 @click.option("--chain", is_flag=True, help="Keep an existing hook as <hook>.local and run it first.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
 def command(force: bool, chain: bool, quiet: bool) -> int:
-    """Install the commit-msg and pre-push hooks into the hooks directory (honors core.hooksPath).
+    """Install the commit-msg, post-commit and pre-push hooks (honors core.hooksPath).
 
-    commit-msg certifies each message as you commit; pre-push verifies the pushed commits
-    and pushes refs/notes/distill beside them. An existing hook git distill did not write
+    commit-msg judges each message as you commit; post-commit stores its certificate, keyed
+    by the message git stored; pre-push verifies the pushed commits and pushes
+    refs/notes/distill beside them. An existing hook git distill did not write
     is left alone unless you pass --chain (keep it and run it first) or --force.
     """
     from diylisis.gitio import toplevel

@@ -172,11 +172,17 @@ def _merge_notes(
 
 def _push(repo_root: Path, remote: str, refs: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """Push the local certificate refs; (rejection reason or '', refs pushed)."""
-    local = [ref for ref, tip in store.ref_tips(repo_root, refs).items() if tip]
+    from diylisis import publish_check
+
+    tips = store.ref_tips(repo_root, refs)
+    local = [ref for ref, tip in tips.items() if tip]
     if not local:
         return "", ()
+    publish_check.refuse_secrets(repo_root, remote, tips, refs[0])
+    # --no-verify: the pushed refs hold certificates, no commits; our own pre-push hook would
+    # push the same refs from inside this push, and this push would then find them taken
     code, _, err = try_git(
-        ["push", "-q", "--porcelain", remote, *(f"{ref}:{ref}" for ref in local)], repo_root
+        ["push", "-q", "--porcelain", "--no-verify", remote, *(f"{ref}:{ref}" for ref in local)], repo_root
     )
     if code == 0:
         return "", tuple(local)

@@ -12,6 +12,7 @@ adjust_comment_line_char). Pure Python plus one `git config` and one `git rev-pa
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from diylisis.errors import BadInput
@@ -83,6 +84,7 @@ class GitFacts:
     cleanup: str  # commit.cleanup, 'default' when unset
     comment: str | None  # core.commentChar as configured
     head: str | None  # the commit HEAD names, None on an unborn branch
+    editor: bool | None = None  # git ran an editor for this commit (editor_from); None: unknown
 
 
 def config_from(values: Mapping[str, str]) -> tuple[str, str | None]:
@@ -117,7 +119,7 @@ def comment_chars(message: bytes, configured: str | None) -> tuple[bytes, tuple[
 
 
 def candidate_modes(cleanup: str, editor_used: bool | None) -> tuple[str, ...]:
-    """Cleanup modes git may apply under commit.cleanup, most likely first."""
+    """The cleanup mode commit.cleanup names, most likely first (git: get_cleanup_mode)."""
     match cleanup:
         case "verbatim":
             return (NONE,)
@@ -131,23 +133,136 @@ def candidate_modes(cleanup: str, editor_used: bool | None) -> tuple[str, ...]:
             return (ALL,) if editor_used else (SPACE,)
 
 
-def reductions(message: bytes, cleanup: str, configured_comment: str | None) -> tuple[bytes, ...]:
-    """Every distinct message git may store for this file, the most likely first."""
+def editor_from(environ: Mapping[str, str]) -> bool | None:
+    """True when git ran an editor for this commit, None when the hook cannot know.
+
+    git runs a commit's hooks with GIT_INDEX_FILE set and, when it will launch no editor,
+    with GIT_EDITOR=: (git: commit.c run_commit_hook). Any other GIT_EDITOR under git means
+    an editor ran; GIT_EDITOR=: may also be a user's own no-op editor, and a hook run by
+    hand has no GIT_INDEX_FILE: both unknown.
+    """
+    if "GIT_INDEX_FILE" not in environ or environ.get("GIT_EDITOR") == ":":
+        return None
+    return True
+
+
+# the line git's editor template states the cleanup mode in (git: commit.c prepare_to_commit),
+# after the comment string; SPACE and verbatim share one wording
+_TEMPLATE_LINES = (
+    (b" with '{c}' will be ignored, and an empty message aborts the commit.\n", (ALL,)),
+    (b" with '{c}' will be kept; you may remove them yourself if you want to.\n", (SPACE, NONE)),
+)
+_CUT_NOTICE = b" Do not modify or remove the line above.\n"  # git: wt_status_add_cut_line
+
+
+def _template_modes(message: bytes, comment: bytes) -> tuple[str, ...] | None:
+    """The cleanup modes git's own template in the file names, or None when it names none or both."""
+    lines = set(_lines(message))
+    named = [modes for text, modes in _TEMPLATE_LINES
+             if comment + text.replace(b"{c}", comment) in lines]
+    if not named:
+        named = _translated_template_modes(message, comment)
+    return named[0] if len(named) == 1 else None
+
+
+# git's own words for the template's mode line, as git's message catalog holds them ('%c' until
+# git 2.44, '%s' after); under a translated locale git writes its translation
+_MODE_MSGIDS = (
+    (("Please enter the commit message for your changes. Lines starting\nwith '{c}' will be "
+      "ignored, and an empty message aborts the commit.\n"), (ALL,)),
+    (("Please enter the commit message for your changes. Lines starting\nwith '{c}' will be kept; "
+      "you may remove them yourself if you want to.\nAn empty message aborts the commit.\n"), (SPACE, NONE)),
+)
+
+
+def _translated_template_modes(message: bytes, comment: bytes) -> list[tuple[str, ...]]:
+    """The modes whose translated template block (git's catalog for the hook's locale) is in message."""
+    languages = [os.environ.get(name, "") for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
+    if not any(value and not value.startswith(("C", "POSIX", "en")) for value in languages):
+        return []  # git writes English, already looked for
+    import gettext  # only for an editor commit in a translated locale
+
+    directories = [os.environ.get("GIT_TEXTDOMAINDIR"), "/usr/share/locale", "/usr/local/share/locale"]
+    catalogs = [gettext.translation("git", localedir=d, fallback=True) for d in directories if d]
+    text = "\n" + message.decode("utf-8", errors="replace")
+    char = comment.decode("utf-8", errors="replace")
+    named = []
+    for msgid, modes in _MODE_MSGIDS:
+        for catalog in catalogs:
+            for placeholder in ("%c", "%s"):
+                translated = catalog.gettext(msgid.replace("{c}", placeholder))
+                if translated == msgid.replace("{c}", placeholder):
+                    continue
+                written = translated.replace(placeholder, char)
+                block = "\n".join(f"{char} {line}" if line else char for line in written.rstrip("\n").split("\n"))
+                if f"\n{block}\n" in text and modes not in named:
+                    named.append(modes)
+    return named
+
+
+def readings(message: bytes, cleanup: str, configured_comment: str | None,
+             editor: bool | None = None) -> tuple[bytes, ...]:
+    """Every distinct message git may store for this file in this invocation, the most likely first.
+
+    What the hook cannot see: `--cleanup=` and `-v` on git's command line. So every cleanup
+    mode is possible, and a scissors line may or may not cut, unless git's own words in the
+    file settle it: when an editor ran (editor_from), the template's "will be ignored" or
+    "will be kept" line names this invocation's mode, and git's notice under a scissors line
+    says git wrote that line and cuts there (git: sequencer.c cleanup_message).
+    """
     likely, others = comment_chars(message, configured_comment)
     ordered: list[bytes] = []
     for comment in (likely, *others):
-        # Git writes a scissors line only into an editor's template (-v or scissors mode) and
-        # then always cuts there; without one, cutting is a no-op. So the line decides both.
-        cut = cut_at_scissors(message, comment) != message
-        modes = candidate_modes(cleanup, True if cut else None)
-        if not cut and not _ends_with_comment(message, comment):
-            # git's editor template ends in comment lines; without them -m/-F is likelier
-            modes = tuple(reversed(modes))
+        has_cut = cut_at_scissors(message, comment) != message
+        settled = _template_modes(message, comment) if editor else None
+        if settled is not None:
+            modes = settled
+        else:
+            configured = candidate_modes(cleanup, editor if editor else (
+                True if _ends_with_comment(message, comment) else False))
+            modes = tuple(dict.fromkeys((*configured, ALL, SPACE, NONE)))
+        if not has_cut:
+            cuts: tuple[bool, ...] = (False,)
+        elif editor and _git_cut_line(message, comment):
+            cuts = (True,)
+        elif cleanup == "scissors" or editor or _git_cut_line(message, comment):
+            cuts = (True, False)
+        else:
+            cuts = (False, True)
         for mode in modes:
-            reduced = reduce(message, mode, comment, truncate=cut)
-            if reduced not in ordered:
-                ordered.append(reduced)
+            for cut in cuts:
+                reduced = reduce(message, mode, comment, truncate=cut)
+                if reduced not in ordered:
+                    ordered.append(reduced)
     return tuple(ordered)
+
+
+def _git_cut_line(message: bytes, comment: bytes) -> bool:
+    """The first scissors line is the one git's template wrote in this invocation, so git cuts there.
+
+    Git writes a scissors line only when it will cut (-v, or scissors mode with an editor), and
+    with -v below its template's mode line. A scissors line above the last mode line came with
+    the message (a reused message file, text given with -F): git may keep what is below it.
+    """
+    pattern = comment + b" " + CUT_LINE
+    if message.startswith(pattern):
+        at = 0
+    else:
+        found = message.find(b"\n" + pattern)
+        if found < 0:
+            return False
+        at = found + 1
+    if not message[at + len(pattern):].startswith(comment + _CUT_NOTICE):
+        return False
+    modes = [message.rfind(b"\n" + comment + text.replace(b"{c}", comment)) for text, _ in _TEMPLATE_LINES]
+    last_mode = max(modes)
+    return 0 <= last_mode < at
+
+
+def reductions(message: bytes, cleanup: str, configured_comment: str | None) -> tuple[bytes, ...]:
+    """Every distinct message git may store for this file, the most likely first (readings
+    for an invocation the caller knows nothing about)."""
+    return readings(message, cleanup, configured_comment, None)
 
 
 def _ends_with_comment(message: bytes, comment: bytes) -> bool:
@@ -165,11 +280,14 @@ def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
     raw = _read_file(target.locator, max_bytes)
     if facts is None:
         cleanup, comment = read_config(repo_root)
-        facts = GitFacts(cleanup=cleanup, comment=comment, head=_head(repo_root))
+        facts = GitFacts(cleanup=cleanup, comment=comment, head=_head(repo_root),
+                         editor=editor_from(os.environ))
     cleanup, comment = facts.cleanup, facts.comment
-    candidates = reductions(raw, cleanup, comment)
+    candidates = readings(raw, cleanup, comment, facts.editor)
     data = check_record(candidates[0], f"the commit message in {target.locator}", max_bytes)
-    alternates = tuple(c for c in candidates[1:] if _valid(c, max_bytes))
+    # every reading git may store is judged, so one that cannot be read is no reason to pass
+    alternates = tuple(check_record(c, f"the commit message in {target.locator} as git may store it "
+                                       "under another cleanup mode", max_bytes) for c in candidates[1:])
     return Snapshot(
         target=target,
         data=data,
@@ -188,14 +306,6 @@ def _read_file(path: str, max_bytes: int) -> bytes:
         raise BadInput(f"message file {path} does not exist") from None
     except OSError as error:
         raise BadInput(f"cannot read message file {path}: {error.strerror}") from None
-
-
-def _valid(data: bytes, max_bytes: int) -> bool:
-    try:
-        check_record(data, "alternate", max_bytes)
-    except BadInput:
-        return False
-    return True
 
 
 def _head(repo_root: str) -> str | None:

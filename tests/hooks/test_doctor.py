@@ -19,7 +19,7 @@ def _doctor(repo: Path) -> dict:
 def test_a_bare_setup_is_reported_as_such(tmp_path: Path) -> None:
     work = new_repo(tmp_path / "work")
     report = _doctor(work)
-    assert report["hooks"] == {"commit-msg": "none", "pre-push": "none"}
+    assert report["hooks"] == {"commit-msg": "none", "post-commit": "none", "pre-push": "none"}
     assert report["notes_local"] is None and report["remote"] is None
     assert report["config_error"] is None and report["ok"] is True
     assert report["refuter"] == "lint-fallback"
@@ -35,7 +35,7 @@ def test_installed_hooks_notes_and_remote_are_seen(tmp_path: Path) -> None:
     write(work, "README.md", "widget\n")
     ok(work, "git", "commit", "-q", "-m", CLEAN)
     report = _doctor(work)
-    assert report["hooks"] == {"commit-msg": "ours", "pre-push": "ours"}
+    assert report["hooks"] == {"commit-msg": "ours", "post-commit": "ours", "pre-push": "ours"}
     assert report["notes_local"] and report["notes_remote"] == ""
     ok(work, "git", "push", "-q", "origin", "main")
     report = _doctor(work)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -30,6 +31,16 @@ def _certified(repo: Path, data: str) -> list[dict]:
     return [json.loads(line) for line in shown.stdout.splitlines()] if shown.returncode == 0 else []
 
 
+def _pending(repo: Path, data: str) -> list[dict]:
+    """The certificates the commit-msg hook left for these bytes, waiting for post-commit."""
+    path = repo / ".git" / "distill" / "hook-certificate.json"
+    if not path.exists():
+        return []
+    digest = "sha256:" + hashlib.sha256(data.encode("utf-8")).hexdigest()
+    entries = json.loads(path.read_text(encoding="utf-8"))["entries"]
+    return [entry["certificate"] for entry in entries if entry["digest"] == digest]
+
+
 def _run_files(repo: Path) -> list[str]:
     runs = repo / ".git" / "distill" / "runs"
     return sorted(p.name for p in runs.iterdir()) if runs.is_dir() else []
@@ -40,9 +51,13 @@ def test_clean_message_is_silent_and_certified_as_git_will_store_it(work: Path) 
     done = distill(work, "hook", "commit-msg", str(path))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "" and done.stderr == ""
-    certificates = _certified(work, CLEAN)
-    assert [c["role"] for c in certificates] == ["reviewer"]
+    assert [c["role"] for c in _pending(work, CLEAN)] == ["reviewer"]
+    assert _certified(work, CLEAN) == []  # nothing durable before git has stored the message
     assert _run_files(work) == []  # a hook run leaves no run state behind
+    ok(work, "git", "commit", "-q", "--allow-empty", "--no-verify", "--cleanup=strip", "-F", str(path))
+    assert distill(work, "hook", "post-commit").returncode == 0
+    assert [c["role"] for c in _certified(work, CLEAN)] == ["reviewer"]
+    assert _pending(work, CLEAN) == []  # taken by post-commit
 
 
 def test_a_commit_through_the_editor_verifies(work: Path) -> None:
@@ -81,8 +96,9 @@ def test_a_bare_issue_number_becomes_a_url_of_the_origin_host(work: Path) -> Non
     repaired = path.read_text(encoding="utf-8")
     assert "closes https://github.com/example/widget/issues/12." in repaired
     assert "#12" in done.stderr  # --verbose names the repair
-    assert _certified(work, repaired)
+    assert _pending(work, repaired)
     ok(work, "git", "commit", "-q", "--allow-empty", "--no-verify", "-F", str(path))
+    assert distill(work, "hook", "post-commit").returncode == 0
     assert distill(work, "verify", "HEAD").returncode == 0
 
 
@@ -98,11 +114,11 @@ def test_generated_messages_are_skipped_unless_configured(work: Path, text: str)
     path = _message(work, text)
     skipped = distill(work, "hook", "commit-msg", "-v", str(path))
     assert skipped.returncode == 0 and "skipped" in skipped.stderr
-    assert _certified(work, text) == []
+    assert _pending(work, text) == []
     (work / ".distill.toml").write_text("[hooks]\ncheck_generated = true\n", encoding="utf-8")
     checked = distill(work, "hook", "commit-msg", str(path))
     assert "skipped" not in checked.stderr
-    assert checked.returncode == 1 or _certified(work, text)
+    assert checked.returncode == 1 or _pending(work, text)
 
 
 def test_an_edited_revert_message_is_authored() -> None:
@@ -115,7 +131,7 @@ def test_role_comes_from_the_hooks_section(work: Path) -> None:
     (work / ".distill.toml").write_text('[hooks]\nrole = "implementer"\n', encoding="utf-8")
     path = _message(work, CLEAN)
     assert distill(work, "hook", "commit-msg", str(path)).returncode == 0
-    assert [c["role"] for c in _certified(work, CLEAN)] == ["implementer"]
+    assert [c["role"] for c in _pending(work, CLEAN)] == ["implementer"]
 
 
 def test_empty_message_is_left_to_git(work: Path) -> None:

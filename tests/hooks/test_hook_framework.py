@@ -28,9 +28,9 @@ def framework(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A repository with our hooks installed by `pre-commit install` and one certified commit."""
     work = new_repo(tmp_path_factory.mktemp("framework") / "work")
     write(work, ".pre-commit-config.yaml",
-          _config(("distill-commit-msg", "distill-files", "distill-verify")))
-    ok(work, PRE_COMMIT, "install", "--hook-type", "commit-msg", "--hook-type", "pre-push",
-       "--hook-type", "pre-commit")
+          _config(("distill-commit-msg", "distill-post-commit", "distill-files", "distill-verify")))
+    ok(work, PRE_COMMIT, "install", "--hook-type", "commit-msg", "--hook-type", "post-commit",
+       "--hook-type", "pre-push", "--hook-type", "pre-commit")
     ok(work, PRE_COMMIT, "install-hooks")
     ok(work, "git", "commit", "-q", "-m", "Add the pre-commit configuration that runs git distill")
     return work

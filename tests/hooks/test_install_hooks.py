@@ -11,7 +11,7 @@ from diylisis.hooks import HOOK_ID, hook_script
 
 
 def test_shipped_scripts_are_the_generated_ones() -> None:
-    for name in ("commit-msg", "pre-push"):
+    for name in ("commit-msg", "post-commit", "pre-push"):
         shipped = CHECKOUT / "hooks" / name
         assert shipped.read_text(encoding="utf-8") == hook_script(name)
         assert os.access(shipped, os.X_OK)
