@@ -130,6 +130,18 @@ def _made_on(root: str, head: str | None, parents: tuple[str, ...]) -> bool:
     return code == 0 and tuple(out.decode().split()) == parents
 
 
+def _signed(root: str, certificate: dict[str, Any], message: bytes) -> dict[str, Any]:
+    """The certificate signed as git config asks (distill.sign): signed here, at store time,
+    because only now is its target the commit and so its bytes final."""
+    from diylisis import signing
+    from diylisis.gitio import config_values
+
+    values = config_values(root, signing.CONFIG_KEYS)
+    if not signing.wanted(values, None):
+        return certificate
+    return signing.sign(certificate, digest(message), signing.signer_from(values), root)
+
+
 def post_commit(root: str, git_dir: str, out) -> int:
     """The post-commit hook: key the waiting certificate under the message git stored.
 
@@ -163,6 +175,7 @@ def post_commit(root: str, git_dir: str, out) -> int:
     try:
         secrets.refuse(message, "the commit message")
         secrets.refuse(json.dumps(certificate, ensure_ascii=False), "the certificate")
+        certificate = _signed(root, certificate, message)
         store.put_many(root, [(message, certificate)])
     except DistillError as error:
         out.line(f"git distill: no certificate stored for {commit_id[:12]}: {error.message}")
