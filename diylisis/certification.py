@@ -57,11 +57,12 @@ def context_for(workspace: Workspace):
     message or staged file being committed (the tree the new commit will have; no pygit2 import)."""
     from diylisis.gitio import context as contexts
 
-    cache: dict[tuple[str | None, str | None], object] = {}
+    cache: dict[tuple[str | None, str | None, bool], object] = {}
 
     def context(snapshot: Snapshot):
         on_index = snapshot.target.kind is RecordKind.MSGFILE or snapshot.tree_revision is None
-        key = (None if on_index else snapshot.tree_revision, snapshot.path)
+        own_tree_only = snapshot.target.kind is RecordKind.FILE  # a message may name what its change removed
+        key = (None if on_index else snapshot.tree_revision, snapshot.path, own_tree_only)
         if key not in cache:
             if on_index:
                 cache[key] = contexts.GitCommandContext(workspace.root, None, exclude_path=snapshot.path,
@@ -70,7 +71,7 @@ def context_for(workspace: Workspace):
                 from diylisis.workers import open_in_this_process  # one handle per process, not per revision
 
                 cache[key] = contexts.PygitContext(open_in_this_process(workspace.root), snapshot.tree_revision,
-                                                   exclude_path=snapshot.path)
+                                                   exclude_path=snapshot.path, first_parent=not own_tree_only)
         return cache[key]
 
     return context

@@ -189,3 +189,43 @@ def test_nothing_to_verify_reads_no_settings_and_lists_no_notes(repo: Path) -> N
     walk = history.start_walk(open_repo(repo), "HEAD..HEAD")
     assert list(verification.check_range(repo, walk, None, context_for, jobs=1, max_bytes=DEFAULT_MAX_BYTES,
                                          read_config=bad_setting)) == []
+
+
+# --- Rule 21 at reception: verify re-resolves each Reference in the tree it verifies --------
+
+ROUTED_TASK = "# Task\n\nAdd a --json flag to the list command.\nWe decided to cache model lists for an hour.\n"
+ROUTED_ANSWERS = """\
+decision-1 = { resolve = "docs/cache.md" }
+qp-consumer = { value = "agent with repository access" }
+qp-authority = { value = "derived" }
+"""
+
+
+def test_rule21_verify_reresolves_routed_reference(repo: Path, tmp_path: Path) -> None:
+    from conftest import distill
+
+    commit(repo, "Add the task\n", {"TASK.md": ROUTED_TASK, "docs/cache.md": "Model lists are cached.\n"})
+    answers = tmp_path / "answers.toml"
+    answers.write_text(ROUTED_ANSWERS, encoding="utf-8")
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
+                   "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    routed = [j["verdict"]["ref"]["locator"] for j in json.loads(done.stdout)["certificate"]["judgments"]
+              if j["verdict"]["type"] == "reference"]
+    assert routed == ["docs/cache.md"]
+    assert distill(repo, "verify", "TASK.md", "--role", "implementer").returncode == 0
+
+    git(repo, "rm", "-q", "docs/cache.md")
+    git(repo, "commit", "-q", "-m", "Remove the cache notes")
+    for where in (repo, _clone_with_notes(repo, tmp_path / "clone")):
+        failed = distill(where, "verify", "TASK.md", "--role", "implementer", "--format", "json")
+        assert failed.returncode == 1, failed.stdout
+        report = json.loads(failed.stdout)
+        assert report["ok"] is False
+        assert [f for f in report["records"][0]["failures"] if f.startswith("unresolved reference: docs/cache.md")]
+
+
+def _clone_with_notes(repo: Path, where: Path) -> Path:
+    git(repo.parent, "clone", "-q", str(repo), str(where))
+    git(where, "fetch", "-q", "origin", "refs/notes/distill:refs/notes/distill")
+    return where
