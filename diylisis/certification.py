@@ -78,19 +78,19 @@ def context_for(workspace: Workspace):
 
 
 def start(workspace: Workspace, target: Target, request: ContractFields,
-          utterances: tuple[str, ...], check_dirty: bool = True) -> RunState:
-    """F0: declare the contract, run its guards, and open a run."""
-    contract, stated = f0_contract.declare(request, workspace.config.contract)
+          utterances: tuple[str, ...], check_dirty: bool = True, *,
+          ratified_by: str | None = None) -> RunState:
+    """F0: declare the contract, run its guards, and open a run; ratified_by: who stands behind
+    fields the utterance does not carry, where no one can be asked (a hook's committed config)."""
+    contract, _ = f0_contract.declare(request, workspace.config.contract)
     f0_contract.check_content_free(contract, ())
     f0_contract.check_competence_substitution(contract)
     f0_contract.check_certificate_target(contract, target, workspace.root)
     if check_dirty:
         refuse_dirty(workspace, target)
-    invocation = " ".join(f"{name}={f0_contract.field_text(contract, name)}" for name in stated)
-    spoken = tuple(filter(None, (invocation,))) + utterances
     return RunState(
-        run_id=runs.new_run_id(), target=target, contract=contract, utterances=spoken,
-        contract_provenance=f0_contract.mark_provenance(contract, utterances, stated),
+        run_id=runs.new_run_id(), target=target, contract=contract, utterances=utterances,
+        contract_provenance=f0_contract.mark_provenance(contract, utterances, ratified_by),
         status="running")
 
 

@@ -115,7 +115,7 @@ def run(state: RunState, edges: Edges) -> Result:
 
 def _contract_gate(state: RunState, edges: Edges) -> RunState:
     """F0 Confirm/Correct for ai_authored fields (Rule 29), before F1."""
-    authored = [mark.field for mark in state.contract_provenance if mark.provenance == "ai_authored"]
+    authored = list(f0_contract.unconfirmed_fields(state.contract_provenance))
     if not authored:
         return state
     questions = tuple(
@@ -131,17 +131,27 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
     if still_open:
         return replace(state, status="paused", open_questions=still_open)
     contract = state.contract
+    corrections: list[str] = []
     for name in authored:
         answer = _answer(state.answers, f"contract-{name}")
         if answer and answer.option == "correct":
             value = answer.value or ""
+            corrections.append(value)
             contract = replace(contract, **{
                 name: tuple(v.strip() for v in value.split(";") if v.strip())
                 if name == "allowed_sources" else value})
-    marks = tuple(replace(m, provenance="user_stated") if m.field in authored else m
+    marks = tuple(_answered_mark(m, _answer(state.answers, f"contract-{m.field}")) if m.field in authored else m
                   for m in state.contract_provenance)
+    # a correction is the user's own words: it joins the utterance the fields are marked against
     return replace(state, contract=contract, contract_provenance=marks, status="running",
-                   open_questions=())
+                   utterances=state.utterances + tuple(corrections), open_questions=())
+
+
+def _answered_mark(mark, answer: Answer | None):
+    """Ac on one field: Correct re-marks it user_stated; Confirm ratifies it, still ai_authored (Rule 29)."""
+    if answer is not None and answer.option == "correct":
+        return replace(mark, provenance="user_stated", confirmed=None)
+    return replace(mark, confirmed="the user confirmed it at F0")
 
 
 def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
@@ -511,11 +521,21 @@ def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds) -> 
         watchlist=tuple(row.surface_token for row in state.subst_table),
         open_items=open_items, utterances=state.utterances,
         contract_provenance=state.contract_provenance,
-        cp_answer="confirm" if all(m.provenance == "user_stated" for m in state.contract_provenance) else None,
+        cp_answer=_cp_answer(state),
         premises=state.premises,
         unresolved_references=f6_settle.unresolved_references(state.judgments, holds),
         uncertified_siblings=siblings,
         missing_sources=tuple(s for s in state.contract.allowed_sources if not holds(s)))
+
+
+def _cp_answer(state: RunState) -> str | None:
+    """Λ.cp_answer as the refuter reads it: Correct or Confirm once given, None while a field awaits it."""
+    if f0_contract.unconfirmed_fields(state.contract_provenance):
+        return None
+    options = {a.option for a in state.answers if a.item_id.startswith("contract-") and a.option in ("confirm", "correct")}
+    if "correct" in options:
+        return "correct"
+    return "confirm" if options or any(m.confirmed for m in state.contract_provenance) else None
 
 
 def _premise_gate(state: RunState, edges: Edges) -> RunState:

@@ -128,11 +128,15 @@ def hook_gate(role: str) -> HookGate:
                     authority="the commit this record is part of, in this repository")
 
 
+HOOK_RATIFIER = "the repository's committed configuration"  # confirms, never states (Rule 29)
+
+
 def hook_request(workspace, role: str):
     """The contract a hook certifies under: the configured role and the config's own fields.
 
     The repository's configuration file is a person's committed words, so its contract
-    fields count as stated (no one is at the hook to Confirm/Correct them, Rule 29).
+    fields stand confirmed by it (no one is at the hook to Confirm/Correct them, Rule 29);
+    they are still not marked as stated by the user.
     """
     from diylisis.config import ContractFields
 
@@ -166,7 +170,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         out.note(f"git distill: skipped {kind} (set [hooks] check_generated = true to check it)")
         return EXIT_OK
     state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
-                                check_dirty=False)
+                                check_dirty=False, ratified_by=HOOK_RATIFIER)
     # the store's git processes start (and read the certificate refs) while the message is judged
     try:
         pending = store.start_put(workspace.root, (snapshot.data, *snapshot.alternates),
@@ -293,7 +297,8 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
     snapshot = Snapshot(target=target, data=data,
                         boundary=f"the staged content of {path} (index blob)",
                         revision=None, tree_revision=None, path=path)
-    state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False)
+    state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False,
+                                ratified_by=HOOK_RATIFIER)
     # check_only: no write channel, so the hook never modifies a tracked file
     result = _run(workspace, state, hook_gate(role), read=lambda: snapshot, check_only=True)
     forget_run(workspace, result.state)

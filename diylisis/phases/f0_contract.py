@@ -58,12 +58,14 @@ def field_text(contract: Contract, name: str) -> str:
 
 
 def mark_provenance(contract: Contract, utterances: tuple[str, ...],
-                    stated_by_flags: tuple[str, ...]) -> tuple[FieldMark, ...]:
+                    ratified_by: str | None = None) -> tuple[FieldMark, ...]:
     """Rule 29: mark each set tracked field user_stated or ai_authored against the utterance.
 
-    A field typed on the command line is the user's own words. Any other field is
-    user_stated only when the constituting utterance carries its content words; an empty
-    utterance marks every such field ai_authored (the conservative direction).
+    A field is user_stated only when the constituting utterance carries its content words,
+    however the field reached the contract (a flag may be typed by an agent); an empty
+    utterance marks every field ai_authored (the conservative direction). ratified_by
+    names who stands behind the ai_authored fields without a gate (a committed
+    configuration at a hook): they stay ai_authored, marked confirmed.
     """
     spoken = {word.lower() for text in utterances for word in _WORD.findall(text)}
     marks = []
@@ -72,9 +74,15 @@ def mark_provenance(contract: Contract, utterances: tuple[str, ...],
         if not text:
             continue
         words = {word.lower() for word in _WORD.findall(text)}
-        traced = name in stated_by_flags or (bool(words) and words <= spoken)
-        marks.append(FieldMark(field=name, provenance="user_stated" if traced else "ai_authored"))
+        traced = bool(words) and words <= spoken
+        marks.append(FieldMark(field=name, provenance="user_stated" if traced else "ai_authored",
+                               confirmed=None if traced else ratified_by))
     return tuple(marks)
+
+
+def unconfirmed_fields(marks: tuple[FieldMark, ...]) -> tuple[str, ...]:
+    """has_authored_delta: the ai_authored fields no one has confirmed yet (Rule 29)."""
+    return tuple(mark.field for mark in marks if mark.provenance == "ai_authored" and not mark.confirmed)
 
 
 def activation_edge(contract: Contract, target: Target) -> ActivationEdge:

@@ -84,7 +84,7 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
                      "whether a judgment-bearing activity prescribes its method without a verified artifact"))
 
     unconfirmed = [mark.field for mark in request.contract_provenance
-                   if mark.provenance == "ai_authored" and request.cp_answer not in ("confirm", "correct")]
+                   if mark.provenance == "ai_authored" and not mark.confirmed]
     for field in unconfirmed:
         findings.append(RefuterFinding(token=field, location=f"contract.{field}", category=10,
                                        why="the field is not in the author's own words and was not confirmed",

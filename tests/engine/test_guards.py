@@ -48,7 +48,8 @@ def test_competence_substitution_stops_before_f1(repo: Path) -> None:
     assert done.returncode == 2
     assert "owns the method" in done.stderr and "--activity 'review the patch'" in done.stderr
     fine = distill(repo, "certify", "TASK.md", "--role", "reviewer", "--activity", "review the patch",
-                   "--stop", "a verdict is written", "--no-input")
+                   "--stop", "a verdict is written", "--no-input",
+                   "--utterance", "review the patch and stop once a verdict is written")
     assert fine.returncode == 0, fine.stdout + fine.stderr
 
 
@@ -70,7 +71,7 @@ def test_certificate_target_must_be_another_referent(repo: Path) -> None:
 def test_unmet_stop_is_asked_at_the_gate(repo: Path) -> None:
     commit(repo, "Add task\n", FILES)
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--activity", "implement it",
-                     "--no-input", "--format", "json")
+                     "--utterance", "implement it", "--no-input", "--format", "json")
     assert paused.returncode == 3
     assert [i["id"] for i in json.loads(paused.stdout)["items"]] == ["contract-stop"]
 

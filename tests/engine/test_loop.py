@@ -160,6 +160,7 @@ def test_exposure_of_a_dropped_token_surfaces_at_the_gate(repo: Path, tmp_path: 
     answers = tmp_path / "a.toml"
     answers.write_text('tmp-run3-log = "drop"\n' + _qp(tmp_path).read_text())
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/plan.md",
+                     "--utterance", "certify TASK.md, the implementer may read docs/plan.md",
                      "--answers", str(answers), "--format", "json")
     assert paused.returncode == 3, paused.stdout
     (item,) = json.loads(paused.stdout)["items"]
