@@ -15,7 +15,7 @@ from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.frozen import replace
 from diylisis.model import Certificate, RecordKind, Snapshot, Target
-from diylisis.phases import f0_contract
+from diylisis.phases import f0_contract, f2_grounding
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
 from diylisis.workspace import Workspace, git_values
@@ -83,8 +83,12 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
     """F0: declare the contract, run its guards, and open a run; ratified_by: who stands behind
     fields the utterance does not carry, where no one can be asked (a hook's committed config)."""
     contract, _ = f0_contract.declare(request, workspace.config.contract)
+    snapshot = _read_once(workspace, target)  # only a guard that needs the record reads it
     f0_contract.check_content_free(contract, ())
-    f0_contract.check_competence_substitution(contract)
+    if contract.activation_verb != f0_contract.DEFAULT_VERB:
+        f0_contract.check_verb_against_target(contract, snapshot().text)
+    f0_contract.check_competence_substitution(contract, resolves=lambda locator: f2_grounding.resolves_at(
+        locator, context_for(workspace)(snapshot()))[0])
     f0_contract.check_certificate_target(contract, target, workspace.root)
     if check_dirty:
         refuse_dirty(workspace, target)
@@ -92,6 +96,18 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
         run_id=runs.new_run_id(), target=target, contract=contract, utterances=utterances,
         contract_provenance=f0_contract.mark_provenance(contract, utterances, ratified_by),
         status="running")
+
+
+def _read_once(workspace: Workspace, target: Target):
+    """read(workspace, target), on first call, remembered."""
+    made: list[Snapshot] = []
+
+    def snapshot() -> Snapshot:
+        if not made:
+            made.append(read(workspace, target))
+        return made[0]
+
+    return snapshot
 
 
 def refuse_dirty(workspace: Workspace, target: Target) -> None:

@@ -6,8 +6,6 @@ what it checked for each, so a certificate can say exactly what stood behind its
 
 from __future__ import annotations
 
-import re
-
 from diylisis.model import (
     CHECKLIST,
     Realization,
@@ -20,8 +18,6 @@ from diylisis.phases.f4_judgments import basis_supports
 from diylisis.refuter import RefuterInput
 
 _ADVICE = {1: "Resolve", 2: "Resolve", 3: "Resolve", 4: "Route", 5: "Resolve", 7: "Resolve"}
-_JUDGMENT_ACTIVITY = re.compile(r"\b(review|evaluate|assess|judge|audit|decide|choose)\w*", re.I)
-_PRESCRIBED = re.compile(r"\b(using|by running|with the|via|only with|exactly as)\b", re.I)
 
 
 def refute(request: RefuterInput) -> ZeroMemoryVerdict:
@@ -128,7 +124,10 @@ def _edge_problem(request: RefuterInput) -> str | None:
 
 
 def _operative_problem(request: RefuterInput) -> str | None:
-    activity = request.contract.activity or ""
-    if _JUDGMENT_ACTIVITY.search(activity) and _PRESCRIBED.search(activity) and not request.contract.verification:
-        return "a judgment-bearing activity prescribes its method without a verified operative artifact"
+    from diylisis.phases.f0_contract import competence_substitution
+
+    granted = set(request.contract.allowed_sources) - set(request.missing_sources)
+    witness = competence_substitution(request.contract, lambda locator: locator in granted)
+    if witness is not None:
+        return f"a judgment-bearing activity: {witness}"
     return None

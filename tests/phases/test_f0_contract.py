@@ -60,3 +60,45 @@ def test_rule29_confirmed_by_the_user_is_not_stated_by_the_user(repo: Path) -> N
     assert marks["activity"]["provenance"] == "ai_authored" and marks["activity"]["confirmed"]
     assert marks["stop"]["provenance"] == "user_stated" and not marks["stop"]["confirmed"]
     assert json.loads(done.stdout)["certificate"]["reception"]["stop"] == "stop when the flag prints JSON"
+
+
+# --- Rule 27: the competence-substitution guard ---------------------------------------------
+
+
+def test_rule27_debugging_and_deploying_are_judgment_bearing(repo: Path) -> None:
+    commit(repo, "Add the task\n", FILES)
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer",
+                   "--activity", "debug and deploy the cache fix by running the author's deploy.sh steps exactly as written")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "deploy.sh" in done.stderr and "owns the method" in done.stderr
+
+
+def test_rule27_a_bare_verify_command_is_no_verified_operative_artifact(repo: Path) -> None:
+    commit(repo, "Add the task\n", FILES)
+    done = distill(repo, "certify", "TASK.md", "--role", "reviewer",
+                   "--activity", "review the change using the author's checklist.sh", "--verify", "true")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "owns the method" in done.stderr
+
+
+def test_rule27_a_granted_replayed_artifact_that_resolves_passes_f0(repo: Path) -> None:
+    commit(repo, "Add the task\n", {**FILES, "scripts/deploy.sh": "#!/bin/sh\necho deploy\n"})
+    activity = "deploy the cache fix by running scripts/deploy.sh exactly as written"
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--activity", activity,
+                   "--source", "scripts/deploy.sh", "--verify", "sh scripts/deploy.sh --dry-run",
+                   "--utterance", activity + ", reading scripts/deploy.sh", "--no-input", "--format", "json")
+    assert done.returncode in (0, 3), done.stdout + done.stderr  # past F0: certified or asking for judgment
+
+
+# --- content_free(edge): the activation verb carries no task content (category 8) ----------
+
+
+def test_rule26_activation_verb_must_not_restate_the_target(repo: Path) -> None:
+    commit(repo, "Add the task\n", FILES)
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer",
+                   "--verb", "Read {locator} and add model_id and aliases keys to the JSON array")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "activation verb" in done.stderr and "aliases" in done.stderr
+    minimal = distill(repo, "certify", "TASK.md", "--role", "implementer", "--verb", "Read {locator} and carry it out",
+                      "--no-input")
+    assert minimal.returncode != 2, minimal.stderr
