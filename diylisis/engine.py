@@ -19,6 +19,7 @@ from diylisis.phases import (
     f4_judgments,
     f6_settle,
     f7_certify,
+    qp_premise,
     repair,
 )
 from diylisis.refuter import RefuterInput
@@ -528,6 +529,26 @@ def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds) -> 
         missing_sources=tuple(s for s in state.contract.allowed_sources if not holds(s)))
 
 
+_AUTHORITY_QUESTION = ("is the carried copy derived (answer: derived), or authoritative at a location the "
+                       "receiver can open (a tracked path, a commit id or a durable URL)?")
+
+
+def _check_authority(state: RunState, edges: Edges) -> tuple[RunState, str | None]:
+    """Qp terminal check (Rule 32): an AuthoritativeAt location must resolve and its line be
+    leak-clean; a failing answer is withdrawn, so Qp is asked again with the failure cited."""
+    authority = _answer(state.answers, "qp-authority")
+    if authority is None or not authority.value:
+        return state, None
+    snapshot = edges.read()
+    context = edges.context(snapshot)
+    problem = qp_premise.authority_problem(
+        qp_premise.parse_authority(authority.value), str(state.target),
+        lambda locator: f2_grounding.resolves_at(locator, context), _dropped_tokens(state))
+    if problem is None:
+        return state, None
+    return replace(state, answers=tuple(a for a in state.answers if a.item_id != "qp-authority")), problem
+
+
 def _cp_answer(state: RunState) -> str | None:
     """Λ.cp_answer as the refuter reads it: Correct or Confirm once given, None while a field awaits it."""
     if f0_contract.unconfirmed_fields(state.contract_provenance):
@@ -550,15 +571,18 @@ def _premise_gate(state: RunState, edges: Edges) -> RunState:
                                options=("value",)))
     if state.authority_copy is None:
         wanted.append(Question(id="qp-authority", gate=GateKind.PREMISE, token="authority copy",
-                               reason="where is the authoritative copy (for example the branch or URL)?",
-                               options=("value",)))
+                               reason=_AUTHORITY_QUESTION, options=("value",)))
     if not wanted:
         return state
     state = _record_answers(state, tuple(a for a in edges.gate.ask(tuple(wanted), state)))
+    state, problem = _check_authority(state, edges)
     consumer = _answer(state.answers, "qp-consumer")
     authority = _answer(state.answers, "qp-authority")
     state = replace(state, consumer_profile=consumer.value if consumer else None,
-                    authority_copy=authority.value if authority else None)
+                    authority_copy=qp_premise.stored(qp_premise.parse_authority(authority.value))
+                    if authority and authority.value else None)
+    wanted = [replace(q, reason=f"{problem}; {q.reason}") if problem and q.id == "qp-authority" else q
+              for q in wanted]
     still = tuple(q for q in wanted if not _answer(state.answers, q.id))
     if still:
         return replace(state, status="paused", open_questions=still)

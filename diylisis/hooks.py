@@ -124,8 +124,8 @@ class HookGate:
 
 def hook_gate(role: str) -> HookGate:
     """The gate for a commit-msg or pre-commit hook run for a recipient role."""
-    return HookGate(consumer=f"a {role} reading the repository, with repository access",
-                    authority="the commit this record is part of, in this repository")
+    # the record in the repository stays the authoritative copy (Qp: Derived, Rule 32)
+    return HookGate(consumer=f"a {role} reading the repository, with repository access", authority="derived")
 
 
 HOOK_RATIFIER = "the repository's committed configuration"  # confirms, never states (Rule 29)

@@ -16,7 +16,7 @@ tmp-run3-log = { route = "docs/retries.md" }
 fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
 decision-1 = { resolve = "src/upload.py" }
 qp-consumer = { value = "an agent with repository access" }
-qp-authority = { value = "branch main" }
+qp-authority = { value = "derived" }
 """
 
 
@@ -74,7 +74,7 @@ def test_pause_answer_resume_reaches_the_same_certificate(repo: Path) -> None:
         "fluxgate": ("resolve", "the rate limiter that wraps the HTTP client"),
         "decision-1": ("resolve", "src/upload.py"),
         "qp-consumer": ("value", "an agent with repository access"),
-        "qp-authority": ("value", "branch main"),
+        "qp-authority": ("value", "derived"),
     }
     for _ in range(4):
         if paused.returncode != 3:
@@ -139,7 +139,7 @@ def test_published_commit_with_residue_is_a_certification_leg_residual(repo: Pat
 
 def _qp(tmp_path: Path) -> Path:
     path = tmp_path / "qp.toml"
-    path.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "origin/main" }\n')
+    path.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
     return path
 
 
@@ -147,7 +147,7 @@ def test_unpublished_head_is_amended(repo: Path, tmp_path: Path) -> None:
     commit(repo, "Fix the upload retry\n\nThe failing run is in /tmp/run3.log.\n", DOCS)
     answers = tmp_path / "a.toml"
     answers.write_text('tmp-run3-log = { route = "docs/retries.md" }\n'
-                       'qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "main" }\n')
+                       'qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
     done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "docs/retries.md" in git(repo, "log", "-1", "--format=%B")
@@ -173,3 +173,34 @@ def test_exposure_of_a_dropped_token_surfaces_at_the_gate(repo: Path, tmp_path: 
     assert any("docs/plan.md" in p and "rewritten" in p for p in premises)
     assert "/tmp/run3.log" not in done.stdout
     assert "/tmp/run3.log" not in (repo / "TASK.md").read_text()
+
+
+# --- Rule 32: the Qp answer is Derived or AuthoritativeAt(location), and the location resolves ---
+
+
+def test_rule32_qp_authority_is_derived_or_a_location_that_resolves(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Implement it as above.\n"})
+    answers = tmp_path / "a.toml"
+    answers.write_text('as-above = { resolve = "as described in docs/retries.md" }\n'
+                       'qp-consumer = { value = "an agent with the repository" }\n'
+                       'qp-authority = { value = "/tmp/session/TASK.md" }\n')
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
+                     "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    (question,) = json.loads(paused.stdout)["items"]
+    assert question["id"] == "qp-authority" and "/tmp/session/TASK.md" in question["reason"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, "qp-authority", "value", "docs/retries.md").returncode == 0
+    done = distill(repo, "resume", run, "--no-input", "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["certificate"]["authority_copy"] == "docs/retries.md"
+    assert "Derived copy, authoritative at docs/retries.md" in json.loads(done.stdout)["brief"]
+
+    commit(repo, "Add a second task\n", {"TASK2.md": "Implement it as above.\n"})
+    answers.write_text(answers.read_text().replace("/tmp/session/TASK.md", "derived"))
+    derived = distill(repo, "certify", "TASK2.md", "--role", "implementer", "--answers", str(answers),
+                      "--format", "json")
+    assert derived.returncode == 0, derived.stdout + derived.stderr
+    brief = json.loads(derived.stdout)["brief"]
+    assert "authoritative at derived" not in brief
+    assert "Derived copy of file:TASK2.md; the record itself is the authoritative copy" in brief
