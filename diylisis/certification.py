@@ -150,7 +150,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
 
     def read_source(locator: str, snapshot: Snapshot) -> str | None:
         if locator.startswith(("http://", "https://")):
-            return None if "://localhost" in locator else ""  # beyond tool reach: judged by class
+            return None  # never fetched: its contents cannot show that it exposes nothing (F6)
         path = locator.split(":", 1)[0]
         where = f"{snapshot.tree_revision}:{path}" if snapshot.tree_revision else f":{path}"
         code, out, _ = gitio.try_git(["cat-file", "blob", where], workspace.root)

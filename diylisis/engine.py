@@ -172,9 +172,11 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     answers_before = len(state.answers)
     premises_before = len(state.premises)
     state = _dispose(state)
+    # answers given while paused bind their premises before F5 reads them (Rule 31)
+    state = replace(state, premises=_premises(state))
     # a refuter that gives no valid verdict raises (exit 1, each reason on stderr); the run file
     # keeps the last saved state, so `resume` can continue once the refuter is fixed
-    verdict = edges.refute(_refuter_input(state, snapshot, edges, holds))
+    verdict = _unpremised(edges.refute(_refuter_input(state, snapshot, edges, holds)), state)
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
         name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
@@ -226,8 +228,8 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     known = {entry.item_id for entry in state.ledger}
     ledger = state.ledger + tuple(dict.fromkeys(
         LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason="exposure", surfaced=False,
-                    detail=f"dropped content is still readable through {locator}, which this run cannot edit")
-        for _, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
+                    detail=f6_settle.exposure_detail(token, locator))
+        for token, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
     unresolved = f6_settle.unresolved_references(state.judgments, holds)
     measure = f6_settle.measure(
         items=state.items, dispositions=state.dispositions, ledger=ledger,
@@ -245,6 +247,24 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         return replace(state, status="stopped", stop_reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}")), False
     return state, settled
+
+
+def _premised(state: RunState, token: str) -> bool:
+    """The reception premises already carry this token: a Defer answer's item, or a relayed claim."""
+    by_id = {item.id: item for item in state.items}
+    if any(a.option == "defer" and a.item_id in by_id and by_id[a.item_id].token == token
+           for a in _answers_by_item(state)):
+        return True
+    return any(p.id == "claim-" + f1_deixis.slug(token) for p in state.premises)
+
+
+def _unpremised(verdict: ZeroMemoryVerdict, state: RunState) -> ZeroMemoryVerdict:
+    """Rule 31: a finding on an already-premised claim is not failed again; a Fail that names
+    nothing else stands as a Pass over the premise list the receiver reconfirms."""
+    kept = tuple(f for f in verdict.findings if f.category in (9, 10) or not _premised(state, f.token))
+    if len(kept) == len(verdict.findings):
+        return verdict
+    return replace(verdict, findings=kept, passed=verdict.passed or not kept)
 
 
 def _leaks(dropped: tuple[str, ...], state: RunState, snapshot: Snapshot,

@@ -8,6 +8,8 @@ from diylisis.model import Reference, RouteJudgment, ZeroMemoryVerdict
 from diylisis.phases.f4_judgments import basis_supports
 from diylisis.state import DecisionRecord, Disposition, Item, LedgerEntry, Measure
 
+UNREADABLE = "(unreadable)"  # exposure_scan's token for a source the run could not read
+
 
 def measure(*, items: tuple[Item, ...], dispositions: tuple[Disposition, ...],
             ledger: tuple[LedgerEntry, ...], leaks: int,
@@ -52,10 +54,18 @@ def exposure_scan(dropped: tuple[str, ...], sources: Mapping[str, str | None]) -
     hits = []
     for locator, text in sources.items():
         if text is None:
-            hits.append(("(unreadable)", locator))
+            hits.append((UNREADABLE, locator))
             continue
         hits.extend((token, locator) for token in dropped if token in text)
     return tuple(hits)
+
+
+def exposure_detail(token: str, locator: str) -> str:
+    """The evidence an exposure residual carries: the exposing source, or the source it could not read."""
+    if token == UNREADABLE:
+        return (f"this run cannot read {locator}, so it cannot show that {locator} does not expose "
+                "what was dropped")
+    return f"dropped content is still readable through {locator}, which this run cannot edit"
 
 
 def fixed_point(total: int, verdict: ZeroMemoryVerdict | None, deltas_this_pass: int,

@@ -95,11 +95,19 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
                                        advisory="Route", repair="certify that record too, or inline what is needed"))
     rows.append(_row(11, list(request.uncertified_siblings),
                      "routed record files (task, design and plan files) for their own certificate"))
-    premised = {p.id.removeprefix("defer-refuter-").removeprefix("claim-") for p in request.premises}
+    premised = {_premised_slug(p.id) for p in request.premises}
     findings = [f for f in findings if _slug(f.token) not in premised]  # not re-Failed (Rule 31)
     rows.sort(key=lambda row: row.category)
     return ZeroMemoryVerdict(passed=not findings, realization=Realization.LINT_FALLBACK,
                              sweep=tuple(rows), findings=tuple(findings))
+
+
+def _premised_slug(premise_id: str) -> str:
+    """The token slug a premise stands for: its id without the defer-/claim- and item-kind prefixes."""
+    slug = premise_id.removeprefix("defer-").removeprefix("claim-")
+    for prefix in ("refuter-", "recurrence-"):
+        slug = slug.removeprefix(prefix)
+    return slug
 
 
 def _slug(token: str) -> str:

@@ -204,3 +204,21 @@ def test_rule32_qp_authority_is_derived_or_a_location_that_resolves(repo: Path, 
     brief = json.loads(derived.stdout)["brief"]
     assert "authoritative at derived" not in brief
     assert "Derived copy of file:TASK2.md; the record itself is the authoritative copy" in brief
+
+
+# --- Rule 31: a premised (deferred) finding is not failed again ------------------------------
+
+
+def test_rule31_deferred_refuter_finding_is_not_failed_again_on_resume(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Ship the retry described in docs/plan.md.\n",
+                                "docs/plan.md": "# Plan\n\nRetry five times.\n"})
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input", "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    (item,) = json.loads(paused.stdout)["items"]
+    assert item["id"] == "recurrence-docs-plan-md", item  # an uncertified sibling record
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, item["id"], "defer", "docs/plan.md gets its own certificate").returncode == 0
+    done = distill(repo, "resume", run, "--answers", str(_qp(tmp_path)), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    premises = json.loads(done.stdout)["certificate"]["reception"]["premises"]
+    assert any("docs/plan.md" in p and "own certificate" in p for p in premises)

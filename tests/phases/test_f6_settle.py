@@ -102,3 +102,38 @@ def test_fixed_point_needs_pass_quiet_and_delta_free() -> None:
     assert not f6_settle.fixed_point(0, passed, 0, True)
     assert not f6_settle.fixed_point(1, passed, 0, False)
     assert not f6_settle.fixed_point(0, None, 0, False)
+
+
+# --- Rule 21 / F6 exposure scan: a granted source the receiver cannot open ------------------
+
+
+def test_rule21_private_url_source_does_not_resolve() -> None:
+    for private in ("https://internal.example.corp/wiki/Task12", "https://wiki.intranet/page",
+                    "http://build.lan/job/3", "https://jira/browse/ABC-1"):
+        assert resolves_at(private, None)[0] is False, private
+    assert resolves_at("https://github.com/simonw/llm/issues/1", None)[0] is True
+
+
+def test_f6_unreadable_granted_source_is_a_finding_and_with_drops_an_exposure_item(repo: Path,
+                                                                                 tmp_path: Path) -> None:
+    import json
+
+    from conftest import distill
+
+    source = "https://internal.example.corp/wiki/Task12"
+    commit(repo, "Add the task\n", {"TASK.md": "# Task\n\nAdd a --json flag.\nSee /tmp/run3.log for the trace.\n"})
+    answers = tmp_path / "answers.toml"
+    answers.write_text('tmp-run3-log = "drop"\n', encoding="utf-8")
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", source,
+                     "--utterance", f"certify TASK.md; the implementer may read {source}",
+                     "--answers", str(answers), "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    items = json.loads(paused.stdout)["items"]
+    finding = next(item for item in items if item["token"] == source)
+    assert "cannot open" in finding["reason"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, finding["id"], "defer", "the wiki page is copied into docs/").returncode == 0
+    resumed = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
+    assert resumed.returncode == 3, resumed.stdout + resumed.stderr
+    exposure = [item for item in json.loads(resumed.stdout)["items"] if item["id"].startswith("exposure-")]
+    assert exposure and source in exposure[0]["token"] and "cannot read" in exposure[0]["token"]
