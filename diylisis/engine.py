@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from diylisis.frozen import frozen_model, replace
-from diylisis.model import Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
+from diylisis.model import DEFAULT_VERB, Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
 from diylisis.phases import (
     f0_contract,
     f1_deixis,
@@ -198,6 +198,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     stop = _answer(state.answers, "contract-stop")
     if stop is not None and stop.option == "resolve" and not state.contract.stop:
         state = replace(state, contract=replace(state.contract, stop=stop.value))
+    state = _apply_contract_leak_answers(state)
     state = replace(state, premises=_premises(state), open_questions=(), status="running")
 
     done = frozenset(delta.item_id for delta in state.repair_deltas)
@@ -244,9 +245,28 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
             "the refuter keeps failing on findings that were already answered: "
             + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), False
     if not settled and measure.total and not deltas and not gate_changed and verdict.passed:
+        where = sorted({channel for _, channel in leaks})
         return replace(state, status="stopped", stop_reason=(
-            f"the measure stays at {measure.total} with nothing left to repair: {measure}")), False
+            f"the measure stays at {measure.total} with nothing left to repair: {measure}"
+            + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), False
     return state, settled
+
+
+def _apply_contract_leak_answers(state: RunState) -> RunState:
+    """A Resolve re-declares a contract field that held dropped content, a Drop unsets it (Rule 18)."""
+    contract = state.contract
+    for name in f6_settle.CONTRACT_CHANNEL_FIELDS:
+        answer = _answer(state.answers, f"contract-{name}-leak")
+        if answer is None:
+            continue
+        value = answer.value if answer.option == "resolve" else None
+        if isinstance(getattr(contract, name), tuple):
+            contract = replace(contract, **{name: tuple(v.strip() for v in (value or "").split(";") if v.strip())})
+        elif name == "activation_verb":
+            contract = replace(contract, activation_verb=value or DEFAULT_VERB)
+        else:
+            contract = replace(contract, **{name: value})
+    return state if contract == state.contract else replace(state, contract=contract)
 
 
 def _premised(state: RunState, token: str) -> bool:
@@ -277,6 +297,9 @@ def _leaks(dropped: tuple[str, ...], state: RunState, snapshot: Snapshot,
         edge=f0_contract.activation_edge(state.contract, state.target), judgments=state.judgments,
         deltas=state.repair_deltas, premises=state.premises, verdict=verdict, issued_at="draft")
     return f6_settle.leak_lint(dropped, {"record": snapshot.text,
+                                         **f6_settle.contract_channels(state.contract),
+                                         "reception premises": "\n".join(draft.reception.premises),
+                                         "reception procedure": codec.dumps(codec.encode(draft.reception)),
                                          "certificate": codec.dumps(codec.certificate_to_dict(draft)),
                                          "brief": f7_certify.brief_text(draft)})
 
@@ -347,6 +370,13 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
                                       options=("defer",),
                                       reason="exposure scan (detection only): accept it with a condition"))
+    for name, held in f6_settle.leaking_fields(_dropped_tokens(state), state.contract).items():
+        if not _answer(state.answers, f"contract-{name}-leak"):
+            questions.append(Question(
+                id=f"contract-{name}-leak", gate=GateKind.RESIDUAL, token=f0_contract.field_text(state.contract, name),
+                line=0, options=("resolve", "drop"),
+                reason=f"the contract's {name} still holds what you dropped from the record "
+                       f"({', '.join(held)}): resolve with the {name} in other words, or drop the field"))
     if state.contract.activity and not state.contract.stop and not _answer(state.answers, "contract-stop"):
         questions.append(Question(
             id="contract-stop", gate=GateKind.CONTRACT, token=state.contract.activity, line=0,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from diylisis.model import Reference, RouteJudgment, ZeroMemoryVerdict
+from diylisis.model import Contract, Reference, RouteJudgment, ZeroMemoryVerdict
 from diylisis.phases.f4_judgments import basis_supports
 from diylisis.state import DecisionRecord, Disposition, Item, LedgerEntry, Measure
 
+# contract fields the certificate and the reception procedure emit (the role is the user's framing)
+CONTRACT_CHANNEL_FIELDS = ("activity", "scope", "stop", "allowed_sources", "verification", "activation_verb")
 UNREADABLE = "(unreadable)"  # exposure_scan's token for a source the run could not read
 
 
@@ -41,6 +43,23 @@ def leak_lint(dropped: tuple[str, ...], channels: Mapping[str, str]) -> tuple[tu
     """leak_free(Λ): no dropped token may appear on any emit channel or in the record."""
     return tuple((token, name) for token in dropped for name, text in channels.items()
                  if token and token in text)
+
+
+def contract_channels(contract: Contract) -> dict[str, str]:
+    """The contract's emitted fields as leak-lint channels, one per field (emit_candidate: contract)."""
+    return {f"contract.{name}": "; ".join(value) if isinstance(value, tuple) else value or ""
+            for name in CONTRACT_CHANNEL_FIELDS if (value := getattr(contract, name))}
+
+
+def leaking_fields(dropped: tuple[str, ...], contract: Contract) -> dict[str, tuple[str, ...]]:
+    """Contract fields that hold dropped content, with the tokens each holds (itself an item, Rule 18)."""
+    tokens = tuple(dict.fromkeys(token.strip() for token in dropped if token.strip()))
+    found = {}
+    for channel, text in contract_channels(contract).items():
+        held = tuple(token for token in tokens if token in text)
+        if held:
+            found[channel.removeprefix("contract.")] = held
+    return found
 
 
 def exposure_scan(dropped: tuple[str, ...], sources: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
