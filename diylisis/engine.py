@@ -199,6 +199,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     if stop is not None and stop.option == "resolve" and not state.contract.stop:
         state = replace(state, contract=replace(state.contract, stop=stop.value))
     state = _apply_contract_leak_answers(state)
+    state = _apply_exposure_answers(state, lambda locator: edges.read_source(locator, snapshot))
     state = replace(state, premises=_premises(state), open_questions=(), status="running")
 
     done = frozenset(delta.item_id for delta in state.repair_deltas)
@@ -235,7 +236,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     measure = f6_settle.measure(
         items=state.items, dispositions=state.dispositions, ledger=ledger,
         leaks=len(leaks), authored=state.authored, judgments=state.judgments,
-        unresolved_references=unresolved, decisions=state.decisions,
+        unresolved_references=unresolved, decisions=_kept_decisions(state),
         activity=state.contract.activity,
         stop=state.contract.stop or (stop.value if stop is not None else None))
     state = replace(state, measure=measure, verdict=verdict, ledger=ledger)
@@ -366,10 +367,13 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             reason=(f"{problem}; " if problem else "") + "a decision with no durable record of its "
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
     for entry in state.ledger:
-        if entry.reason == "exposure" and not _answer(state.answers, entry.item_id):
+        answer = _answer(state.answers, entry.item_id)
+        problem = _answer_problem(answer, context) if entry.reason == "exposure" else None
+        if entry.reason == "exposure" and (answer is None or problem):
             questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
-                                      options=("defer",),
-                                      reason="exposure scan (detection only): accept it with a condition"))
+                                      options=RESIDUAL_OPTIONS if has_channel else ("defer",),
+                                      reason=(f"{problem}; " if problem else "") + _EXPOSURE_OPTIONS
+                                      if has_channel else "exposure scan (detection only): accept it with a condition"))
     for name, held in f6_settle.leaking_fields(_dropped_tokens(state), state.contract).items():
         if not _answer(state.answers, f"contract-{name}-leak"):
             questions.append(Question(
@@ -389,7 +393,43 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
 
 
 def options_for_decision(has_channel: bool) -> tuple[str, ...]:
-    return ("resolve", "defer") if has_channel else ("defer",)
+    """Rule 14: Resolve and Route bind the ledger pointer, Drop releases the decision, Defer accepts it."""
+    return RESIDUAL_OPTIONS if has_channel else ("defer",)
+
+
+_EXPOSURE_OPTIONS = ("exposure scan (detection only): route to a pointer that does not expose it, resolve to "
+                     "keep the dropped content after all, drop the pointer or source that exposes it, or "
+                     "defer with a condition")
+
+
+def _apply_exposure_answers(state: RunState, read_source: Callable[[str], str | None]) -> RunState:
+    """Rule 14 on exposure residuals: Route replaces the exposing pointer, Drop releases it, Resolve
+    re-disposes the dropped items it exposes on the author's authority (spec: exposed_drops)."""
+    by_slug = {"exposure-" + f1_deixis.slug(locator): locator for locator in _exposure_sources(state)}
+    contract, answers = state.contract, list(state.answers)
+    answered = {a.item_id for a in answers}
+    for entry in state.ledger:
+        answer = _answer(state.answers, entry.item_id)
+        locator = by_slug.get(entry.item_id)
+        if entry.reason != "exposure" or answer is None or locator is None or answer.option == "defer":
+            continue
+        if answer.option == "resolve":
+            text = read_source(locator) or ""
+            exposed = {a.item_id for a in _answers_by_item(state) if a.option == "drop"}
+            for index, old in enumerate(answers):
+                item = next((i for i in state.items if i.id == old.item_id), None)
+                if old.item_id in exposed and item is not None and item.token in text:
+                    answers[index] = Answer(item_id=old.item_id, option="resolve", value=answer.value)
+            continue
+        if locator in contract.allowed_sources:
+            sources = tuple(answer.value if s == locator and answer.option == "route" else s
+                            for s in contract.allowed_sources if answer.option == "route" or s != locator)
+            contract = replace(contract, allowed_sources=tuple(v for v in sources if v))
+            continue
+        for item in state.items:
+            if item.kind == "pointer" and item.locator == locator and item.id not in answered:
+                answers.append(Answer(item_id=item.id, option=answer.option, value=answer.value))
+    return replace(state, contract=contract, answers=tuple(answers))
 
 
 def _answer_problem(answer: Answer | None, context: RepoContext | None,
@@ -480,6 +520,12 @@ def _bind_decisions(decisions: tuple[DecisionRecord, ...], answers: tuple[Answer
     return tuple(bound)
 
 
+def _kept_decisions(state: RunState) -> tuple[DecisionRecord, ...]:
+    """Λ.decisions without those a Gate Drop released (Rule 33: the DecisionRecord goes with its item)."""
+    return tuple(d for d in state.decisions
+                 if (a := _answer(state.answers, d.id)) is None or a.option != "drop")
+
+
 def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
     """Reception premises: accepted gaps (Defer) travel to the receiver with their condition."""
     premises = [p for p in state.premises if not p.id.startswith("defer-")]
@@ -510,10 +556,14 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
 
 def _dropped_tokens(state: RunState) -> tuple[str, ...]:
     answers = {a.item_id: a for a in _answers_by_item(state)}
+    # an excision's text stays dropped unless a later answer re-disposed its item (Resolve on exposure)
     return tuple(dict.fromkeys(
         item.token for item in state.items
         if (a := answers.get(item.id)) is not None and a.option == "drop")) + tuple(
-        delta.before for delta in state.repair_deltas if delta.kind == "excision" and delta.before.strip())
+        delta.before for delta in state.repair_deltas if delta.kind == "excision" and delta.before.strip()
+        and (delta.item_id not in answers or answers[delta.item_id].option == "drop")) + tuple(
+        decision.claim for decision in state.decisions
+        if (a := answers.get(decision.id)) is not None and a.option == "drop")
 
 
 def _exposure_sources(state: RunState) -> tuple[str, ...]:

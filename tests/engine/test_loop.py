@@ -164,7 +164,7 @@ def test_exposure_of_a_dropped_token_surfaces_at_the_gate(repo: Path, tmp_path: 
                      "--answers", str(answers), "--format", "json")
     assert paused.returncode == 3, paused.stdout
     (item,) = json.loads(paused.stdout)["items"]
-    assert item["id"] == "exposure-docs-plan-md" and item["options"] == ["defer"]
+    assert item["id"] == "exposure-docs-plan-md" and item["options"] == ["resolve", "route", "drop", "defer"]
     run = json.loads(paused.stdout)["run"]
     assert distill(repo, "answer", run, item["id"], "defer", "docs/plan.md is rewritten").returncode == 0
     done = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
@@ -222,3 +222,35 @@ def test_rule31_deferred_refuter_finding_is_not_failed_again_on_resume(repo: Pat
     assert done.returncode == 0, done.stdout + done.stderr
     premises = json.loads(done.stdout)["certificate"]["reception"]["premises"]
     assert any("docs/plan.md" in p and "own certificate" in p for p in premises)
+
+
+# --- Rule 14: exposure and decision items offer Resolve, Route, Drop and Defer -----------------
+
+
+def test_rule14_exposure_route_replaces_the_exposing_source(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Ship the retry (see /tmp/run3.log).\n",
+                                "docs/plan.md": "The retry failed, see /tmp/run3.log for the trace.\n"})
+    answers = tmp_path / "a.toml"
+    answers.write_text('tmp-run3-log = "drop"\nexposure-docs-plan-md = { route = "docs/retries.md" }\n'
+                       + _qp(tmp_path).read_text())
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/plan.md",
+                   "--utterance", "certify TASK.md, the implementer may read docs/plan.md",
+                   "--answers", str(answers), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["certificate"]["reception"]["granted_sources"] == ["docs/retries.md"]
+    assert "/tmp/run3.log" not in done.stdout
+
+
+def test_rule14_decision_item_offers_route_and_drop(repo: Path, tmp_path: Path) -> None:
+    task = "Ship the retry.\nWe decided to retry five times.\n"
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": task})
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input", "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    (item,) = json.loads(paused.stdout)["items"]
+    assert item["id"] == "decision-1" and item["options"] == ["resolve", "route", "drop", "defer"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, "decision-1", "drop").returncode == 0
+    done = distill(repo, "resume", run, "--answers", str(_qp(tmp_path)), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "decided" not in (repo / "TASK.md").read_text()
+    assert "Ship the retry." in (repo / "TASK.md").read_text()
