@@ -193,7 +193,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         refute=refuter_for(workspace),
         gate=gate,
         write=write if channel is not None else None,
-        save=lambda state: runs.save(workspace.git_dir, state),
+        save=(lambda state: None) if check_only else (lambda state: runs.save(workspace.git_dir, state)),
         certified_elsewhere=certified_elsewhere,
         read_source=read_source,
         store=store_certificate,

@@ -175,3 +175,12 @@ def test_rule18_leak_lint_names_each_contract_channel() -> None:
     assert sorted(channel for _, channel in leaks) == ["contract.allowed_sources", "contract.stop"]
     assert f6_settle.leaking_fields((" /tmp/run3.log",), contract) == {
         "allowed_sources": ("/tmp/run3.log",), "stop": ("/tmp/run3.log",)}
+
+
+def test_rule12_deferred_item_trace_says_the_text_stays() -> None:
+    from diylisis.phases.f3_disposition import from_answer
+    from diylisis.state import Answer
+
+    disposition = from_answer(RESIDUE, Answer(item_id=RESIDUE.id, option="defer", value="the task is migrated"))
+    assert disposition.kind is DispositionKind.DROP  # spec: Defer resolves to a released item
+    assert "text stays in the record" in disposition.basis and "the task is migrated" in disposition.basis
