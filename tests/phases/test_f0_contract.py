@@ -102,3 +102,25 @@ def test_rule26_activation_verb_must_not_restate_the_target(repo: Path) -> None:
     minimal = distill(repo, "certify", "TASK.md", "--role", "implementer", "--verb", "Read {locator} and carry it out",
                       "--no-input")
     assert minimal.returncode != 2, minimal.stderr
+
+
+def test_rule27_implement_alone_never_trips() -> None:
+    from diylisis.model import Contract
+    from diylisis.phases.f0_contract import competence_substitution
+
+    def nothing_resolves(locator: str) -> bool:
+        return False
+
+    assert competence_substitution(Contract(role="implementer", activity="implement the --json flag"),
+                                   nothing_resolves) is None
+    assert competence_substitution(Contract(role="implementer", activity="implement the flag using the existing "
+                                                                         "formatter"), nothing_resolves) is None
+    assert competence_substitution(Contract(role="implementer", activity="deploy it by running ops/ship.sh"),
+                                   nothing_resolves) is not None
+
+
+def test_rule4_contract_needs_a_recipient_role(repo: Path) -> None:
+    commit(repo, "Add the task\n", FILES)
+    done = distill(repo, "certify", "TASK.md", "--no-input")
+    assert done.returncode == 2 and "recipient role" in done.stderr
+    assert not (repo / ".git" / "distill").exists()
