@@ -19,7 +19,6 @@ from diylisis.phases import (
     f4_judgments,
     f6_settle,
     f7_certify,
-    qp_premise,
     repair,
 )
 from diylisis.refuter import RefuterInput
@@ -28,6 +27,7 @@ from diylisis.state import (
     Answer,
     DecisionRecord,
     DispositionKind,
+    FieldMark,
     GateKind,
     Item,
     ItemOrigin,
@@ -148,7 +148,7 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
                    utterances=state.utterances + tuple(corrections), open_questions=())
 
 
-def _answered_mark(mark, answer: Answer | None):
+def _answered_mark(mark: FieldMark, answer: Answer | None) -> FieldMark:
     """Ac on one field: Correct re-marks it user_stated; Confirm ratifies it, still ai_authored (Rule 29)."""
     if answer is not None and answer.option == "correct":
         return replace(mark, provenance="user_stated", confirmed=None)
@@ -636,6 +636,8 @@ _AUTHORITY_QUESTION = ("is the carried copy derived (answer: derived), or author
 def _check_authority(state: RunState, edges: Edges) -> tuple[RunState, str | None]:
     """Qp terminal check (Rule 32): an AuthoritativeAt location must resolve and its line be
     leak-clean; a failing answer is withdrawn, so Qp is asked again with the failure cited."""
+    from diylisis.phases import qp_premise
+
     authority = _answer(state.answers, "qp-authority")
     if authority is None or not authority.value:
         return state, None
@@ -653,7 +655,8 @@ def _cp_answer(state: RunState) -> str | None:
     """Λ.cp_answer as the refuter reads it: Correct or Confirm once given, None while a field awaits it."""
     if f0_contract.unconfirmed_fields(state.contract_provenance):
         return None
-    options = {a.option for a in state.answers if a.item_id.startswith("contract-") and a.option in ("confirm", "correct")}
+    options = {a.option for a in state.answers
+               if a.item_id.startswith("contract-") and a.option in ("confirm", "correct")}
     if "correct" in options:
         return "correct"
     return "confirm" if options or any(m.confirmed for m in state.contract_provenance) else None
@@ -674,6 +677,8 @@ def _premise_gate(state: RunState, edges: Edges) -> RunState:
                                reason=_AUTHORITY_QUESTION, options=("value",)))
     if not wanted:
         return state
+    from diylisis.phases import qp_premise  # Qp does not fire on a clean record (the hook's fast path)
+
     state = _record_answers(state, tuple(a for a in edges.gate.ask(tuple(wanted), state)))
     state, problem = _check_authority(state, edges)
     consumer = _answer(state.answers, "qp-consumer")

@@ -19,10 +19,9 @@ TRACKED_FIELDS = ("activity", "scope", "stop", "allowed_sources")  # spec: Contr
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
 # activities whose outcome is a judgment the recipient must own (Rule 27); "implement" never trips;
 # spec judgment_bearing: choosing, creating, adapting, debugging or deploying a mechanism, and judging
-_JUDGMENT_BEARING = re.compile(
-    r"\b(review|evaluat|assess|judg|audit|decid|choos|critiqu|approv|creat|design|adapt|debug|deploy|migrat)\w*",
-    re.IGNORECASE)
-_ARTIFACT = re.compile(r"(?<![\w/.-])((?:\.?/)?(?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8})(?![\w/])")
+_JUDGMENT_BEARING = (r"\b(review|evaluat|assess|judg|audit|decid|choos|critiqu|approv|creat|design|adapt|debug"
+                     r"|deploy|migrat)\w*")
+_ARTIFACT = r"(?<![\w/.-])((?:\.?/)?(?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8})(?![\w/])"  # a file a method names
 _METHOD_PRESCRIPTION = re.compile(r"\b(using|by running|with the|via|only with|exactly as)\b",
                                   re.IGNORECASE)
 
@@ -143,7 +142,8 @@ def check_competence_substitution(contract: Contract, resolves: Callable[[str], 
 
 def judgment_bearing(activity: str) -> bool:
     """judgment_bearing(t): the task needs choosing, creating, adapting, debugging or deploying a mechanism."""
-    return bool(_JUDGMENT_BEARING.search(activity))
+    # compiled on use: a hook's contract rarely declares an activity
+    return bool(activity) and re.search(_JUDGMENT_BEARING, activity, re.IGNORECASE) is not None
 
 
 def competence_substitution(contract: Contract, resolves: Callable[[str], bool]) -> str | None:
@@ -161,7 +161,7 @@ def competence_substitution(contract: Contract, resolves: Callable[[str], bool])
     method = _METHOD_PRESCRIPTION.search(prescription)
     if method is None:
         return None
-    named = _ARTIFACT.findall(prescription[method.start():])
+    named = re.findall(_ARTIFACT, prescription[method.start():])
     if not named:
         return "it prescribes its method without naming an operative artifact"
     granted = {source.removeprefix("./") for source in contract.allowed_sources}

@@ -67,8 +67,8 @@ def test_rule29_confirmed_by_the_user_is_not_stated_by_the_user(repo: Path) -> N
 
 def test_rule27_debugging_and_deploying_are_judgment_bearing(repo: Path) -> None:
     commit(repo, "Add the task\n", FILES)
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer",
-                   "--activity", "debug and deploy the cache fix by running the author's deploy.sh steps exactly as written")
+    activity = "debug and deploy the cache fix by running the author's deploy.sh steps exactly as written"
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--activity", activity)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "deploy.sh" in done.stderr and "owns the method" in done.stderr
 
