@@ -16,7 +16,7 @@ from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.frozen import replace
 from diylisis.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
-from diylisis.phases import f0_contract
+from diylisis.phases import f0_contract, f2_grounding
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState
 from diylisis.workspace import Workspace, git_values
@@ -62,11 +62,12 @@ def context_for(workspace: Workspace):
     message or staged file being committed (the tree the new commit will have; no pygit2 import)."""
     from diylisis.gitio import context as contexts
 
-    cache: dict[tuple[str | None, str | None], object] = {}
+    cache: dict[tuple[str | None, str | None, bool], object] = {}
 
     def context(snapshot: Snapshot):
         on_index = snapshot.target.kind is RecordKind.MSGFILE or snapshot.tree_revision is None
-        key = (None if on_index else snapshot.tree_revision, snapshot.path)
+        own_tree_only = snapshot.target.kind is RecordKind.FILE  # a message may name what its change removed
+        key = (None if on_index else snapshot.tree_revision, snapshot.path, own_tree_only)
         if key not in cache:
             if on_index:
                 cache[key] = contexts.GitCommandContext(workspace.root, None, exclude_path=snapshot.path,
@@ -75,27 +76,43 @@ def context_for(workspace: Workspace):
                 from diylisis.workers import open_in_this_process  # one handle per process, not per revision
 
                 cache[key] = contexts.PygitContext(open_in_this_process(workspace.root), snapshot.tree_revision,
-                                                   exclude_path=snapshot.path)
+                                                   exclude_path=snapshot.path, first_parent=not own_tree_only)
         return cache[key]
 
     return context
 
 
 def start(workspace: Workspace, target: Target, request: ContractFields,
-          utterances: tuple[str, ...], check_dirty: bool = True) -> RunState:
-    """F0: declare the contract, run its guards, and open a run."""
-    contract, stated = f0_contract.declare(request, workspace.config.contract)
+          utterances: tuple[str, ...], check_dirty: bool = True, *,
+          ratified_by: str | None = None) -> RunState:
+    """F0: declare the contract, run its guards, and open a run; ratified_by: who stands behind
+    fields the utterance does not carry, where no one can be asked (a hook's committed config)."""
+    contract, _ = f0_contract.declare(request, workspace.config.contract)
+    snapshot = _read_once(workspace, target)  # only a guard that needs the record reads it
     f0_contract.check_content_free(contract, ())
-    f0_contract.check_competence_substitution(contract)
+    if contract.activation_verb != f0_contract.DEFAULT_VERB:
+        f0_contract.check_verb_against_target(contract, snapshot().text)
+    f0_contract.check_competence_substitution(contract, resolves=lambda locator: f2_grounding.resolves_at(
+        locator, context_for(workspace)(snapshot()))[0])
     f0_contract.check_certificate_target(contract, target, workspace.root)
     if check_dirty:
         refuse_dirty(workspace, target)
-    invocation = " ".join(f"{name}={f0_contract.field_text(contract, name)}" for name in stated)
-    spoken = tuple(filter(None, (invocation,))) + utterances
     return RunState(
-        run_id=runs.new_run_id(), target=target, contract=contract, utterances=spoken,
-        contract_provenance=f0_contract.mark_provenance(contract, utterances, stated),
+        run_id=runs.new_run_id(), target=target, contract=contract, utterances=utterances,
+        contract_provenance=f0_contract.mark_provenance(contract, utterances, ratified_by),
         status="running")
+
+
+def _read_once(workspace: Workspace, target: Target):
+    """read(workspace, target), on first call, remembered."""
+    made: list[Snapshot] = []
+
+    def snapshot() -> Snapshot:
+        if not made:
+            made.append(read(workspace, target))
+        return made[0]
+
+    return snapshot
 
 
 def refuse_dirty(workspace: Workspace, target: Target) -> None:
@@ -159,7 +176,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
 
     def read_source(locator: str, snapshot: Snapshot) -> str | None:
         if locator.startswith(("http://", "https://")):
-            return None if "://localhost" in locator else ""  # beyond tool reach: judged by class
+            return None  # never fetched: its contents cannot show that it exposes nothing (F6)
         path = locator.split(":", 1)[0]
         where = f"{snapshot.tree_revision}:{path}" if snapshot.tree_revision else f":{path}"
         code, out, _ = gitio.try_git(["cat-file", "blob", where], workspace.root)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from diylisis.frozen import frozen_model, replace
-from diylisis.model import Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
+from diylisis.model import DEFAULT_VERB, Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
 from diylisis.phases import (
     f0_contract,
     f1_deixis,
@@ -27,6 +27,7 @@ from diylisis.state import (
     Answer,
     DecisionRecord,
     DispositionKind,
+    FieldMark,
     GateKind,
     Item,
     ItemOrigin,
@@ -115,7 +116,7 @@ def run(state: RunState, edges: Edges) -> Result:
 
 def _contract_gate(state: RunState, edges: Edges) -> RunState:
     """F0 Confirm/Correct for ai_authored fields (Rule 29), before F1."""
-    authored = [mark.field for mark in state.contract_provenance if mark.provenance == "ai_authored"]
+    authored = list(f0_contract.unconfirmed_fields(state.contract_provenance))
     if not authored:
         return state
     questions = tuple(
@@ -131,17 +132,27 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
     if still_open:
         return replace(state, status="paused", open_questions=still_open)
     contract = state.contract
+    corrections: list[str] = []
     for name in authored:
         answer = _answer(state.answers, f"contract-{name}")
         if answer and answer.option == "correct":
             value = answer.value or ""
+            corrections.append(value)
             contract = replace(contract, **{
                 name: tuple(v.strip() for v in value.split(";") if v.strip())
                 if name == "allowed_sources" else value})
-    marks = tuple(replace(m, provenance="user_stated") if m.field in authored else m
+    marks = tuple(_answered_mark(m, _answer(state.answers, f"contract-{m.field}")) if m.field in authored else m
                   for m in state.contract_provenance)
+    # a correction is the user's own words: it joins the utterance the fields are marked against
     return replace(state, contract=contract, contract_provenance=marks, status="running",
-                   open_questions=())
+                   utterances=state.utterances + tuple(corrections), open_questions=())
+
+
+def _answered_mark(mark: FieldMark, answer: Answer | None) -> FieldMark:
+    """Ac on one field: Correct re-marks it user_stated; Confirm ratifies it, still ai_authored (Rule 29)."""
+    if answer is not None and answer.option == "correct":
+        return replace(mark, provenance="user_stated", confirmed=None)
+    return replace(mark, confirmed="the user confirmed it at F0")
 
 
 def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
@@ -161,9 +172,11 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     answers_before = len(state.answers)
     premises_before = len(state.premises)
     state = _dispose(state)
+    # answers given while paused bind their premises before F5 reads them (Rule 31)
+    state = replace(state, premises=_premises(state))
     # a refuter that gives no valid verdict raises (exit 1, each reason on stderr); the run file
     # keeps the last saved state, so `resume` can continue once the refuter is fixed
-    verdict = edges.refute(_refuter_input(state, snapshot, edges, holds))
+    verdict = _unpremised(edges.refute(_refuter_input(state, snapshot, edges, holds)), state)
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
         name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
@@ -185,6 +198,8 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     stop = _answer(state.answers, "contract-stop")
     if stop is not None and stop.option == "resolve" and not state.contract.stop:
         state = replace(state, contract=replace(state.contract, stop=stop.value))
+    state = _apply_contract_leak_answers(state)
+    state = _apply_exposure_answers(state, lambda locator: edges.read_source(locator, snapshot))
     state = replace(state, premises=_premises(state), open_questions=(), status="running")
 
     done = frozenset(delta.item_id for delta in state.repair_deltas)
@@ -215,13 +230,13 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     known = {entry.item_id for entry in state.ledger}
     ledger = state.ledger + tuple(dict.fromkeys(
         LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason="exposure", surfaced=False,
-                    detail=f"dropped content is still readable through {locator}, which this run cannot edit")
-        for _, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
+                    detail=f6_settle.exposure_detail(token, locator))
+        for token, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
     unresolved = f6_settle.unresolved_references(state.judgments, holds)
     measure = f6_settle.measure(
         items=state.items, dispositions=state.dispositions, ledger=ledger,
         leaks=len(leaks), authored=state.authored, judgments=state.judgments,
-        unresolved_references=unresolved, decisions=state.decisions,
+        unresolved_references=unresolved, decisions=_kept_decisions(state),
         activity=state.contract.activity,
         stop=state.contract.stop or (stop.value if stop is not None else None))
     state = replace(state, measure=measure, verdict=verdict, ledger=ledger)
@@ -231,9 +246,46 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
             "the refuter keeps failing on findings that were already answered: "
             + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), False
     if not settled and measure.total and not deltas and not gate_changed and verdict.passed:
+        where = sorted({channel for _, channel in leaks})
         return replace(state, status="stopped", stop_reason=(
-            f"the measure stays at {measure.total} with nothing left to repair: {measure}")), False
+            f"the measure stays at {measure.total} with nothing left to repair: {measure}"
+            + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), False
     return state, settled
+
+
+def _apply_contract_leak_answers(state: RunState) -> RunState:
+    """A Resolve re-declares a contract field that held dropped content, a Drop unsets it (Rule 18)."""
+    contract = state.contract
+    for name in f6_settle.CONTRACT_CHANNEL_FIELDS:
+        answer = _answer(state.answers, f"contract-{name}-leak")
+        if answer is None:
+            continue
+        value = answer.value if answer.option == "resolve" else None
+        if isinstance(getattr(contract, name), tuple):
+            contract = replace(contract, **{name: tuple(v.strip() for v in (value or "").split(";") if v.strip())})
+        elif name == "activation_verb":
+            contract = replace(contract, activation_verb=value or DEFAULT_VERB)
+        else:
+            contract = replace(contract, **{name: value})
+    return state if contract == state.contract else replace(state, contract=contract)
+
+
+def _premised(state: RunState, token: str) -> bool:
+    """The reception premises already carry this token: a Defer answer's item, or a relayed claim."""
+    by_id = {item.id: item for item in state.items}
+    if any(a.option == "defer" and a.item_id in by_id and by_id[a.item_id].token == token
+           for a in _answers_by_item(state)):
+        return True
+    return any(p.id == "claim-" + f1_deixis.slug(token) for p in state.premises)
+
+
+def _unpremised(verdict: ZeroMemoryVerdict, state: RunState) -> ZeroMemoryVerdict:
+    """Rule 31: a finding on an already-premised claim is not failed again; a Fail that names
+    nothing else stands as a Pass over the premise list the receiver reconfirms."""
+    kept = tuple(f for f in verdict.findings if f.category in (9, 10) or not _premised(state, f.token))
+    if len(kept) == len(verdict.findings):
+        return verdict
+    return replace(verdict, findings=kept, passed=verdict.passed or not kept)
 
 
 def _leaks(dropped: tuple[str, ...], state: RunState, snapshot: Snapshot,
@@ -246,6 +298,9 @@ def _leaks(dropped: tuple[str, ...], state: RunState, snapshot: Snapshot,
         edge=f0_contract.activation_edge(state.contract, state.target), judgments=state.judgments,
         deltas=state.repair_deltas, premises=state.premises, verdict=verdict, issued_at="draft")
     return f6_settle.leak_lint(dropped, {"record": snapshot.text,
+                                         **f6_settle.contract_channels(state.contract),
+                                         "reception premises": "\n".join(draft.reception.premises),
+                                         "reception procedure": codec.dumps(codec.encode(draft.reception)),
                                          "certificate": codec.dumps(codec.certificate_to_dict(draft)),
                                          "brief": "\n".join(f7_certify.brief_lines(draft))})
 
@@ -312,10 +367,20 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             reason=(f"{problem}; " if problem else "") + "a decision with no durable record of its "
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
     for entry in state.ledger:
-        if entry.reason == "exposure" and not _answer(state.answers, entry.item_id):
+        answer = _answer(state.answers, entry.item_id)
+        problem = _answer_problem(answer, context) if entry.reason == "exposure" else None
+        if entry.reason == "exposure" and (answer is None or problem):
             questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
-                                      options=("defer",),
-                                      reason="exposure scan (detection only): accept it with a condition"))
+                                      options=RESIDUAL_OPTIONS if has_channel else ("defer",),
+                                      reason=(f"{problem}; " if problem else "") + _EXPOSURE_OPTIONS
+                                      if has_channel else "exposure scan (detection only): accept it with a condition"))
+    for name, held in f6_settle.leaking_fields(_dropped_tokens(state), state.contract).items():
+        if not _answer(state.answers, f"contract-{name}-leak"):
+            questions.append(Question(
+                id=f"contract-{name}-leak", gate=GateKind.RESIDUAL, token=f0_contract.field_text(state.contract, name),
+                line=0, options=("resolve", "drop"),
+                reason=f"the contract's {name} still holds what you dropped from the record "
+                       f"({', '.join(held)}): resolve with the {name} in other words, or drop the field"))
     if state.contract.activity and not state.contract.stop and not _answer(state.answers, "contract-stop"):
         questions.append(Question(
             id="contract-stop", gate=GateKind.CONTRACT, token=state.contract.activity, line=0,
@@ -328,7 +393,43 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
 
 
 def options_for_decision(has_channel: bool) -> tuple[str, ...]:
-    return ("resolve", "defer") if has_channel else ("defer",)
+    """Rule 14: Resolve and Route bind the ledger pointer, Drop releases the decision, Defer accepts it."""
+    return RESIDUAL_OPTIONS if has_channel else ("defer",)
+
+
+_EXPOSURE_OPTIONS = ("exposure scan (detection only): route to a pointer that does not expose it, resolve to "
+                     "keep the dropped content after all, drop the pointer or source that exposes it, or "
+                     "defer with a condition")
+
+
+def _apply_exposure_answers(state: RunState, read_source: Callable[[str], str | None]) -> RunState:
+    """Rule 14 on exposure residuals: Route replaces the exposing pointer, Drop releases it, Resolve
+    re-disposes the dropped items it exposes on the author's authority (spec: exposed_drops)."""
+    by_slug = {"exposure-" + f1_deixis.slug(locator): locator for locator in _exposure_sources(state)}
+    contract, answers = state.contract, list(state.answers)
+    answered = {a.item_id for a in answers}
+    for entry in state.ledger:
+        answer = _answer(state.answers, entry.item_id)
+        locator = by_slug.get(entry.item_id)
+        if entry.reason != "exposure" or answer is None or locator is None or answer.option == "defer":
+            continue
+        if answer.option == "resolve":
+            text = read_source(locator) or ""
+            exposed = {a.item_id for a in _answers_by_item(state) if a.option == "drop"}
+            for index, old in enumerate(answers):
+                item = next((i for i in state.items if i.id == old.item_id), None)
+                if old.item_id in exposed and item is not None and item.token in text:
+                    answers[index] = Answer(item_id=old.item_id, option="resolve", value=answer.value)
+            continue
+        if locator in contract.allowed_sources:
+            sources = tuple(answer.value if s == locator and answer.option == "route" else s
+                            for s in contract.allowed_sources if answer.option == "route" or s != locator)
+            contract = replace(contract, allowed_sources=tuple(v for v in sources if v))
+            continue
+        for item in state.items:
+            if item.kind == "pointer" and item.locator == locator and item.id not in answered:
+                answers.append(Answer(item_id=item.id, option=answer.option, value=answer.value))
+    return replace(state, contract=contract, answers=tuple(answers))
 
 
 def _answer_problem(answer: Answer | None, context: RepoContext | None,
@@ -419,6 +520,12 @@ def _bind_decisions(decisions: tuple[DecisionRecord, ...], answers: tuple[Answer
     return tuple(bound)
 
 
+def _kept_decisions(state: RunState) -> tuple[DecisionRecord, ...]:
+    """Λ.decisions without those a Gate Drop released (Rule 33: the DecisionRecord goes with its item)."""
+    return tuple(d for d in state.decisions
+                 if (a := _answer(state.answers, d.id)) is None or a.option != "drop")
+
+
 def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
     """Reception premises: accepted gaps (Defer) travel to the receiver with their condition."""
     premises = [p for p in state.premises if not p.id.startswith("defer-")]
@@ -449,10 +556,14 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
 
 def _dropped_tokens(state: RunState) -> tuple[str, ...]:
     answers = {a.item_id: a for a in _answers_by_item(state)}
+    # an excision's text stays dropped unless a later answer re-disposed its item (Resolve on exposure)
     return tuple(dict.fromkeys(
         item.token for item in state.items
         if (a := answers.get(item.id)) is not None and a.option == "drop")) + tuple(
-        delta.before for delta in state.repair_deltas if delta.kind == "excision" and delta.before.strip())
+        delta.before for delta in state.repair_deltas if delta.kind == "excision" and delta.before.strip()
+        and (delta.item_id not in answers or answers[delta.item_id].option == "drop")) + tuple(
+        decision.claim for decision in state.decisions
+        if (a := answers.get(decision.id)) is not None and a.option == "drop")
 
 
 def _exposure_sources(state: RunState) -> tuple[str, ...]:
@@ -511,11 +622,44 @@ def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds) -> 
         watchlist=tuple(row.surface_token for row in state.subst_table),
         open_items=open_items, utterances=state.utterances,
         contract_provenance=state.contract_provenance,
-        cp_answer="confirm" if all(m.provenance == "user_stated" for m in state.contract_provenance) else None,
+        cp_answer=_cp_answer(state),
         premises=state.premises,
         unresolved_references=f6_settle.unresolved_references(state.judgments, holds),
         uncertified_siblings=siblings,
         missing_sources=tuple(s for s in state.contract.allowed_sources if not holds(s)))
+
+
+_AUTHORITY_QUESTION = ("is the carried copy derived (answer: derived), or authoritative at a location the "
+                       "receiver can open (a tracked path, a commit id or a durable URL)?")
+
+
+def _check_authority(state: RunState, edges: Edges) -> tuple[RunState, str | None]:
+    """Qp terminal check (Rule 32): an AuthoritativeAt location must resolve and its line be
+    leak-clean; a failing answer is withdrawn, so Qp is asked again with the failure cited."""
+    from diylisis.phases import qp_premise
+
+    authority = _answer(state.answers, "qp-authority")
+    if authority is None or not authority.value:
+        return state, None
+    snapshot = edges.read()
+    context = edges.context(snapshot)
+    problem = qp_premise.authority_problem(
+        qp_premise.parse_authority(authority.value), str(state.target),
+        lambda locator: f2_grounding.resolves_at(locator, context), _dropped_tokens(state))
+    if problem is None:
+        return state, None
+    return replace(state, answers=tuple(a for a in state.answers if a.item_id != "qp-authority")), problem
+
+
+def _cp_answer(state: RunState) -> str | None:
+    """Λ.cp_answer as the refuter reads it: Correct or Confirm once given, None while a field awaits it."""
+    if f0_contract.unconfirmed_fields(state.contract_provenance):
+        return None
+    options = {a.option for a in state.answers
+               if a.item_id.startswith("contract-") and a.option in ("confirm", "correct")}
+    if "correct" in options:
+        return "correct"
+    return "confirm" if options or any(m.confirmed for m in state.contract_provenance) else None
 
 
 def _premise_gate(state: RunState, edges: Edges) -> RunState:
@@ -530,15 +674,20 @@ def _premise_gate(state: RunState, edges: Edges) -> RunState:
                                options=("value",)))
     if state.authority_copy is None:
         wanted.append(Question(id="qp-authority", gate=GateKind.PREMISE, token="authority copy",
-                               reason="where is the authoritative copy (for example the branch or URL)?",
-                               options=("value",)))
+                               reason=_AUTHORITY_QUESTION, options=("value",)))
     if not wanted:
         return state
+    from diylisis.phases import qp_premise  # Qp does not fire on a clean record (the hook's fast path)
+
     state = _record_answers(state, tuple(a for a in edges.gate.ask(tuple(wanted), state)))
+    state, problem = _check_authority(state, edges)
     consumer = _answer(state.answers, "qp-consumer")
     authority = _answer(state.answers, "qp-authority")
     state = replace(state, consumer_profile=consumer.value if consumer else None,
-                    authority_copy=authority.value if authority else None)
+                    authority_copy=qp_premise.stored(qp_premise.parse_authority(authority.value))
+                    if authority and authority.value else None)
+    wanted = [replace(q, reason=f"{problem}; {q.reason}") if problem and q.id == "qp-authority" else q
+              for q in wanted]
     still = tuple(q for q in wanted if not _answer(state.answers, q.id))
     if still:
         return replace(state, status="paused", open_questions=still)

@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, DistillError, GitError
+from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
 from diylisis.frozen import frozen_model, replace
 from diylisis.gitio import cat_objects, run_git, try_git
 from diylisis.model import RecordKind, Snapshot, Target
@@ -132,15 +132,19 @@ class HookGate:
 
 def hook_gate(role: str) -> HookGate:
     """The gate for a commit-msg or pre-commit hook run for a recipient role."""
-    return HookGate(consumer=f"a {role} reading the repository, with repository access",
-                    authority="the commit this record is part of, in this repository")
+    # the record in the repository stays the authoritative copy (Qp: Derived, Rule 32)
+    return HookGate(consumer=f"a {role} reading the repository, with repository access", authority="derived")
+
+
+HOOK_RATIFIER = "the repository's committed configuration"  # confirms, never states (Rule 29)
 
 
 def hook_request(workspace, role: str):
     """The contract a hook certifies under: the configured role and the config's own fields.
 
     The repository's configuration file is a person's committed words, so its contract
-    fields count as stated (no one is at the hook to Confirm/Correct them, Rule 29).
+    fields stand confirmed by it (no one is at the hook to Confirm/Correct them, Rule 29);
+    they are still not marked as stated by the user.
     """
     from diylisis.config import ContractFields
 
@@ -180,7 +184,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         report_secrets(out, leaks, fix=REUSE.format(path=message_path))
         return EXIT_FAILED
     state = certification.start(workspace, target, hook_request(workspace, settings.role), (),
-                                check_dirty=False)
+                                check_dirty=False, ratified_by=HOOK_RATIFIER)
     kept: list = []  # (certificate, snapshot) as the engine would store them
     edges = _hook_edges(workspace, state, hook_gate(settings.role), kept)
     from diylisis import engine
@@ -195,7 +199,8 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
             return EXIT_FAILED
         from diylisis import store
 
-        store.settings_from(certification.git_values(workspace))  # a bad store setting: exit 2 now, not after the commit
+        # a bad store setting is exit 2 now, not after the commit
+        store.settings_from(certification.git_values(workspace))
         hook_certificates.keep(workspace.git_dir, workspace.head, _reading_certificates(certificate, final))
         for delta in result.state.repair_deltas:
             out.note(f"git distill: line {delta.line}: wrote {delta.after!r} for {delta.before!r}")
@@ -391,7 +396,8 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
     snapshot = Snapshot(target=target, data=data,
                         boundary=f"the staged content of {path} (index blob)",
                         revision=None, tree_revision=None, path=path)
-    state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False)
+    state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False,
+                                ratified_by=HOOK_RATIFIER)
     # check_only: no write channel, so the hook never modifies a tracked file
     result = _run(workspace, state, hook_gate(role), read=lambda: snapshot, check_only=True)
     forget_run(workspace, result.state)
@@ -562,10 +568,8 @@ def snapshots_by_id(snapshots: Iterable[Snapshot]) -> dict[str, str]:
 
 def push_certificates(root: Path, remote: str) -> tuple[str, ...]:
     """Push the notes and snapshot refs beside the commits; merge the remote's first if it moved."""
-    from diylisis import store
+    from diylisis import publish_check, store
     from diylisis.commands import sync
-
-    from diylisis import publish_check
 
     config = store.settings(root)
     refs = (config.notes_ref, store.SNAPSHOTS_REF)

@@ -301,6 +301,28 @@ class ZeroMemoryVerdict:
             raise ValueError("a verdict needs a sweep row for each of the eleven categories")
 
 
+# --- Qp answer (spec: AuthorityCopy, Rule 32) -----------------------------------------------
+
+
+@frozen_model
+class Derived:
+    """The carried copy is derived: the record itself stays the authoritative copy."""
+
+
+@frozen_model
+class AuthoritativeAt:
+    """The authoritative copy lives at a location, which must pass resolves_at."""
+
+    location: str
+
+    def __post_init__(self) -> None:
+        if not self.location.strip():
+            raise ValueError("AuthoritativeAt needs a location")
+
+
+AuthorityCopy = Derived | AuthoritativeAt
+
+
 # --- certificate (issue 2, item 4) ---------------------------------------------------------
 
 CERTIFICATE_SCHEMA = "diylisis.certificate/1"

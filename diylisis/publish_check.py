@@ -38,7 +38,7 @@ def outgoing_blobs(root: str | Path, local: str, theirs: str | None) -> dict[str
         listing = run_git(["diff-tree", "-r", "-z", "--no-renames", "--diff-filter=AM", theirs, local], root)
         parts = listing.split(b"\0")
         found = {}
-        for meta, path in zip(parts[0::2], parts[1::2]):
+        for meta, path in zip(parts[0::2], parts[1::2], strict=False):  # a trailing NUL leaves one more
             fields = meta.split()
             if len(fields) >= 4:
                 found[fields[3].decode()] = path.decode("utf-8", errors="surrogateescape")

@@ -163,8 +163,16 @@ class HistoryEntry:
 
 @frozen_model
 class FieldMark:
+    """Rule 29: a tracked contract field marked against the constituting utterance.
+
+    provenance says who stated the field; confirmed says who ratified an ai_authored one
+    (the user's F0 Confirm, or a committed configuration at a hook). A confirmed field
+    stays ai_authored: confirmed by the user is not stated by the user (spec: cp_record).
+    """
+
     field: str
     provenance: str  # user_stated | ai_authored
+    confirmed: str | None = None
 
 
 @frozen_model

@@ -92,6 +92,7 @@ def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
             holds, detail = resolves_at(judgment.verdict.ref.locator, context())
             if not holds:
                 failures.append(f"unresolved reference: {judgment.verdict.ref.locator} ({detail})")
+    failures.extend(unresolved_reception(certificate, context))
     if min_realization is not None and certificate.realization.rank < min_realization.rank:
         failures.append(f"below: refuter {certificate.realization.value} is below the required "
                         f"{min_realization.value}")
@@ -123,6 +124,20 @@ def trusted_failures(trust: Trust, note: dict, certificate: Certificate, snapsho
         if missing:
             failures.append(accounting.failure(missing))
     return signature, failures
+
+
+def unresolved_reception(certificate: Certificate, context: Callable[[], RepoContext | None]) -> list[str]:
+    """Rule 21 at reception: each granted source, and an AuthoritativeAt location, still resolves."""
+    failures = []
+    for source in certificate.reception.granted_sources:
+        holds, detail = resolves_at(source, context())
+        if not holds:
+            failures.append(f"unresolved source: {source} ({detail})")
+    if certificate.authority_copy and certificate.authority_copy != "derived":
+        holds, detail = resolves_at(certificate.authority_copy, context())
+        if not holds:
+            failures.append(f"unresolved authority copy: {certificate.authority_copy} ({detail})")
+    return failures
 
 
 # Records verified per bulk read of notes: the notes and certificates of one chunk are all that

@@ -152,3 +152,11 @@ def test_a_missing_dependency_is_a_setup_error_not_a_bug(repo: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
     assert "pygit2 is not installed" in done.stderr and "bug" not in done.stderr
+
+
+def test_check_writes_no_run_file(repo: Path) -> None:
+    commit(repo, "Add notes", {"NOTES.md": "See the earlier approach.\n"})
+    done = distill(repo, "certify", "NOTES.md", "--role", "reviewer", "--check")
+    assert done.returncode == 1, done.stdout + done.stderr
+    runs = repo / ".git" / "distill" / "runs"
+    assert not runs.exists() or not any(runs.iterdir())

@@ -38,8 +38,10 @@ def _certify(repo: Path, data: bytes, commit_id: str, *, role: str = "reviewer",
         target=Target(kind=RecordKind.COMMIT, locator=commit_id), role=role, judgments=judgments,
         identity=TargetIdentity(digest=digest or sha256_digest(data), boundary="message", revision=commit_id),
         outcome="already-portable", deltas=())
-    return {**codec.certificate_to_dict(replace(certificate, reception=replace(certificate.reception, role=role))),
-            **changes}
+    # no granted source or authority location: these repositories do not hold the fixture's paths
+    certificate = replace(certificate, authority_copy=None,
+                          reception=replace(certificate.reception, role=role, granted_sources=()))
+    return {**codec.certificate_to_dict(certificate), **changes}
 
 
 def _history(repo: Path) -> list[tuple[str, bytes]]:
@@ -189,3 +191,65 @@ def test_nothing_to_verify_reads_no_settings_and_lists_no_notes(repo: Path) -> N
     walk = history.start_walk(open_repo(repo), "HEAD..HEAD")
     assert list(verification.check_range(repo, walk, None, context_for, jobs=1, max_bytes=DEFAULT_MAX_BYTES,
                                          read_config=bad_setting)) == []
+
+
+# --- Rule 21 at reception: verify re-resolves each Reference in the tree it verifies --------
+
+ROUTED_TASK = "# Task\n\nAdd a --json flag to the list command.\nWe decided to cache model lists for an hour.\n"
+ROUTED_ANSWERS = """\
+decision-1 = { resolve = "docs/cache.md" }
+qp-consumer = { value = "agent with repository access" }
+qp-authority = { value = "derived" }
+"""
+
+
+def test_rule21_verify_reresolves_routed_reference(repo: Path, tmp_path: Path) -> None:
+    from conftest import distill
+
+    commit(repo, "Add the task\n", {"TASK.md": ROUTED_TASK, "docs/cache.md": "Model lists are cached.\n"})
+    answers = tmp_path / "answers.toml"
+    answers.write_text(ROUTED_ANSWERS, encoding="utf-8")
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
+                   "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    routed = [j["verdict"]["ref"]["locator"] for j in json.loads(done.stdout)["certificate"]["judgments"]
+              if j["verdict"]["type"] == "reference"]
+    assert routed == ["docs/cache.md"]
+    assert distill(repo, "verify", "TASK.md", "--role", "implementer").returncode == 0
+
+    git(repo, "rm", "-q", "docs/cache.md")
+    git(repo, "commit", "-q", "-m", "Remove the cache notes")
+    for where in (repo, _clone_with_notes(repo, tmp_path / "clone")):
+        failed = distill(where, "verify", "TASK.md", "--role", "implementer", "--format", "json")
+        assert failed.returncode == 1, failed.stdout
+        report = json.loads(failed.stdout)
+        assert report["ok"] is False
+        assert [f for f in report["records"][0]["failures"] if f.startswith("unresolved reference: docs/cache.md")]
+
+
+def _clone_with_notes(repo: Path, where: Path) -> Path:
+    git(repo.parent, "clone", "-q", str(repo), str(where))
+    git(where, "fetch", "-q", "origin", "refs/notes/distill:refs/notes/distill")
+    return where
+
+
+def test_rule21_verify_reresolves_granted_sources_and_the_authority_copy(repo: Path, tmp_path: Path) -> None:
+    from conftest import distill
+
+    commit(repo, "Add the task\n", {"TASK.md": "# Task\n\nAdd a --json flag to the list command.\n",
+                                    "docs/cli.md": "# CLI\n"})
+    answers = tmp_path / "answers.toml"
+    answers.write_text('qp-consumer = { value = "an agent" }\nqp-authority = { value = "docs/cli.md" }\n',
+                       encoding="utf-8")
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/cli.md",
+                   "--certificate-target", "notes", "--utterance", "certify TASK.md; read docs/cli.md",
+                   "--answers", str(answers))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert distill(repo, "verify", "TASK.md", "--role", "implementer").returncode == 0
+    git(repo, "rm", "-q", "docs/cli.md")
+    git(repo, "commit", "-q", "-m", "Remove the CLI notes")
+    failed = distill(repo, "verify", "TASK.md", "--role", "implementer", "--format", "json")
+    assert failed.returncode == 1, failed.stdout
+    failures = json.loads(failed.stdout)["records"][0]["failures"]
+    assert any(f.startswith("unresolved source: docs/cli.md") for f in failures), failures
+    assert any(f.startswith("unresolved authority copy: docs/cli.md") for f in failures), failures

@@ -29,7 +29,7 @@ as-above = { resolve = "as described in docs/retries.md" }
 task-4 = "drop"
 tmp-run3-log = { route = "docs/retries.md" }
 qp-consumer = { value = "an agent with repository access" }
-qp-authority = { value = "branch main of this repository" }
+qp-authority = { value = "derived" }
 """
 
 

@@ -133,9 +133,12 @@ class PygitContext:
         origin_known: bool = False,
         exclude_path: str | None = None,
         walked: bool = False,
+        first_parent: bool = True,
     ) -> None:
         """origin_known: the origin given (None too) is final, so origin() never reads the config (a range scan).
-        walked: revision is the full id of a commit a walk of this repository gave, taken without a check."""
+        walked: revision is the full id of a commit a walk of this repository gave, taken without a check.
+        first_parent: also answer from the first parent's tree, as a commit message may name what its
+        commit removed; a file's references resolve in the revision's own tree only (Rule 21)."""
         import pygit2
 
         self._pygit2 = pygit2
@@ -148,7 +151,7 @@ class PygitContext:
         if self._commit_id is None:
             self._commit = self._resolve(revision)
         self._tree_id: Any = None
-        self._parent_tree_id: Any = None  # False for a root commit
+        self._parent_tree_id: Any = None if first_parent else False  # False: no parent tree is asked
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}

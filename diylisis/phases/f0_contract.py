@@ -12,13 +12,16 @@ from diylisis.state import FieldMark
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 TRACKED_FIELDS = ("activity", "scope", "stop", "allowed_sources")  # spec: ContractField
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
-# activities whose outcome is a judgment the recipient must own (Rule 27); "implement" never trips
-_JUDGMENT_VERBS = re.compile(r"\b(review|evaluate|assess|judge|audit|decide|choose|critique|approve)\w*",
-                             re.IGNORECASE)
+# activities whose outcome is a judgment the recipient must own (Rule 27); "implement" never trips;
+# spec judgment_bearing: choosing, creating, adapting, debugging or deploying a mechanism, and judging
+_JUDGMENT_BEARING = (r"\b(review|evaluat|assess|judg|audit|decid|choos|critiqu|approv|creat|design|adapt|debug"
+                     r"|deploy|migrat)\w*")
+_ARTIFACT = r"(?<![\w/.-])((?:\.?/)?(?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8})(?![\w/])"  # a file a method names
 _METHOD_PRESCRIPTION = re.compile(r"\b(using|by running|with the|via|only with|exactly as)\b",
                                   re.IGNORECASE)
 
@@ -58,12 +61,14 @@ def field_text(contract: Contract, name: str) -> str:
 
 
 def mark_provenance(contract: Contract, utterances: tuple[str, ...],
-                    stated_by_flags: tuple[str, ...]) -> tuple[FieldMark, ...]:
+                    ratified_by: str | None = None) -> tuple[FieldMark, ...]:
     """Rule 29: mark each set tracked field user_stated or ai_authored against the utterance.
 
-    A field typed on the command line is the user's own words. Any other field is
-    user_stated only when the constituting utterance carries its content words; an empty
-    utterance marks every such field ai_authored (the conservative direction).
+    A field is user_stated only when the constituting utterance carries its content words,
+    however the field reached the contract (a flag may be typed by an agent); an empty
+    utterance marks every field ai_authored (the conservative direction). ratified_by
+    names who stands behind the ai_authored fields without a gate (a committed
+    configuration at a hook): they stay ai_authored, marked confirmed.
     """
     spoken = {word.lower() for text in utterances for word in _WORD.findall(text)}
     marks = []
@@ -72,9 +77,15 @@ def mark_provenance(contract: Contract, utterances: tuple[str, ...],
         if not text:
             continue
         words = {word.lower() for word in _WORD.findall(text)}
-        traced = name in stated_by_flags or (bool(words) and words <= spoken)
-        marks.append(FieldMark(field=name, provenance="user_stated" if traced else "ai_authored"))
+        traced = bool(words) and words <= spoken
+        marks.append(FieldMark(field=name, provenance="user_stated" if traced else "ai_authored",
+                               confirmed=None if traced else ratified_by))
     return tuple(marks)
+
+
+def unconfirmed_fields(marks: tuple[FieldMark, ...]) -> tuple[str, ...]:
+    """has_authored_delta: the ai_authored fields no one has confirmed yet (Rule 29)."""
+    return tuple(mark.field for mark in marks if mark.provenance == "ai_authored" and not mark.confirmed)
 
 
 def activation_edge(contract: Contract, target: Target) -> ActivationEdge:
@@ -96,21 +107,74 @@ def check_content_free(contract: Contract, item_tokens: tuple[str, ...]) -> None
         )
 
 
-def check_competence_substitution(contract: Contract) -> None:
+# words any minimal activation verb may use: they name the act of taking the record up, not its task
+_MINIMAL_VERB_WORDS = frozenset({
+    "read", "execute", "follow", "carry", "perform", "apply", "complete", "start", "continue", "open",
+    "review", "implement", "check", "verify", "work", "handle", "then", "with", "from", "this", "that",
+    "them", "what", "says", "task", "record", "file", "instructions", "steps", "there", "here", "through",
+})
+
+
+def check_verb_against_target(contract: Contract, target_text: str) -> None:
+    """content_free(edge) against the target's items: the verb repeats none of the record's words."""
+    verb = contract.activation_verb.replace("{locator}", " ")
+    record_words = {word.lower() for word in _WORD.findall(target_text)}
+    leaked = sorted(({word.lower() for word in _WORD.findall(verb)} - _MINIMAL_VERB_WORDS) & record_words)
+    if leaked:
+        raise ContractMisfit(
+            f"the activation verb repeats the record's own content ({', '.join(leaked)}); keep it minimal, "
+            f"for example --verb {DEFAULT_VERB!r}"
+        )
+
+
+def check_competence_substitution(contract: Contract, resolves: Callable[[str], bool] | None = None) -> None:
     """Rule 27: a judgment-bearing activity must leave method to the recipient or name a verified artifact."""
+    witness = competence_substitution(contract, resolves or (lambda locator: False))
+    if witness is None:
+        return
     activity = contract.activity or ""
-    if not _JUDGMENT_VERBS.search(activity):
-        return
-    prescription = " ".join(filter(None, (activity, contract.scope or "")))
-    if not _METHOD_PRESCRIPTION.search(prescription):
-        return
-    if contract.verification:  # the contract names the operative artifact it relies on
-        return
     raise ContractMisfit(
-        f"the activity {activity!r} asks for a judgment but prescribes its method without naming a "
-        "verified artifact; re-declare it so the recipient owns the method, for example "
-        f"--activity {_judgment_only(activity)!r}, or name the artifact with --verify COMMAND"
+        f"the activity {activity!r} asks for a judgment but {witness}; re-declare it so the recipient "
+        f"owns the method, for example --activity {_judgment_only(activity)!r}, or grant the operative "
+        "artifact with --source PATH and replay it with a --verify command that runs it"
     )
+
+
+def judgment_bearing(activity: str) -> bool:
+    """judgment_bearing(t): the task needs choosing, creating, adapting, debugging or deploying a mechanism."""
+    # compiled on use: a hook's contract rarely declares an activity
+    return bool(activity) and re.search(_JUDGMENT_BEARING, activity, re.IGNORECASE) is not None
+
+
+def competence_substitution(contract: Contract, resolves: Callable[[str], bool]) -> str | None:
+    """The F0 leg of competence_substitution (Rule 27): the misfit witness, or None.
+
+    It trips when a judgment-bearing activity prescribes its method (the recipient does
+    not own it) and no operative artifact satisfies contract_names_verified_operative: a
+    file the prescription names, granted in allowed_sources, resolving at the certified
+    revision, and replayed by a verification command. A bare --verify does not do.
+    """
+    activity = contract.activity or ""
+    if not judgment_bearing(activity):
+        return None
+    prescription = " ".join(filter(None, (activity, contract.scope or "")))
+    method = _METHOD_PRESCRIPTION.search(prescription)
+    if method is None:
+        return None
+    named = re.findall(_ARTIFACT, prescription[method.start():])
+    if not named:
+        return "it prescribes its method without naming an operative artifact"
+    granted = {source.removeprefix("./") for source in contract.allowed_sources}
+    for artifact in named:
+        path = artifact.removeprefix("./")
+        if (path in granted and resolves(path)
+                and any(path in command or os.path.basename(path) in command for command in contract.verification)):
+            return None
+    missing = next((a for a in named if not resolves(a.removeprefix("./"))), None)
+    if missing is not None:
+        return f"the method it prescribes names {missing}, which does not resolve in the repository"
+    return (f"the method it prescribes names {named[0]}, which the contract neither grants as a source "
+            "nor replays with a verification command")
 
 
 def _judgment_only(activity: str) -> str:

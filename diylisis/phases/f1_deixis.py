@@ -124,11 +124,29 @@ def durable_url(url: str) -> bool:
     host = re.sub(r"^https?://", "", lowered).split("/", 1)[0].split(":", 1)[0]
     if host in ("localhost", "127.0.0.1", "0.0.0.0") or host.endswith(".local"):
         return False
-    if re.match(r"^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\.", host):
+    if re.match(r"^(10|127|192\.168|169\.254|172\.(1[6-9]|2\d|3[01]))\.", host):
+        return False
+    if private_host(host):
         return False
     if "/session" in lowered or "/threads/" in lowered or "/artifact/" in lowered:
         return False
     return host in _DURABLE_HOSTS or "." in host
+
+
+# names only a private network resolves (RFC 6762, RFC 8375, RFC 2606 and common intranet use)
+_PRIVATE_SUFFIXES = ("corp", "internal", "intranet", "lan", "local", "localdomain", "home", "home.arpa",
+                     "private", "test", "invalid", "example", "onion")
+_PRIVATE_LABELS = frozenset({"internal", "intranet", "intra", "corp", "vpn"})
+
+
+def private_host(host: str) -> bool:
+    """A host a receiver outside the author's network cannot open (Rule 21: private hosts fail)."""
+    labels = host.lower().rstrip(".").split(".")
+    if len(labels) < 2:
+        return True  # a bare name resolves only on some network's search domain
+    if any(".".join(labels[-len(suffix.split(".")):]) == suffix for suffix in _PRIVATE_SUFFIXES):
+        return True
+    return bool(_PRIVATE_LABELS & set(labels[:-1]))
 
 
 def _decisions(text: str, context: RepoContext | None,

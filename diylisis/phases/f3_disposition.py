@@ -88,5 +88,6 @@ def from_answer(item: Item, answer: Answer) -> Disposition:
                                basis="Gate Drop by the author", by_gate=True)
         case "defer":
             return Disposition(item_id=item.id, kind=DispositionKind.DROP, value=None,
-                               basis=f"Gate Defer by the author until: {answer.value}", by_gate=True)
+                               basis=f"Gate Defer by the author: released from the certificate, the text stays in the "
+                                     f"record as a premise until: {answer.value}", by_gate=True)
     raise ValueError(f"not a disposition answer: {answer.option}")

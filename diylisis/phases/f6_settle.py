@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from diylisis.model import Reference, RouteJudgment, ZeroMemoryVerdict
+from diylisis.model import Contract, Reference, RouteJudgment, ZeroMemoryVerdict
 from diylisis.phases.f4_judgments import basis_supports
 from diylisis.state import DecisionRecord, Disposition, Item, LedgerEntry, Measure
+
+# contract fields the certificate and the reception procedure emit (the role is the user's framing)
+CONTRACT_CHANNEL_FIELDS = ("activity", "scope", "stop", "allowed_sources", "verification", "activation_verb")
+UNREADABLE = "(unreadable)"  # exposure_scan's token for a source the run could not read
 
 
 def measure(*, items: tuple[Item, ...], dispositions: tuple[Disposition, ...],
@@ -41,6 +45,23 @@ def leak_lint(dropped: tuple[str, ...], channels: Mapping[str, str]) -> tuple[tu
                  if token and token in text)
 
 
+def contract_channels(contract: Contract) -> dict[str, str]:
+    """The contract's emitted fields as leak-lint channels, one per field (emit_candidate: contract)."""
+    return {f"contract.{name}": "; ".join(value) if isinstance(value, tuple) else value or ""
+            for name in CONTRACT_CHANNEL_FIELDS if (value := getattr(contract, name))}
+
+
+def leaking_fields(dropped: tuple[str, ...], contract: Contract) -> dict[str, tuple[str, ...]]:
+    """Contract fields that hold dropped content, with the tokens each holds (itself an item, Rule 18)."""
+    tokens = tuple(dict.fromkeys(token.strip() for token in dropped if token.strip()))
+    found = {}
+    for channel, text in contract_channels(contract).items():
+        held = tuple(token for token in tokens if token in text)
+        if held:
+            found[channel.removeprefix("contract.")] = held
+    return found
+
+
 def exposure_scan(dropped: tuple[str, ...], sources: Mapping[str, str | None]) -> tuple[tuple[str, str], ...]:
     """Dropped tokens readable through a Reference locator or a granted source (detection only).
 
@@ -52,10 +73,18 @@ def exposure_scan(dropped: tuple[str, ...], sources: Mapping[str, str | None]) -
     hits = []
     for locator, text in sources.items():
         if text is None:
-            hits.append(("(unreadable)", locator))
+            hits.append((UNREADABLE, locator))
             continue
         hits.extend((token, locator) for token in dropped if token in text)
     return tuple(hits)
+
+
+def exposure_detail(token: str, locator: str) -> str:
+    """The evidence an exposure residual carries: the exposing source, or the source it could not read."""
+    if token == UNREADABLE:
+        return (f"this run cannot read {locator}, so it cannot show that {locator} does not expose "
+                "what was dropped")
+    return f"dropped content is still readable through {locator}, which this run cannot edit"
 
 
 def fixed_point(total: int, verdict: ZeroMemoryVerdict | None, deltas_this_pass: int,

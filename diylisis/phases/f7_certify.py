@@ -142,7 +142,9 @@ def brief_lines(certificate: Certificate, signature_words: str | None = None) ->
     if certificate.consumer_profile:
         lines.append(f"Recipient: {certificate.consumer_profile}")
     if certificate.authority_copy:
-        lines.append(f"Derived copy, authoritative at {certificate.authority_copy}; "
+        from diylisis.phases.qp_premise import authority_line
+
+        lines.append(f"{authority_line(certificate.authority_copy, str(certificate.target))}; "
                      f"issued {certificate.issued_at}; reverification premised: run step 1 first.")
     if certificate.outcome == "repaired":
         lines.append(f"This record was repaired in place ({len(certificate.deltas)} change(s)) before certification.")

@@ -71,7 +71,16 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
                               end=span[1], replacement="", added=None))
     for decision in decisions:
         answer = answered.get(decision.id)
-        if decision.id in done or decision.ledger_ref or answer is None or answer.option != "resolve":
+        if decision.id in done or decision.ledger_ref or answer is None:
+            continue
+        if answer.option == "drop":  # Rule 33: a Drop releases the decision and its record
+            cut = _decision_excision(text, offsets, decision, kept_spans)
+            if cut == "conflict":
+                conflicts.append(decision.id)
+            elif cut is not None:
+                edits.append(cut)
+            continue
+        if answer.option not in ("resolve", "route"):  # Route binds the pointer as Resolve does
             continue
         position = _claim_end(text, offsets, decision)
         if position is None:
@@ -187,6 +196,23 @@ def _claim_end(text: str, offsets: list[int], decision: DecisionRecord) -> int |
     while end > found and text[end - 1] in ".\n ":
         end -= 1
     return end
+
+
+def _decision_excision(text: str, offsets: list[int], decision: DecisionRecord,
+                       kept_spans: tuple[tuple[int, int], ...]) -> Edit | str | None:
+    """The excision of a dropped decision's claim; "conflict" when it would cut into kept content."""
+    found = text.find(decision.claim, offsets[decision.line - 1]) if decision.line - 1 < len(offsets) else -1
+    if found < 0:
+        return None
+    from diylisis.phases import excision
+
+    span = next((span for span in excision.spans(text, found, found + len(decision.claim))
+                 if not any(s < span[1] and span[0] < e for s, e in kept_spans)), None)
+    if span is None:
+        return "conflict"
+    start, end = span
+    return Edit(item_id=decision.id, kind="excision", line=decision.line, start=start, end=end,
+                replacement="", added=None)
 
 
 def _without_overlaps(edits: list[Edit]) -> tuple[Edit, ...]:

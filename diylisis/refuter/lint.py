@@ -6,8 +6,6 @@ what it checked for each, so a certificate can say exactly what stood behind its
 
 from __future__ import annotations
 
-import re
-
 from diylisis.model import (
     CHECKLIST,
     Realization,
@@ -20,8 +18,6 @@ from diylisis.phases.f4_judgments import basis_supports
 from diylisis.refuter import RefuterInput
 
 _ADVICE = {1: "Resolve", 2: "Resolve", 3: "Resolve", 4: "Route", 5: "Resolve", 7: "Resolve"}
-_JUDGMENT_ACTIVITY = re.compile(r"\b(review|evaluate|assess|judge|audit|decide|choose)\w*", re.I)
-_PRESCRIBED = re.compile(r"\b(using|by running|with the|via|only with|exactly as)\b", re.I)
 
 
 def refute(request: RefuterInput) -> ZeroMemoryVerdict:
@@ -84,7 +80,7 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
                      "whether a judgment-bearing activity prescribes its method without a verified artifact"))
 
     unconfirmed = [mark.field for mark in request.contract_provenance
-                   if mark.provenance == "ai_authored" and request.cp_answer not in ("confirm", "correct")]
+                   if mark.provenance == "ai_authored" and not mark.confirmed]
     for field in unconfirmed:
         findings.append(RefuterFinding(token=field, location=f"contract.{field}", category=10,
                                        why="the field is not in the author's own words and was not confirmed",
@@ -99,11 +95,19 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
                                        advisory="Route", repair="certify that record too, or inline what is needed"))
     rows.append(_row(11, list(request.uncertified_siblings),
                      "routed record files (task, design and plan files) for their own certificate"))
-    premised = {p.id.removeprefix("defer-refuter-").removeprefix("claim-") for p in request.premises}
+    premised = {_premised_slug(p.id) for p in request.premises}
     findings = [f for f in findings if _slug(f.token) not in premised]  # not re-Failed (Rule 31)
     rows.sort(key=lambda row: row.category)
     return ZeroMemoryVerdict(passed=not findings, realization=Realization.LINT_FALLBACK,
                              sweep=tuple(rows), findings=tuple(findings))
+
+
+def _premised_slug(premise_id: str) -> str:
+    """The token slug a premise stands for: its id without the defer-/claim- and item-kind prefixes."""
+    slug = premise_id.removeprefix("defer-").removeprefix("claim-")
+    for prefix in ("refuter-", "recurrence-"):
+        slug = slug.removeprefix(prefix)
+    return slug
 
 
 def _slug(token: str) -> str:
@@ -128,7 +132,10 @@ def _edge_problem(request: RefuterInput) -> str | None:
 
 
 def _operative_problem(request: RefuterInput) -> str | None:
-    activity = request.contract.activity or ""
-    if _JUDGMENT_ACTIVITY.search(activity) and _PRESCRIBED.search(activity) and not request.contract.verification:
-        return "a judgment-bearing activity prescribes its method without a verified operative artifact"
+    from diylisis.phases.f0_contract import competence_substitution
+
+    granted = set(request.contract.allowed_sources) - set(request.missing_sources)
+    witness = competence_substitution(request.contract, lambda locator: locator in granted)
+    if witness is not None:
+        return f"a judgment-bearing activity: {witness}"
     return None

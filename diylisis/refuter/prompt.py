@@ -62,7 +62,8 @@ def render_input(request: RefuterInput) -> str:
         _section("Constituting utterance", "CATEGORY 10 ONLY; the recipient never sees this",
                  [repr(u) for u in request.utterances] or ["(none given)"]),
         _section("Contract confirmation record", "CATEGORY 10 ONLY",
-                 [f"{m.field}: {m.provenance}" for m in request.contract_provenance]
+                 [f"{m.field}: {m.provenance}" + (f" (confirmed: {m.confirmed})" if m.confirmed else "")
+                  for m in request.contract_provenance]
                  + [f"author's answer at the contract gate: {request.cp_answer or '(none)'}"]),
         _section("Reception premises", "CATEGORY 6 AND DEDUPLICATION ONLY: do not re-fail these",
                  [premise_text(p) for p in request.premises] or ["(none)"]),

@@ -48,7 +48,8 @@ def test_competence_substitution_stops_before_f1(repo: Path) -> None:
     assert done.returncode == 2
     assert "owns the method" in done.stderr and "--activity 'review the patch'" in done.stderr
     fine = distill(repo, "certify", "TASK.md", "--role", "reviewer", "--activity", "review the patch",
-                   "--stop", "a verdict is written", "--no-input")
+                   "--stop", "a verdict is written", "--no-input",
+                   "--utterance", "review the patch and stop once a verdict is written")
     assert fine.returncode == 0, fine.stdout + fine.stderr
 
 
@@ -70,7 +71,7 @@ def test_certificate_target_must_be_another_referent(repo: Path) -> None:
 def test_unmet_stop_is_asked_at_the_gate(repo: Path) -> None:
     commit(repo, "Add task\n", FILES)
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--activity", "implement it",
-                     "--no-input", "--format", "json")
+                     "--utterance", "implement it", "--no-input", "--format", "json")
     assert paused.returncode == 3
     assert [i["id"] for i in json.loads(paused.stdout)["items"]] == ["contract-stop"]
 
@@ -135,7 +136,7 @@ def test_claim_repair_finding_relays_to_the_premises(repo: Path) -> None:
     from diylisis.state import Answer
 
     qp = (Answer(item_id="qp-consumer", option="value", value="a reviewer"),
-          Answer(item_id="qp-authority", option="value", value="main"))
+          Answer(item_id="qp-authority", option="value", value="derived"))
     result = _run_with(repo, _scripted_refuter(claim), qp)
     assert result.certificate is not None, result.state.stop_reason
     assert any("Upload is 2x faster" in p and "no evidence" in p for p in result.certificate.reception.premises)
@@ -155,7 +156,7 @@ def test_unmatched_finding_becomes_an_item_of_its_own(repo: Path) -> None:
 def test_certificate_lands_at_a_named_target_too(repo: Path, tmp_path: Path) -> None:
     commit(repo, "Add task\n", FILES)
     answers = tmp_path / "qp.toml"
-    answers.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "main" }\n')
+    answers.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
     done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--certificate-target",
                    "build/TASK.certificate.json", "--answers", str(answers))
     assert done.returncode == 2 and "cannot be written" in done.stderr
@@ -164,4 +165,4 @@ def test_certificate_lands_at_a_named_target_too(repo: Path, tmp_path: Path) -> 
                    "build/TASK.certificate.json", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     landed = json.loads((repo / "build" / "TASK.certificate.json").read_text())
-    assert landed["role"] == "implementer" and landed["authority_copy"] == "main"
+    assert landed["role"] == "implementer" and landed["authority_copy"] == "derived"

@@ -16,7 +16,7 @@ tmp-run3-log = { route = "docs/retries.md" }
 fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
 decision-1 = { resolve = "src/upload.py" }
 qp-consumer = { value = "an agent with repository access" }
-qp-authority = { value = "branch main" }
+qp-authority = { value = "derived" }
 """
 
 
@@ -76,7 +76,7 @@ def test_pause_answer_resume_reaches_the_same_certificate(repo: Path) -> None:
         "fluxgate": ("resolve", "the rate limiter that wraps the HTTP client"),
         "decision-1": ("resolve", "src/upload.py"),
         "qp-consumer": ("value", "an agent with repository access"),
-        "qp-authority": ("value", "branch main"),
+        "qp-authority": ("value", "derived"),
     }
     for _ in range(4):
         if paused.returncode != 3:
@@ -141,7 +141,7 @@ def test_published_commit_with_residue_is_a_certification_leg_residual(repo: Pat
 
 def _qp(tmp_path: Path) -> Path:
     path = tmp_path / "qp.toml"
-    path.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "origin/main" }\n')
+    path.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
     return path
 
 
@@ -149,7 +149,7 @@ def test_unpublished_head_is_amended(repo: Path, tmp_path: Path) -> None:
     commit(repo, "Fix the upload retry\n\nThe failing run is in /tmp/run3.log.\n", DOCS)
     answers = tmp_path / "a.toml"
     answers.write_text('tmp-run3-log = { route = "docs/retries.md" }\n'
-                       'qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "main" }\n')
+                       'qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
     done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "docs/retries.md" in git(repo, "log", "-1", "--format=%B")
@@ -162,10 +162,11 @@ def test_exposure_of_a_dropped_token_surfaces_at_the_gate(repo: Path, tmp_path: 
     answers = tmp_path / "a.toml"
     answers.write_text('tmp-run3-log = "drop"\n' + _qp(tmp_path).read_text())
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/plan.md",
+                     "--utterance", "certify TASK.md, the implementer may read docs/plan.md",
                      "--answers", str(answers), "--format", "json")
     assert paused.returncode == 3, paused.stdout
     (item,) = json.loads(paused.stdout)["items"]
-    assert item["id"] == "exposure-docs-plan-md" and item["options"] == ["defer"]
+    assert item["id"] == "exposure-docs-plan-md" and item["options"] == ["resolve", "route", "drop", "defer"]
     run = json.loads(paused.stdout)["run"]
     assert distill(repo, "answer", run, item["id"], "defer", "docs/plan.md is rewritten").returncode == 0
     done = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
@@ -174,3 +175,84 @@ def test_exposure_of_a_dropped_token_surfaces_at_the_gate(repo: Path, tmp_path: 
     assert any("docs/plan.md" in p and "rewritten" in p for p in premises)
     assert "/tmp/run3.log" not in done.stdout
     assert "/tmp/run3.log" not in (repo / "TASK.md").read_text()
+
+
+# --- Rule 32: the Qp answer is Derived or AuthoritativeAt(location), and the location resolves ---
+
+
+def test_rule32_qp_authority_is_derived_or_a_location_that_resolves(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Implement it as above.\n"})
+    answers = tmp_path / "a.toml"
+    answers.write_text('as-above = { resolve = "as described in docs/retries.md" }\n'
+                       'qp-consumer = { value = "an agent with the repository" }\n'
+                       'qp-authority = { value = "/tmp/session/TASK.md" }\n')
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
+                     "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    (question,) = json.loads(paused.stdout)["items"]
+    assert question["id"] == "qp-authority" and "/tmp/session/TASK.md" in question["reason"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, "qp-authority", "value", "docs/retries.md").returncode == 0
+    done = distill(repo, "resume", run, "--no-input", "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["certificate"]["authority_copy"] == "docs/retries.md"
+    assert "Derived copy, authoritative at docs/retries.md" in json.loads(done.stdout)["brief"]
+
+    commit(repo, "Add a second task\n", {"TASK2.md": "Implement it as above.\n"})
+    answers.write_text(answers.read_text().replace("/tmp/session/TASK.md", "derived"))
+    derived = distill(repo, "certify", "TASK2.md", "--role", "implementer", "--answers", str(answers),
+                      "--format", "json")
+    assert derived.returncode == 0, derived.stdout + derived.stderr
+    brief = json.loads(derived.stdout)["brief"]
+    assert "authoritative at derived" not in brief
+    assert "Derived copy of file:TASK2.md; the record itself is the authoritative copy" in brief
+
+
+# --- Rule 31: a premised (deferred) finding is not failed again ------------------------------
+
+
+def test_rule31_deferred_refuter_finding_is_not_failed_again_on_resume(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Ship the retry described in docs/plan.md.\n",
+                                "docs/plan.md": "# Plan\n\nRetry five times.\n"})
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input", "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    (item,) = json.loads(paused.stdout)["items"]
+    assert item["id"] == "recurrence-docs-plan-md", item  # an uncertified sibling record
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, item["id"], "defer", "docs/plan.md gets its own certificate").returncode == 0
+    done = distill(repo, "resume", run, "--answers", str(_qp(tmp_path)), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    premises = json.loads(done.stdout)["certificate"]["reception"]["premises"]
+    assert any("docs/plan.md" in p and "own certificate" in p for p in premises)
+
+
+# --- Rule 14: exposure and decision items offer Resolve, Route, Drop and Defer -----------------
+
+
+def test_rule14_exposure_route_replaces_the_exposing_source(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": "Ship the retry (see /tmp/run3.log).\n",
+                                "docs/plan.md": "The retry failed, see /tmp/run3.log for the trace.\n"})
+    answers = tmp_path / "a.toml"
+    answers.write_text('tmp-run3-log = "drop"\nexposure-docs-plan-md = { route = "docs/retries.md" }\n'
+                       + _qp(tmp_path).read_text())
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/plan.md",
+                   "--utterance", "certify TASK.md, the implementer may read docs/plan.md",
+                   "--answers", str(answers), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["certificate"]["reception"]["granted_sources"] == ["docs/retries.md"]
+    assert "/tmp/run3.log" not in done.stdout
+
+
+def test_rule14_decision_item_offers_route_and_drop(repo: Path, tmp_path: Path) -> None:
+    task = "Ship the retry.\nWe decided to retry five times.\n"
+    commit(repo, "Add task\n", {**DOCS, "TASK.md": task})
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input", "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    (item,) = json.loads(paused.stdout)["items"]
+    assert item["id"] == "decision-1" and item["options"] == ["resolve", "route", "drop", "defer"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, "decision-1", "drop").returncode == 0
+    done = distill(repo, "resume", run, "--answers", str(_qp(tmp_path)), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "decided" not in (repo / "TASK.md").read_text()
+    assert "Ship the retry." in (repo / "TASK.md").read_text()

@@ -102,3 +102,85 @@ def test_fixed_point_needs_pass_quiet_and_delta_free() -> None:
     assert not f6_settle.fixed_point(0, passed, 0, True)
     assert not f6_settle.fixed_point(1, passed, 0, False)
     assert not f6_settle.fixed_point(0, None, 0, False)
+
+
+# --- Rule 21 / F6 exposure scan: a granted source the receiver cannot open ------------------
+
+
+def test_rule21_private_url_source_does_not_resolve() -> None:
+    for private in ("https://internal.example.corp/wiki/Task12", "https://wiki.intranet/page",
+                    "http://build.lan/job/3", "https://jira/browse/ABC-1"):
+        assert resolves_at(private, None)[0] is False, private
+    assert resolves_at("https://github.com/simonw/llm/issues/1", None)[0] is True
+
+
+def test_f6_unreadable_granted_source_is_a_finding_and_with_drops_an_exposure_item(repo: Path,
+                                                                                 tmp_path: Path) -> None:
+    import json
+
+    from conftest import distill
+
+    source = "https://internal.example.corp/wiki/Task12"
+    commit(repo, "Add the task\n", {"TASK.md": "# Task\n\nAdd a --json flag.\nSee /tmp/run3.log for the trace.\n"})
+    answers = tmp_path / "answers.toml"
+    answers.write_text('tmp-run3-log = "drop"\n', encoding="utf-8")
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", source,
+                     "--utterance", f"certify TASK.md; the implementer may read {source}",
+                     "--answers", str(answers), "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    items = json.loads(paused.stdout)["items"]
+    finding = next(item for item in items if item["token"] == source)
+    assert "cannot open" in finding["reason"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, finding["id"], "defer", "the wiki page is copied into docs/").returncode == 0
+    resumed = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
+    assert resumed.returncode == 3, resumed.stdout + resumed.stderr
+    exposure = [item for item in json.loads(resumed.stdout)["items"] if item["id"].startswith("exposure-")]
+    assert exposure and source in exposure[0]["token"] and "cannot read" in exposure[0]["token"]
+
+
+# --- Rule 18: the leak lint covers every emitted channel; a leaking contract field is an item ---
+
+
+def test_rule18_contract_field_holding_dropped_residue_is_an_item(repo: Path, tmp_path: Path) -> None:
+    import json
+
+    from conftest import distill
+
+    commit(repo, "Add the task\n", {"TASK.md": "# Task\n\nAdd a --json flag.\nSee /tmp/run3.log for the trace.\n"})
+    stop = "stop once /tmp/run3.log shows no errors"
+    answers = tmp_path / "answers.toml"
+    answers.write_text('tmp-run3-log = "drop"\nqp-consumer = { value = "an agent" }\n'
+                       'qp-authority = { value = "derived" }\n', encoding="utf-8")
+    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--stop", stop,
+                     "--utterance", stop, "--answers", str(answers), "--format", "json")
+    assert paused.returncode == 3, paused.stdout + paused.stderr
+    (item,) = json.loads(paused.stdout)["items"]
+    assert item["id"] == "contract-stop-leak" and item["token"] == stop and "/tmp/run3.log" in item["reason"]
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, item["id"], "resolve", "stop once the flag prints JSON").returncode == 0
+    done = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    certificate = json.loads(done.stdout)["certificate"]
+    assert certificate["reception"]["stop"] == "stop once the flag prints JSON"
+    assert "/tmp/run3.log" not in json.dumps(certificate) and "/tmp/run3.log" not in json.loads(done.stdout)["brief"]
+
+
+def test_rule18_leak_lint_names_each_contract_channel() -> None:
+    from diylisis.model import Contract
+
+    contract = Contract(role="implementer", activity="fix the v2 shim", scope="only src/",
+                        allowed_sources=("docs/a.md", "/tmp/run3.log"), stop="when /tmp/run3.log is clean")
+    leaks = f6_settle.leak_lint(("/tmp/run3.log",), f6_settle.contract_channels(contract))
+    assert sorted(channel for _, channel in leaks) == ["contract.allowed_sources", "contract.stop"]
+    assert f6_settle.leaking_fields((" /tmp/run3.log",), contract) == {
+        "allowed_sources": ("/tmp/run3.log",), "stop": ("/tmp/run3.log",)}
+
+
+def test_rule12_deferred_item_trace_says_the_text_stays() -> None:
+    from diylisis.phases.f3_disposition import from_answer
+    from diylisis.state import Answer
+
+    disposition = from_answer(RESIDUE, Answer(item_id=RESIDUE.id, option="defer", value="the task is migrated"))
+    assert disposition.kind is DispositionKind.DROP  # spec: Defer resolves to a released item
+    assert "text stays in the record" in disposition.basis and "the task is migrated" in disposition.basis

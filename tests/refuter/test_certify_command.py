@@ -70,7 +70,7 @@ def test_failing_refuter_finding_reaches_the_gate_and_the_next_pass_redispatches
     answers = tmp_path / "answers.toml"
     answers.write_text('refuter-flaky-upload = { defer = "until the test is renamed" }\n'
                        'qp-consumer = { value = "a person with repository access" }\n'
-                       'qp-authority = { value = "branch main" }\n')
+                       'qp-authority = { value = "derived" }\n')
     done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     assert len(calls(logged)) == 2  # Fail on the first pass, Pass on the second
@@ -91,7 +91,7 @@ def test_failing_refuter_finding_is_repaired_in_place_and_the_next_dispatch_read
     answers = tmp_path / "answers.toml"
     answers.write_text('as-discussed = { resolve = "because mobile uploads fail transiently" }\n'
                        'qp-consumer = { value = "an agent with repository access" }\n'
-                       'qp-authority = { value = "branch main" }\n')
+                       'qp-authority = { value = "derived" }\n')
     done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     seen = [call["token_line"] for call in calls(logged)]
