@@ -21,13 +21,13 @@ def command(target: str, role: str, output_format: str) -> int:
     commands, scope, stop condition, dereference steps (the identity re-check first) and
     the premises to reconfirm.
     """
-    from diylisis import certification, codec, records, store
+    from diylisis import certification, codec, records
+    from diylisis.note_text import stored_certificates
     from diylisis.phases.f7_certify import brief_text
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
-    for data in store.get(workspace.root, snapshot.data):
-        certificate = codec.certificate_from_dict(data)
+    for _, certificate in stored_certificates(workspace.root, snapshot.data, str(snapshot.target)):
         if certificate.role == role:
             if output_format == "json":
                 click.echo(json.dumps(codec.encode(certificate.reception), ensure_ascii=False, indent=2))

@@ -93,6 +93,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
                               certificate_target=certificate_target,
                               activation_verb=activation_verb)
     state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
+    _refuse_unwritable_store(workspace, parsed)
     if check:
         result = certification.certify(workspace, state, choose_gate(None, True), check_only=True)
         if result.state.status == "paused":
@@ -100,6 +101,18 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
         return emit(result, output_format)
     result = certification.certify(workspace, state, choose_gate(answers_file, no_input))
     return emit(result, output_format)
+
+
+def _refuse_unwritable_store(workspace, target) -> None:
+    """A notes ref the certificate cannot be added to, or a corrupt note on the record's content,
+    stops the run before it starts: it would fail only at the end, after its run file was written."""
+    from diylisis import certification, store
+
+    snapshot = certification.read(workspace, target)
+    try:
+        store.check_writable(workspace.root, (snapshot.data, *snapshot.alternates))
+    except store.CorruptNote as error:
+        raise error.for_record(str(snapshot.target)) from None
 
 
 def _not_portable(result, output_format: str) -> int:

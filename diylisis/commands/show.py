@@ -15,12 +15,14 @@ from diylisis.errors import EXIT_FAILED, EXIT_OK
               show_default=True)
 def command(target: str, output_format: str) -> int:
     """Show every certificate stored under TARGET's current content (all roles)."""
-    from diylisis import certification, codec, records, render, store
+    from diylisis import certification, records, render
+    from diylisis.note_text import stored_certificates
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
-    notes = store.get(workspace.root, snapshot.data)
-    certificates = [codec.certificate_from_dict(data) for data in notes]
+    stored = stored_certificates(workspace.root, snapshot.data, str(snapshot.target))
+    notes = [note for note, _ in stored]
+    certificates = [certificate for _, certificate in stored]
     if output_format == "json":
         click.echo(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
                                "certificates": notes}, ensure_ascii=False, indent=2))

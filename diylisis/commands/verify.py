@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 import click
 
 from diylisis.commands import options
-from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput
+from diylisis.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -33,7 +33,10 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     Fails (exit 1) naming each problem: missing (no certificate for this content, e.g.
     after an edit), stale (the certificate names other content), unresolved reference
     (a Reference judgment's locator no longer resolves), below (weaker refuter than
-    --min-realization). With no TARGET and no --range, verifies HEAD's message.
+    --min-realization). A corrupt note (one that does not parse, or a certificate in it
+    that does not decode) fails its record with the reason while the other records are
+    still judged, and makes the exit code 2. With no TARGET and no --range, verifies
+    HEAD's message.
     """
     from functools import partial
 
@@ -65,7 +68,20 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
         total = len(snapshots)
     from diylisis.render import progress
 
-    return EXIT_OK if _render(progress(checks, "verifying", total), output_format, verbose) else EXIT_FAILED
+    corrupt: list[Check] = []
+
+    def noting_corrupt(checks: Iterable[Check]) -> Iterator[Check]:
+        for check in checks:
+            if check.corrupt:
+                corrupt.append(check)
+            yield check
+
+    passed = _render(noting_corrupt(progress(checks, "verifying", total)), output_format, verbose)
+    if corrupt:  # bad input, not a verdict: exit 2 once every record has been judged
+        click.echo(f"git distill: {len(corrupt)} record(s) have a corrupt certificate note, the first "
+                   f"{corrupt[0].target}; see the report", err=True)
+        return EXIT_BAD_INPUT
+    return EXIT_OK if passed else EXIT_FAILED
 
 
 def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
