@@ -30,18 +30,19 @@ if TYPE_CHECKING:
 MAX_NOTE_BYTES = 8 * 1024 * 1024
 # A certificate nests five levels (certificate, judgments, judgment, verdict, reference).
 # Python's json module recurses once per level, and so do the codec and an indented dump.
-MAX_DEPTH = 32
+# A line with at most this many brackets needs no scan, and most certificates have fewer.
+MAX_DEPTH = 64
 
 # What str.splitlines() (and so any "universal newline" reader) breaks on that JSON leaves raw,
 # and lone surrogates, which UTF-8 cannot encode.
 _UNSAFE = re.compile("[\u0085\u2028\u2029\ud800-\udfff]")
 _JSON_SPACE = " \t\r"  # a line of these (besides "\n") is blank
-# A JSON string, or an unterminated one running to the end of the line: every '"' starts a
-# match, so the scan is linear whatever the line holds.
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"\[\]|\{\}")
-
+# Every byte but JSON's brackets and quote; a string's own brackets go with the string.
+_IRRELEVANT = bytes(b for b in range(256) if b not in b'[]{}"')
+# A string once everything but quotes and brackets is gone, or an unterminated one running to
+# the end of the line: every '"' starts a match, so the scan is linear whatever the line holds.
+_STRING = re.compile(rb'"[^"]*(?:"|\Z)')
+_OPENERS = frozenset(b"[{")
 
 class CorruptNote(DistillError):
     """A note under the certificate ref that is not a list of certificate objects."""
@@ -105,19 +106,24 @@ def decode_text(text: str, blob: str, ref: str) -> list[tuple[str, dict[str, Any
 
 
 def _nesting_problem(line: str) -> str | None:
-    """Why json.loads should not be handed this line (nested deeper than MAX_DEPTH, or brackets
-    that cannot balance), or None. Valid JSON nested at most MAX_DEPTH deep always passes."""
+    """Why json.loads should not be handed this line (brackets nested deeper than MAX_DEPTH, which
+    it would recurse into), or None. Valid JSON nested at most MAX_DEPTH deep always passes.
+
+    Escaped backslashes and quotes are dropped first, then every byte but brackets and quotes
+    (UTF-8 never uses those bytes inside a multi-byte character), then the strings; what is left
+    is the line's brackets as json.loads reads them, up to where it would stop at an error."""
     if line.count("[") + line.count("{") <= MAX_DEPTH:
         return None  # cannot nest deeper than it has brackets
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", line))
-    for _ in range(MAX_DEPTH):
-        if not brackets:
-            return None
-        shorter = _INNERMOST.sub("", brackets)  # one level: every container holding no container
-        if shorter == brackets:
-            return "not JSON (its brackets do not balance)"
-        brackets = shorter
-    return f"nested more than {MAX_DEPTH} levels deep" if brackets else None
+    data = line.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
+    depth = 0
+    for byte in _STRING.sub(b"", data.translate(None, _IRRELEVANT)):
+        if byte in _OPENERS:
+            depth += 1
+            if depth > MAX_DEPTH:
+                return f"nested more than {MAX_DEPTH} levels deep"
+        else:
+            depth -= 1  # below zero, or a mismatched pair: json.loads stops there with an error
+    return None
 
 
 def stored_certificates(repo_root: Any, data: bytes, record: str) -> list[tuple[dict[str, Any], Any]]:

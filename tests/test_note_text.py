@@ -143,7 +143,7 @@ def test_a_range_with_a_corrupt_note_judges_every_other_record(repo: Path) -> No
                                f"commit:{corrupt}; see the report")
     records = {r["revision"]: r for r in json.loads(done.stdout)["records"]}
     assert records[corrupt]["failures"][0].startswith(
-        "corrupt: the certificate note on this content does not read (line 1 is nested more than 32 levels deep)")
+        "corrupt: the certificate note on this content does not read (line 1 is nested more than 64 levels deep)")
     assert records[last]["failures"][0].startswith("missing: no certificate for role reviewer")
     text = distill(repo, "verify", "--range", f"{first}..HEAD", "--role", "reviewer").stdout.splitlines()
     assert text[-1] == "0 of 2 record(s) verify"
@@ -189,3 +189,17 @@ def test_the_line_encoding_escapes_only_what_a_splitter_breaks_on() -> None:
     assert line == '{"role":"r","text":"\u00fcber\\u2028\\u0085\\u2029\\n\\r\\udcff\U0001f600"}'
     assert line.splitlines() == [line] and line.encode("utf-8")
     assert json.loads(line)["text"] == "\u00fcber\u2028\x85\u2029\n\r\udcff\U0001f600"
+
+
+@pytest.mark.parametrize("noise", ['"', '"[{\\"\\\\', "\u2028\\u005b", "\\\\"])
+def test_the_depth_limit_counts_only_the_brackets_json_reads(noise: str) -> None:
+    def nested(depth: int) -> str:
+        value: object = {"s": noise + "[[[{{{" + noise}
+        for level in range(depth - 1):
+            value = [value, noise] if level % 2 else {"k]": value, "t": "}}]]" + noise}
+        return json.dumps({"role": "r", "v": value}, ensure_ascii=False)
+
+    at_the_limit, over_it = nested(note_text.MAX_DEPTH - 1), nested(note_text.MAX_DEPTH)
+    assert len(note_text.decode_text(at_the_limit, "b", "r")) == 1
+    with pytest.raises(note_text.CorruptNote, match=f"line 1 is nested more than {note_text.MAX_DEPTH} levels deep"):
+        note_text.decode_text(over_it, "b", "r")
