@@ -203,3 +203,16 @@ def test_the_depth_limit_counts_only_the_brackets_json_reads(noise: str) -> None
     assert len(note_text.decode_text(at_the_limit, "b", "r")) == 1
     with pytest.raises(note_text.CorruptNote, match=f"line 1 is nested more than {note_text.MAX_DEPTH} levels deep"):
         note_text.decode_text(over_it, "b", "r")
+
+
+def test_an_argument_that_is_not_utf_8_is_bad_input_before_anything_is_written(repo: Path) -> None:
+    import subprocess
+    import sys
+
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    done = subprocess.run([sys.executable, "-m", "diylisis", "certify", "HEAD", "--role", "reviewer", "--stop",
+                           "done", "--activity", b"review \xff it"], cwd=repo, capture_output=True, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.decode().strip() == ("git distill: --activity is not UTF-8 text (character 8 stands for "
+                                            "a byte that is not UTF-8)")
+    assert not (repo / ".git" / "distill").exists() and git(repo, "notes", "--ref=distill", "list") == ""

@@ -88,6 +88,9 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
             spoken += (utterance_file.read_text(encoding="utf-8"),)
         except UnicodeDecodeError:
             raise BadInput(f"{utterance_file} is not UTF-8 text") from None
+    _refuse_undecodable_arguments({"--role": role, "--activity": activity, "--source": sources, "--scope": scope,
+                                   "--verify": verification, "--stop": stop, "--certificate-target": certificate_target,
+                                   "--verb": activation_verb, "--utterance": utterances})
     request = ContractFields(role=role, activity=activity, allowed_sources=tuple(sources),
                               scope=scope, verification=tuple(verification), stop=stop,
                               certificate_target=certificate_target,
@@ -101,6 +104,18 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
         return emit(result, output_format)
     result = certification.certify(workspace, state, choose_gate(answers_file, no_input))
     return emit(result, output_format)
+
+
+def _refuse_undecodable_arguments(arguments: dict) -> None:
+    """An argument with bytes that are not UTF-8 (Python holds them as lone surrogates) is bad input:
+    the certificate and the run file that would carry it are UTF-8 text."""
+    for option, given in arguments.items():
+        for text in (given,) if isinstance(given, str) else given or ():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise BadInput(f"{option} is not UTF-8 text (character {error.start + 1} stands for a byte "
+                               "that is not UTF-8)") from None
 
 
 def _refuse_unwritable_store(workspace, target) -> None:
