@@ -33,16 +33,18 @@ MAX_NOTE_BYTES = 8 * 1024 * 1024
 # A line with at most this many brackets needs no scan, and most certificates have fewer.
 MAX_DEPTH = 64
 
-# What str.splitlines() (and so any "universal newline" reader) breaks on that JSON leaves raw,
-# and lone surrogates, which UTF-8 cannot encode.
-_UNSAFE = re.compile("[\u0085\u2028\u2029\ud800-\udfff]")
+# What str.splitlines() (and so any "universal newline" reader) breaks on that JSON leaves raw.
+_LINE_BREAKS = ("\u0085", "\u2028", "\u2029")
 _JSON_SPACE = " \t\r"  # a line of these (besides "\n") is blank
 # Every byte but JSON's brackets and quote; a string's own brackets go with the string.
 _IRRELEVANT = bytes(b for b in range(256) if b not in b'[]{}"')
 # A string once everything but quotes and brackets is gone, or an unterminated one running to
 # the end of the line: every '"' starts a match, so the scan is linear whatever the line holds.
-_STRING = re.compile(rb'"[^"]*(?:"|\Z)')
+# Compiled on first use (re caches it): the commit-msg path ships the patterns it compiles
+# precompiled (diylisis/precompiled.py), and it reads a note this deep only when one is planted.
+_STRING = rb'"[^"]*(?:"|\Z)'
 _OPENERS = frozenset(b"[{")
+
 
 class CorruptNote(DistillError):
     """A note under the certificate ref that is not a list of certificate objects."""
@@ -64,11 +66,21 @@ class CorruptNote(DistillError):
 def encode_line(certificate: Mapping[str, Any]) -> str:
     """One compact JSON line, keys sorted, that every line splitter reads as one line."""
     text = json.dumps(certificate, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return _UNSAFE.sub(_escape, text)  # these occur only inside strings, where an escape means the same
+    if text.isascii():
+        return text
+    # these occur only inside strings, where an escape means the same character
+    for character in _LINE_BREAKS:
+        if character in text:
+            text = text.replace(character, _escape(character))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        text = "".join(_escape(c) if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
 
 
-def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+def _escape(character: str) -> str:
+    return f"\\u{ord(character):04x}"
 
 
 def decode_note(content: bytes, blob: str, ref: str) -> list[tuple[str, dict[str, Any]]]:
@@ -116,7 +128,7 @@ def _nesting_problem(line: str) -> str | None:
         return None  # cannot nest deeper than it has brackets
     data = line.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
     depth = 0
-    for byte in _STRING.sub(b"", data.translate(None, _IRRELEVANT)):
+    for byte in re.sub(_STRING, b"", data.translate(None, _IRRELEVANT)):
         if byte in _OPENERS:
             depth += 1
             if depth > MAX_DEPTH:
