@@ -49,31 +49,74 @@ def parse_answer(item_id: str, option: str, value: str | None) -> Answer:
     """One answer from `git distill answer` or a file; a missing value is exit 2."""
     option = option.lower()
     if option in VALUE_OPTIONS and not (value and value.strip()):
-        raise BadInput(f"answer {option} for {item_id} needs a value")
+        raise BadInput(f"answer {option} for {item_id!r} needs a value")
     return Answer(item_id=item_id, option=option, value=value.strip() if value else None)
+
+
+ANSWER_OPTIONS = ("resolve", "route", "drop", "defer", "confirm", "correct", "value")
 
 
 def load_answers(path: Path) -> tuple[Answer, ...]:
     """Read `--answers FILE.toml`: `id = "drop"` or `id = { resolve = "text" }` per item."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"answers file {path} does not exist") from None
+    except UnicodeDecodeError as error:
+        raise BadInput(f"answers file {path} is not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise BadInput(f"answers file {path} cannot be read: {error.strerror or error}") from None
+    return parse_answers(text, str(path))
+
+
+def parse_answers(text: str, name: str) -> tuple[Answer, ...]:
+    """The answers in an answers file's text; anything else is BadInput, one line naming the file.
+
+    The items are at the top level, or all in one `[answers]` table."""
     import tomllib  # only an answers file needs it, not the hook's path
 
     try:
-        table: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInput(f"answers file {path} does not exist") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise BadInput(f"answers file {path} does not parse: {error}") from None
-    table = table.get("answers", table)
+        table: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise BadInput(f"answers file {name} does not parse: {_one_line(str(error))}") from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables recursively
+        raise BadInput(f"answers file {name} nests arrays or tables too deeply to read") from None
+    if "answers" in table:
+        table = table["answers"]
+        if not isinstance(table, dict):
+            raise BadInput(f"answers file {name}: answers must be a table of item = answer, "
+                           f"not {_toml_kind(table)}")
     answers = []
     for item_id, entry in table.items():
         if isinstance(entry, str):
-            answers.append(parse_answer(item_id, entry, None))
+            option, value = entry, None
         elif isinstance(entry, dict) and len(entry) == 1:
             (option, value), = entry.items()
-            answers.append(parse_answer(item_id, option, str(value)))
+            if not isinstance(value, str):
+                raise BadInput(f"answers file {name}: the {option!r} answer of {item_id!r} must be a string, "
+                               f"not {_toml_kind(value)}")
         else:
-            raise BadInput(f"answers file {path}: {item_id} must be an option or {{option = value}}")
+            raise BadInput(f"answers file {name}: {item_id!r} must be an option or {{option = value}}, "
+                           f"not {_toml_kind(entry)}")
+        if option.lower() not in ANSWER_OPTIONS:
+            raise BadInput(f"answers file {name}: {option!r} for {item_id!r} is not one of "
+                           f"{', '.join(ANSWER_OPTIONS)}")
+        try:
+            answers.append(parse_answer(item_id, option, value))
+        except BadInput as error:
+            raise BadInput(f"answers file {name}: {error.message}") from None
     return tuple(answers)
+
+
+def _toml_kind(value: object) -> str:
+    """What a TOML value is, in TOML's words."""
+    kinds = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array",
+             dict: "a table"}
+    return kinds.get(type(value), "a date or time")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 @frozen_model

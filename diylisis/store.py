@@ -13,15 +13,15 @@ hook certifies through it.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
 from diylisis.digests import sha1, sha256
-from diylisis.errors import BadInput, DistillError, GitError, StoreConflict
+from diylisis.errors import BadInput, GitError, StoreConflict
 from diylisis.frozen import frozen_model
 from diylisis.gitio import CatObjects, GitProcess, cat_objects, config_values, first_line, run_git, try_git
+from diylisis.note_text import CorruptNote, decode_note, decode_text, encode_line
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -33,10 +33,6 @@ SNAPSHOTS_REF = "refs/distill/snapshots"
 TEMP_NOTES_PREFIX = "refs/notes/distill-tmp/"  # git notes writes only under refs/notes/
 MAX_ATTEMPTS = 60
 FALLBACK_IDENTITY = {"name": "git distill", "email": "distill@localhost.invalid"}
-
-
-class CorruptNote(DistillError):
-    """A note under the certificate ref holds a line that is not a certificate object."""
 
 
 @frozen_model
@@ -189,34 +185,17 @@ def blob_id(data: bytes, object_format: str = "sha1") -> str:
 
 
 def serialize(certificate: Mapping[str, Any]) -> str:
-    """One compact JSON line, keys sorted, text left readable for `git log --notes=distill`."""
+    """One compact JSON line, keys sorted, text left readable for `git log --notes=distill`
+    except what a line splitter would break on (note_text.encode_line)."""
     role = certificate.get("role")
     if not isinstance(role, str) or not role.strip():
         raise BadInput("a certificate needs a non-empty string 'role' to be stored")
-    return json.dumps(certificate, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return encode_line(certificate)
 
 
 def parse_note(text: str, blob: str, ref: str) -> list[dict[str, Any]]:
-    """The certificates in one note; CorruptNote when a line is not one."""
-    certificates: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise CorruptNote(_corrupt(blob, ref, number, f"not JSON ({error.msg})")) from None
-        if not isinstance(value, dict) or not isinstance(value.get("role"), str):
-            raise CorruptNote(_corrupt(blob, ref, number, "not a JSON object with a role"))
-        certificates.append(value)
-    return certificates
-
-
-def _corrupt(blob: str, ref: str, number: int, what: str) -> str:
-    return (
-        f"corrupt certificate note on blob {blob} in {ref}: line {number} is {what}; "
-        f"inspect it with git notes --ref {ref} show {blob}"
-    )
+    """The certificates in one note; CorruptNote when a line is not one (note_text.decode_text)."""
+    return [value for _, value in decode_text(text, blob, ref)]
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -240,19 +219,25 @@ def get_many(repo_root: str | Path, datas: Iterable[bytes]) -> dict[str, list[di
 
 def note_index(repo_root: str | Path, ref: str) -> dict[str, str]:
     """Annotated blob -> note blob for every note under ref (empty when the ref does not exist)."""
+    code, out, err = try_git(["notes", "--ref", ref, "list"], repo_root)
+    if code != 0:
+        _refuse_unusable_refs(repo_root, [ref])
+        raise GitError(f"git notes failed: {first_line(err) or 'no reason given'}")
     note_of: dict[str, str] = {}
-    for line in run_git(["notes", "--ref", ref, "list"], repo_root).decode().splitlines():
+    for line in out.decode().splitlines():
         note, _, annotated = line.partition(" ")
         note_of[annotated] = note
     return note_of
 
 
 def read_notes(repo_root: str | Path, ref: str, note_of: Mapping[str, str], *,
-               long_lived: bool = False) -> dict[str, list[dict[str, Any]]]:
+               long_lived: bool = False, keep_going: bool = False) -> dict[str, Any]:
     """Annotated blob -> its certificates, for the notes note_of names (note_index's entries), in one cat-file.
 
     long_lived: through this process's cat-file in repo_root, which stays running (a range verify
     reads a chunk of notes at a time, and one git process per chunk cost more than reading them).
+    Each value is a list of certificate objects; with keep_going, a corrupt note's value is its
+    CorruptNote instead of an error for them all.
     """
     if not note_of:
         return {}
@@ -264,12 +249,17 @@ def read_notes(repo_root: str | Path, ref: str, note_of: Mapping[str, str], *,
         objects = read_objects(os.fspath(repo_root), ids)
     if objects is None:
         objects = {oid: (kind, content) for oid, (kind, content, _) in cat_objects(repo_root, ids).items()}
-    found: dict[str, list[dict[str, Any]]] = {}
+    found: dict[str, Any] = {}
     for annotated, note in note_of.items():
         kind, content = objects.get(note, ("missing", b""))
-        if kind != "blob":
-            raise CorruptNote(f"the note {note} on blob {annotated} in {ref} is not a readable blob")
-        found[annotated] = parse_note(content.decode("utf-8", errors="replace"), annotated, ref)
+        try:
+            if kind != "blob":
+                raise CorruptNote(annotated, ref, f"its note {note} is not a readable blob")
+            found[annotated] = [value for _, value in decode_note(content, annotated, ref)]
+        except CorruptNote as error:
+            if not keep_going:
+                raise
+            found[annotated] = error
     return found
 
 
@@ -376,6 +366,7 @@ def _try_put(
         answers = pending.reading.objects()
     else:
         answers = cat_objects(repo_root, queries)
+    _refuse_unusable_refs(repo_root, (config.notes_ref, SNAPSHOTS_REF), answers)
     found = {q: hit for q, hit in answers.items() if hit[0] in _OBJECT_TYPES}
     tips = {ref: found[ref][2] if ref in found and found[ref][0] == "commit" else None
             for ref in (config.notes_ref, SNAPSHOTS_REF)}
@@ -390,16 +381,9 @@ def _try_put(
             raise GitError(f"the snapshot's blob id {blob} does not match its {config.object_format} content")
         path = _note_location(found, old_notes, blob, notes_tree)
         existing = found.get(f"{old_notes}:{'/'.join(path)}") if old_notes else None
-        text = existing[1].decode("utf-8", errors="replace") if existing and existing[0] == "blob" else ""
-        kept = [
-            kept_line
-            for kept_line, parsed in zip(
-                [raw for raw in text.splitlines() if raw.strip()],
-                parse_note(text, blob, config.notes_ref),
-                strict=True,
-            )
-            if parsed["role"] != role
-        ]
+        content = existing[1] if existing and existing[0] == "blob" else b""
+        kept = [kept_line for kept_line, parsed in decode_note(content, blob, config.notes_ref)
+                if parsed["role"] != role]
         note = "\n".join(sorted({*kept, line})) + "\n"  # sorted as cat_sort_uniq leaves it
         notes_tree.put(path, writer.add("blob", note.encode("utf-8")), found,
                        f"{old_notes}:" if old_notes else None)
@@ -428,6 +412,41 @@ def _try_put(
         config.object_format,
         pending.update if pending else None,
     )
+
+
+def _refuse_unusable_refs(repo_root: str | Path, refs: Sequence[str],
+                          answers: Mapping[str, tuple[str, bytes, str]] | None = None) -> None:
+    """BadInput when one of refs exists but is no commit (a blob, a tree, a tag, an object this
+    repository lacks): certificates cannot be read from or added to it, and retrying would not
+    change that. answers: a cat-file reading that holds the refs, else one is made here."""
+    if answers is None:
+        answers = cat_objects(repo_root, refs)
+    kinds = {ref: answers[ref][0] for ref in refs if ref in answers}
+    unread = [ref for ref in refs if ref not in kinds]
+    # absent, or pointing at an object this repository lacks: only for-each-ref tells which (and
+    # a ref another writer made since the reading is read again)
+    tips = {ref: tip for ref, tip in (ref_tips(repo_root, unread) if unread else {}).items() if tip}
+    objects = cat_objects(repo_root, list(tips.values())) if tips else {}
+    kinds.update({ref: objects[tip][0] if tip in objects else "missing" for ref, tip in tips.items()})
+    for ref in refs:
+        kind = kinds.get(ref, "commit")
+        if kind == "missing":
+            what = f"the object {tips[ref]}, which this repository does not have"
+        elif kind != "commit":
+            what = f"a {kind}, not a commit"
+        else:
+            continue
+        raise BadInput(f"{ref} points at {what}, so git distill can neither read nor add certificates there "
+                       f"and wrote nothing: restore it (its earlier values: git reflog show {ref}) or delete it "
+                       f"(git update-ref -d {ref})")
+
+
+def check_writable(repo_root: str | Path, datas: Iterable[bytes]) -> None:
+    """Refuse now what storing a certificate for these contents would refuse at the end: a notes or
+    snapshots ref that is not a commit (BadInput), a corrupt note on one of them (CorruptNote)."""
+    config = settings(repo_root)
+    _refuse_unusable_refs(repo_root, (config.notes_ref, SNAPSHOTS_REF))
+    get_many(repo_root, datas)
 
 
 def _put_queries(config: Settings, blobs: Sequence[str]) -> list[str]:

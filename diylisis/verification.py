@@ -43,6 +43,11 @@ class Check:
     def ok(self) -> bool:
         return not self.failures
 
+    @property
+    def corrupt(self) -> bool:
+        """A note on this content does not parse or holds a certificate that does not decode."""
+        return any(failure.startswith("corrupt: ") for failure in self.failures)
+
 
 def check(snapshot: Snapshot, notes: list[dict], role: str | None, context: RepoContext | None,
           min_realization: Realization | None = None, *, trust: Trust | None = None) -> Check:
@@ -59,15 +64,21 @@ class Trust:
     detect: Detect | None = None
 
 
-def _check(snapshot: Snapshot, notes: list[dict], role: str | None,
+def _check(snapshot: Snapshot, notes: list[dict] | store.CorruptNote, role: str | None,
            context: Callable[[], RepoContext | None], min_realization: Realization | None,
            trust: Trust | None = None) -> Check:
     """check(), asking for the repository context only when a Reference must be resolved:
-    opening a context per commit costs more than the rest of verifying a commit message."""
+    opening a context per commit costs more than the rest of verifying a commit message.
+    notes: a CorruptNote when the note on this content does not parse: this record fails with
+    its reason, and the records around it are still judged."""
     failures: list[str] = []
     certificates: list[Certificate] = []
     note_of: dict[int, dict] = {}  # id(certificate) -> the note data it was decoded from
     digest = snapshot.digest  # a sha256 over the snapshot: computed once
+    if isinstance(notes, store.CorruptNote):
+        return Check(target=snapshot.target, revision=snapshot.revision, digest=digest, role=role,
+                     failures=(f"corrupt: the certificate note on this content does not read ({notes.what}); "
+                               f"inspect it with git notes --ref {notes.ref} show {notes.blob}",))
     for data in notes:
         try:
             certificates.append(codec.certificate_from_dict(data))
@@ -223,7 +234,7 @@ def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: st
     process's long-lived one, with long_lived: store.read_notes)."""
     keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
     found = store.read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of},
-                             long_lived=long_lived)
+                             long_lived=long_lived, keep_going=True)
     return [_check(snapshot, found.get(key, []), role, _once(context_for, snapshot), min_realization, trust)
             for snapshot, key in zip(chunk, keys, strict=True)]
 

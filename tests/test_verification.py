@@ -115,21 +115,25 @@ def test_checks_in_chunks_equal_one_check_per_record(repo: Path, monkeypatch: py
 @pytest.mark.usefixtures("deadline")
 @pytest.mark.parametrize("ranged", [False, True])
 @pytest.mark.parametrize("replaced", [False, True])
-def test_a_note_that_is_not_json_stops_verification_in_any_chunk(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                 ranged: bool, replaced: bool) -> None:
+def test_a_note_that_is_not_json_fails_its_record_and_the_others_are_judged(
+        repo: Path, monkeypatch: pytest.MonkeyPatch, ranged: bool, replaced: bool) -> None:
     messages = _history(repo)
+    snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
+    context_for = certification.context_for(certification.Workspace.open(repo))
+    before = [verification.check(s, store.get(repo, s.data), None, context_for(s)) for s in snapshots]
     blob = git(repo, "hash-object", "-w", "--stdin", input=messages[-1][1]).strip()
     if replaced:  # the note's blob is replaced through `git replace`: a range reads it as git does
         note = git(repo, "notes", "--ref=distill", "list", blob).strip()
         git(repo, "replace", note, git(repo, "hash-object", "-w", "--stdin", input=b"{not json\n").strip())
     else:
         git(repo, "notes", "--ref=distill", "add", "-f", "-m", "{not json", blob)
-    snapshots = [message_snapshot(commit_id, data) for commit_id, data in messages]
     monkeypatch.setattr(verification, "RANGE_CHUNK" if ranged else "CHUNK", 2)
-    checks = _checks(repo, snapshots, None, certification.context_for(certification.Workspace.open(repo)), None,
-                     ranged)
-    with pytest.raises(store.CorruptNote, match=blob):
-        list(checks)
+    checks = list(_checks(repo, snapshots, None, context_for, None, ranged))
+    assert checks[:-1] == before[:-1]  # the other six, in the same chunks as the corrupt one, judged as before
+    (failure,) = checks[-1].failures
+    assert checks[-1].corrupt
+    assert failure.startswith("corrupt: the certificate note on this content does not read (line 1 is not JSON")
+    assert f"git notes --ref refs/notes/distill show {blob}" in failure
 
 
 @pytest.mark.usefixtures("deadline")  # --jobs 2 forks workers
@@ -145,21 +149,23 @@ def test_the_verify_report_names_every_outcome(repo: Path) -> None:
         return runner.invoke(command, list(args), standalone_mode=False, catch_exceptions=False)
 
     text = verify("--range", "HEAD", "--role", "reviewer", "-v", "--min-realization", "generic-subagent")
-    assert text.return_value == 1
-    lines = text.output.splitlines()
+    assert text.return_value == 2  # one certificate does not decode: bad input, reported after every record
+    lines = text.stdout.splitlines()
+    assert text.stderr == f"git distill: 1 record(s) have a corrupt certificate note, the first " \
+                          f"commit:{messages[3][0]}; see the report\n"
     assert lines[0] == f"FAIL commit:{messages[0][0]}: below: refuter lint-fallback is below the required " \
                        "generic-subagent"
     assert lines[-2] == f"ok  commit:{messages[-1][0]}  reviewer (generic-subagent)"
     assert lines[-1] == "1 of 7 record(s) verify"
-    report = json.loads(verify("--range", "HEAD", "--format", "json").output)
+    report = json.loads(verify("--range", "HEAD", "--format", "json").stdout)
     assert report["ok"] is False
     assert [r["revision"] for r in report["records"]] == [commit_id for commit_id, _ in messages]
     assert [r["ok"] for r in report["records"]] == [True, True, False, False, False, False, True]
     assert [r["realization"] for r in report["records"]][:2] == ["lint-fallback", "generic-subagent"]
-    sarif = json.loads(verify("--range", "HEAD", "--format", "sarif").output)
+    sarif = json.loads(verify("--range", "HEAD", "--format", "sarif").stdout)
     assert sarif["runs"][0]["properties"] == {"records": 7, "verified": 3}
     assert len(sarif["runs"][0]["results"]) == 5
-    assert json.loads(verify("--range", "HEAD", "--format", "json", "--jobs", "2").output) == report
+    assert json.loads(verify("--range", "HEAD", "--format", "json", "--jobs", "2").stdout) == report
 
 
 def test_a_range_reads_its_notes_through_one_git_process(repo: Path, monkeypatch: pytest.MonkeyPatch,

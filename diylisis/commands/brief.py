@@ -22,14 +22,14 @@ def command(target: str, role: str, output_format: str) -> int:
     the premises to reconfirm. All of it is the certificate's text, quoted under its
     author's name: read its commands before running any.
     """
-    from diylisis import certification, codec, records, store
+    from diylisis import certification, codec, records
+    from diylisis.note_text import stored_certificates
     from diylisis.phases.f7_certify import brief_text
     from diylisis.safe_text import visible, visible_json
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
-    for data in store.get(workspace.root, snapshot.data):
-        certificate = codec.certificate_from_dict(data)
+    for _, certificate in stored_certificates(workspace.root, snapshot.data, str(snapshot.target)):
         if certificate.role == role:
             if output_format == "json":
                 click.echo(visible_json(json.dumps(codec.encode(certificate.reception), ensure_ascii=False,

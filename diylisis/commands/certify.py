@@ -92,11 +92,15 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
             spoken += (utterance_file.read_text(encoding="utf-8"),)
         except UnicodeDecodeError:
             raise BadInput(f"{utterance_file} is not UTF-8 text") from None
+    _refuse_undecodable_arguments({"--role": role, "--activity": activity, "--source": sources, "--scope": scope,
+                                   "--verify": verification, "--stop": stop, "--certificate-target": certificate_target,
+                                   "--verb": activation_verb, "--utterance": utterances})
     request = ContractFields(role=role, activity=activity, allowed_sources=tuple(sources),
                               scope=scope, verification=tuple(verification), stop=stop,
                               certificate_target=certificate_target,
                               activation_verb=activation_verb)
     state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
+    _refuse_unwritable_store(workspace, parsed)
     if check:
         result = certification.certify(workspace, state, choose_gate(None, True), check_only=True)
         if result.state.status == "paused":
@@ -104,6 +108,30 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
         return emit(result, output_format)
     result = certification.certify(workspace, state, choose_gate(answers_file, no_input))
     return emit(result, output_format)
+
+
+def _refuse_undecodable_arguments(arguments: dict) -> None:
+    """An argument with bytes that are not UTF-8 (Python holds them as lone surrogates) is bad input:
+    the certificate and the run file that would carry it are UTF-8 text."""
+    for option, given in arguments.items():
+        for text in (given,) if isinstance(given, str) else given or ():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise BadInput(f"{option} is not UTF-8 text (character {error.start + 1} stands for a byte "
+                               "that is not UTF-8)") from None
+
+
+def _refuse_unwritable_store(workspace, target) -> None:
+    """A notes ref the certificate cannot be added to, or a corrupt note on the record's content,
+    stops the run before it starts: it would fail only at the end, after its run file was written."""
+    from diylisis import certification, store
+
+    snapshot = certification.read(workspace, target)
+    try:
+        store.check_writable(workspace.root, (snapshot.data, *snapshot.alternates))
+    except store.CorruptNote as error:
+        raise error.for_record(str(snapshot.target)) from None
 
 
 def _not_portable(result, output_format: str) -> int:

@@ -15,13 +15,15 @@ from diylisis.errors import EXIT_FAILED, EXIT_OK
               show_default=True)
 def command(target: str, output_format: str) -> int:
     """Show every certificate stored under TARGET's current content (all roles)."""
-    from diylisis import certification, codec, records, render, store
+    from diylisis import certification, records, render
+    from diylisis.note_text import stored_certificates
     from diylisis.safe_text import visible, visible_json
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
-    notes = store.get(workspace.root, snapshot.data)
-    certificates = [codec.certificate_from_dict(data) for data in notes]
+    stored = stored_certificates(workspace.root, snapshot.data, str(snapshot.target))
+    notes = [note for note, _ in stored]
+    certificates = [certificate for _, certificate in stored]
     signatures = _signatures(workspace, notes, snapshot.digest)
     if output_format == "json":
         from diylisis.trust import signature_json
@@ -35,7 +37,7 @@ def command(target: str, output_format: str) -> int:
     else:
         for certificate, signature in zip(certificates, signatures, strict=True):
             click.echo(render.certificate_text(certificate))
-            click.echo(f"Signature: {signature.words()}")
+            click.echo(visible(f"Signature: {signature.words()}"))
     return EXIT_OK if certificates else EXIT_FAILED
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from diylisis.commands import options
-from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput
+from diylisis.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -42,7 +42,9 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     (a Reference judgment's locator no longer resolves), below (weaker refuter than
     --min-realization), unaccounted (the record has blocking findings the certificate does
     not account for), bad-signature, signer-not-allowed, and unsigned when signatures are
-    required. With no TARGET and no --range, verifies HEAD's message.
+    required. A corrupt note (one that does not parse, or a certificate in it that does not
+    decode) fails its record with the reason while the other records are still judged, and
+    makes the exit code 2. With no TARGET and no --range, verifies HEAD's message.
     """
     from functools import partial
 
@@ -78,7 +80,20 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
         total = len(snapshots)
     from diylisis.render import progress
 
-    return EXIT_OK if _render(progress(checks, "verifying", total), output_format, verbose) else EXIT_FAILED
+    corrupt: list[Check] = []
+
+    def noting_corrupt(checks: Iterable[Check]) -> Iterator[Check]:
+        for check in checks:
+            if check.corrupt:
+                corrupt.append(check)
+            yield check
+
+    passed = _render(noting_corrupt(progress(checks, "verifying", total)), output_format, verbose)
+    if corrupt:  # bad input, not a verdict: exit 2 once every record has been judged
+        click.echo(f"git distill: {len(corrupt)} record(s) have a corrupt certificate note, the first "
+                   f"{corrupt[0].target}; see the report", err=True)
+        return EXIT_BAD_INPUT
+    return EXIT_OK if passed else EXIT_FAILED
 
 
 def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
