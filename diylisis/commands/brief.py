@@ -29,7 +29,7 @@ def command(target: str, role: str, output_format: str) -> int:
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
-    for _, certificate in stored_certificates(workspace.root, snapshot.data, str(snapshot.target)):
+    for data, certificate in stored_certificates(workspace.root, snapshot.data, str(snapshot.target)):
         if certificate.role == role:
             if output_format == "json":
                 click.echo(visible_json(json.dumps(codec.encode(certificate.reception), ensure_ascii=False,
