@@ -61,6 +61,9 @@ def result_json(result: Result) -> str:
         assert result.certificate is not None
         payload = {"run": state.run_id, "status": "certified",
                    "certificate": codec.certificate_to_dict(result.certificate),
+                   # who stated each contract field and who confirmed it (Rule 29): the run file
+                   # that held it is removed once the run is certified
+                   "contract_provenance": [codec.encode(mark) for mark in state.contract_provenance],
                    "evidence": evidence(state), "brief": result.brief}
     else:
         payload = {"run": state.run_id, "status": state.status, "reason": state.stop_reason,

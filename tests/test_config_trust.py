@@ -26,7 +26,7 @@ def answers(tmp_path: Path) -> str:
     """The answers the carried-downstream questions (Qp) need when a certificate lands in a file."""
     path = tmp_path / "answers.toml"
     path.write_text('qp-consumer = { value = "a person with repository access" }\n'
-                    'qp-authority = { value = "the main branch" }\n', encoding="utf-8")
+                    'qp-authority = { value = "derived" }\n', encoding="utf-8")
     return str(path)
 
 

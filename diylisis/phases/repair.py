@@ -105,7 +105,7 @@ def apply(text: str, edits: tuple[Edit, ...], pass_n: int) -> tuple[str, tuple[R
                 text = _tidy_line_at(text, edit.start)
         else:
             text = text[: edit.start] + _without_doubled_mark(edit.replacement, text[edit.end:]) + text[edit.end:]
-        before, after = _changed(old, text)
+        before, after = _changed(old, text) if edit.kind == "excision" else (old[edit.start:edit.end], edit.replacement)
         deltas.append(RepairDelta(kind=edit.kind, item_id=edit.item_id, pass_n=pass_n,
                                   line=edit.line, before=before, after=after, added=edit.added))
     return text, tuple(reversed(deltas))
