@@ -42,7 +42,7 @@ def message_for(state: RunState, path: str) -> str:
 
 def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: bytes) -> str:
     """Write new_bytes to the work-tree file locator and commit it (steps 1-4); the commit id."""
-    path, full = _paths(root, locator)
+    path, full = paths(root, locator)
     original = _read(full, path)
     pending = PendingRepair(
         path=path, mode=_mode(root, path, full), original_blob=_blob(root, original),
@@ -76,7 +76,11 @@ def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair) -> 
     made = commit_made(root, state.run_id, pending)
     current = _read_or_none(full)
     if made is None:
-        if current not in (repaired, _cat(root, pending.original_blob)) or _moved_under(root, pending):
+        if _moved_under(root, pending):
+            raise BadInput(f"{pending.path} was committed since run {state.run_id} was interrupted in the "
+                           f"middle of a repair, so that repair is superseded and was left alone; "
+                           f"remove the run with: git distill runs abort {state.run_id}")
+        if current not in (repaired, _cat(root, pending.original_blob)):
             raise BadInput(f"{pending.path} changed after run {state.run_id} was interrupted in the "
                            f"middle of a repair; undo that repair with: git distill runs abort {state.run_id}")
         if current != repaired:
@@ -101,6 +105,11 @@ def abort(root: str, git_dir: str, state: RunState, pending: PendingRepair | Non
             _refresh_index(root, pending, made)
             said.append(f"the repair of {pending.path} was already committed as {made[:12]} and stays "
                         f"(git revert {made[:12]} undoes it)")
+        elif _moved_under(root, pending):
+            # another commit changed the file since (another run's repair of it, say): writing the
+            # text from before this repair back would undo that commit in the work tree
+            said.append(f"{pending.path} was committed since the run stopped, so its unfinished repair "
+                        f"is superseded; the file is left as it is")
         else:
             current = _read_or_none(full)
             original = _cat(root, pending.original_blob)
@@ -123,7 +132,7 @@ def abort(root: str, git_dir: str, state: RunState, pending: PendingRepair | Non
 # --- the steps -----------------------------------------------------------------------------
 
 
-def _paths(root: str, locator: str) -> tuple[str, str]:
+def paths(root: str, locator: str) -> tuple[str, str]:
     """(repository-relative path git records, absolute path written): an in-repository symlink
     is written and committed at the file it leads to."""
     from diylisis.records.base import repo_relative
@@ -198,9 +207,9 @@ def _write(git_dir: str, run_id: str, full: str, data: bytes) -> None:
 
 
 def _moved_under(root: str, pending: PendingRepair) -> bool:
-    """Someone committed the file itself since the repair began."""
-    if pending.head_before is None:
-        return False
+    """Someone committed the file itself since the repair began: HEAD:path is not head_before:path."""
+    if pending.head_before is None:  # begun on an unborn branch: any commit of the path since moved it
+        return gitio.try_git(["rev-parse", "-q", "--verify", f"HEAD:{pending.path}"], root)[0] == 0
     code, out, _ = gitio.try_git(["rev-parse", f"{pending.head_before}:{pending.path}",
                                   f"HEAD:{pending.path}"], root)
     ids = out.decode().split()

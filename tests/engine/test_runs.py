@@ -181,3 +181,61 @@ def test_a_damaged_run_file_is_listed_and_can_be_aborted(repo: Path) -> None:
     assert aborted.returncode == 0 and "removed" in aborted.stdout
     assert _run_files(repo) == []
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_clean_file_with_a_journaled_repair_is_refused_until_that_run_is_settled(
+        repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    answers = _answers(tmp_path)
+    killed = _crash_at(repo, "repair-journaled", answers)
+    assert killed.returncode == -9
+    assert git(repo, "status", "--porcelain") == ""  # journaled, the file not touched yet
+    [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
+    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers))
+    assert again.returncode == 2, again.stdout + again.stderr
+    assert f"git distill runs abort {row['run']}" in again.stderr and "git distill runs" in again.stderr
+    assert not git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()  # nothing committed
+    aborted = distill(repo, "runs", "abort", row["run"])
+    assert aborted.returncode == 0, aborted.stderr
+    assert distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers)).returncode == 0
+
+
+def _commit_the_journaled_repair_by_hand(repo: Path, run: str) -> str:
+    data = json.loads((repo / RUNS / f"{run}.json").read_text())["pending_repair"]
+    (repo / "TASK.md").write_bytes(subprocess.run(["git", "cat-file", "blob", data["repaired_blob"]], cwd=repo,
+                                                  capture_output=True, check=True).stdout)
+    git(repo, "commit", "-q", "-am", "Repair the task by hand")
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_abort_of_a_repair_someone_else_committed_leaves_that_commit_in_the_file(
+        repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    killed = _crash_at(repo, "repair-journaled", _answers(tmp_path))
+    assert killed.returncode == -9
+    [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
+    head = _commit_the_journaled_repair_by_hand(repo, row["run"])
+    committed = (repo / "TASK.md").read_bytes()
+    aborted = distill(repo, "runs", "abort", row["run"])
+    assert aborted.returncode == 0, aborted.stderr
+    assert "restored" not in aborted.stdout and "superseded" in aborted.stdout
+    assert (repo / "TASK.md").read_bytes() == committed
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "rev-parse", "HEAD").strip() == head
+    assert _run_files(repo) == []
+
+
+def test_resume_of_a_repair_someone_else_committed_changes_nothing(repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    answers = _answers(tmp_path)
+    killed = _crash_at(repo, "repair-journaled", answers)
+    assert killed.returncode == -9
+    [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
+    head = _commit_the_journaled_repair_by_hand(repo, row["run"])
+    committed = (repo / "TASK.md").read_bytes()
+    resumed = distill(repo, "resume", row["run"], "--answers", str(answers))
+    assert resumed.returncode == 2, resumed.stdout + resumed.stderr
+    assert "superseded" in resumed.stderr and f"git distill runs abort {row['run']}" in resumed.stderr
+    assert (repo / "TASK.md").read_bytes() == committed
+    assert git(repo, "rev-parse", "HEAD").strip() == head
+    assert git(repo, "status", "--porcelain") == ""
