@@ -14,6 +14,7 @@ import time
 import click
 
 from diylisis.errors import EXIT_OK, BadInput
+from diylisis.safe_text import visible, visible_json
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
@@ -108,12 +109,12 @@ def _list(output_format: str) -> int:
     found = [_describe_or_damaged(workspace.root, workspace.git_dir, run_id)
              for run_id in runs.run_ids(workspace.git_dir)]
     if output_format == "json":
-        click.echo(json.dumps({"runs": found}, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps({"runs": found}, ensure_ascii=False, indent=2)))
     elif not found:
         click.echo("no runs are kept in this repository")
     else:
         for run in found:
-            click.echo(f"{run['run']}  {run['status']:<9}  {_age(run['age_seconds']):<12}  {run['record']}")
+            click.echo(visible(f"{run['run']}  {run['status']:<9}  {_age(run['age_seconds']):<12}  {run['record']}"))
     return EXIT_OK
 
 
@@ -125,17 +126,17 @@ def show_command(run_id: str, output_format: str) -> int:
     workspace = _workspace()
     run = describe(workspace.root, workspace.git_dir, run_id)
     if output_format == "json":
-        click.echo(json.dumps(run, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps(run, ensure_ascii=False, indent=2)))
         return EXIT_OK
-    click.echo(f"run {run['run']}: {run['record']} for {run['role']}, {run['status']}, "
-               f"last saved {_age(run['age_seconds'])}")
-    click.echo(f"  {run['what']}")
+    click.echo(visible(f"run {run['run']}: {run['record']} for {run['role']}, {run['status']}, "
+                       f"last saved {_age(run['age_seconds'])}"))
+    click.echo(visible(f"  {run['what']}"))
     if run["open_items"]:
-        click.echo(f"  open items: {', '.join(run['open_items'])}")
+        click.echo(visible(f"  open items: {', '.join(run['open_items'])}"))
     if run["repair_commits"]:
-        click.echo(f"  repair commits so far: {', '.join(c[:12] for c in run['repair_commits'])}")
+        click.echo(visible(f"  repair commits so far: {', '.join(c[:12] for c in run['repair_commits'])}"))
     for step in run["next"]:
-        click.echo(f"  next: {step}")
+        click.echo(visible(f"  next: {step}"))
     return EXIT_OK
 
 
@@ -158,8 +159,9 @@ def abort_command(run_id: str, output_format: str) -> int:
     else:
         said = repair_commit.abort(workspace.root, workspace.git_dir, state, pending)
     if output_format == "json":
-        click.echo(json.dumps({"run": run_id, "aborted": True, "done": list(said)}, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps({"run": run_id, "aborted": True, "done": list(said)},
+                                           ensure_ascii=False, indent=2)))
     else:
         for sentence in said:
-            click.echo(sentence)
+            click.echo(visible(sentence))
     return EXIT_OK
