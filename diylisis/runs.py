@@ -128,6 +128,8 @@ def _read(path: str) -> tuple[RunState, PendingRepair | None]:
         return codec.decode(RunState, data), None if pending is None else _pending_from(pending)
     except (ValueError, TypeError, codec.DecodeError) as error:
         raise BadInput(f"run file {os.path.basename(path)} is damaged: {error}") from None
+    except RecursionError:  # json and the codec recurse once per level of nesting
+        raise BadInput(f"run file {os.path.basename(path)} is damaged: it is nested too deeply") from None
 
 
 def _pending_from(data: object) -> PendingRepair:

@@ -239,3 +239,19 @@ def test_resume_of_a_repair_someone_else_committed_changes_nothing(repo: Path, t
     assert (repo / "TASK.md").read_bytes() == committed
     assert git(repo, "rev-parse", "HEAD").strip() == head
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_deeply_nested_run_file_is_damaged_not_a_crash(repo: Path) -> None:
+    _task_repo(repo)
+    (repo / RUNS).mkdir(parents=True)
+    (repo / RUNS / "20990101-000000-aaaaaa.json").write_text("[" * 100000 + "\n")
+    listed = distill(repo, "runs")
+    assert listed.returncode == 0 and "damaged" in listed.stdout, listed.stdout + listed.stderr
+    shown = distill(repo, "runs", "show", "20990101-000000-aaaaaa")
+    assert shown.returncode == 2 and "damaged" in shown.stderr, shown.stderr
+    assert len(shown.stderr.strip().splitlines()) == 1
+    checked = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input")
+    assert checked.returncode == 3, checked.stdout + checked.stderr  # paused for answers, not exit 70
+    aborted = distill(repo, "runs", "abort", "20990101-000000-aaaaaa")
+    assert aborted.returncode == 0 and "could not be read" in aborted.stdout, aborted.stdout + aborted.stderr
+    assert "20990101-000000-aaaaaa.json" not in _run_files(repo)
