@@ -29,6 +29,10 @@ from diylisis.frozen import replace
 from diylisis.runs import PendingRepair
 from diylisis.state import RunState
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 LOCK_WAIT = 10.0  # seconds a repair waits for the index or HEAD held by another git process
 _LOCKED = (b".lock': File exists", b"cannot lock ref", b"Unable to create", b"Unable to write new index")
 
@@ -226,10 +230,11 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
     index = os.path.join(folder, f"{run_id}.{os.getpid()}.index")
     private = {"GIT_INDEX_FILE": index}
     blob = _blob(root, data, pending.path)
-    deadline = time.monotonic() + LOCK_WAIT
-    delay = 0.01
+    err = b""
     try:
-        while True:
+        for attempt in _lock_waits():
+            if attempt:
+                head = _head(root)  # HEAD moved or was locked: build again on what it names now
             if head != pending.head_before and _moved_under(root, pending):
                 raise BadInput(f"{pending.path} was committed by another process during its repair; "
                                f"the repair was not committed: git distill runs abort {run_id}")
@@ -248,12 +253,9 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
             if code == 0:
                 crashpoint.reached("repair-ref-updated")
                 return made
-            if time.monotonic() >= deadline:
-                raise GitError(f"cannot commit the repair of {pending.path}: HEAD stayed busy for "
-                               f"{LOCK_WAIT:.0f} s ({gitio.first_line(err)}); "
-                               f"continue with: git distill resume {run_id}")
-            delay = _pause(delay)
-            head = _head(root)
+        raise GitError(f"cannot commit the repair of {pending.path}: HEAD stayed busy for "
+                       f"{LOCK_WAIT:.0f} s ({gitio.first_line(err)}); "
+                       f"continue with: git distill resume {run_id}")
     finally:
         for leftover in (index, index + ".lock"):
             if os.path.exists(leftover):
@@ -267,19 +269,26 @@ def _refresh_index(root: str, pending: PendingRepair, made: str) -> None:
 
 
 def _git_waiting(args: list[str], root: str, *, env: dict[str, str] | None = None) -> bytes:
-    """run_git, retried with growing pauses while another git process holds a lock it needs."""
-    deadline = time.monotonic() + LOCK_WAIT
-    delay = 0.01
-    while True:
+    """run_git, retried while another git process holds a lock it needs (see _lock_waits)."""
+    for _ in _lock_waits():
         code, out, err = gitio.try_git(args, root, env=env)
         if code == 0:
             return out
-        if not any(sign in err for sign in _LOCKED) or time.monotonic() >= deadline:
-            raise GitError(f"git {args[0]} failed: {gitio.first_line(err) or f'exit status {code}'}")
-        delay = _pause(delay)
+        if not any(sign in err for sign in _LOCKED):
+            break
+    raise GitError(f"git {args[0]} failed: {gitio.first_line(err) or f'exit status {code}'}")
 
 
-def _pause(delay: float) -> float:
-    """Sleep about delay seconds (jittered, so waiting certifiers do not retry in step); the next delay."""
-    time.sleep(delay * (0.5 + random.random()))
-    return min(delay * 2, 0.5)
+def _lock_waits() -> Iterator[int]:
+    """The attempt numbers 0, 1, ... of one retried step, for up to LOCK_WAIT seconds: a pause before
+    each retry, growing from 10 ms to 0.5 s and jittered, so waiting certifiers do not retry in step."""
+    deadline = time.monotonic() + LOCK_WAIT
+    delay = 0.01
+    attempt = 0
+    while True:
+        yield attempt
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(delay * 2, 0.5)
+        attempt += 1

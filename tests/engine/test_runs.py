@@ -7,8 +7,10 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from conftest import commit, distill, git
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "task-with-residue.md"
@@ -255,3 +257,35 @@ def test_a_deeply_nested_run_file_is_damaged_not_a_crash(repo: Path) -> None:
     aborted = distill(repo, "runs", "abort", "20990101-000000-aaaaaa")
     assert aborted.returncode == 0 and "could not be read" in aborted.stdout, aborted.stdout + aborted.stderr
     assert "20990101-000000-aaaaaa.json" not in _run_files(repo)
+
+
+def _journaled(repo: Path) -> bool:
+    """A run file holds a repair in flight (read as certify may replace or remove it meanwhile)."""
+    for path in (repo / RUNS).glob("*.json"):
+        try:
+            if "pending_repair" in path.read_text():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.parametrize("lock", ["index.lock", "HEAD.lock"])
+def test_a_repair_waits_for_a_lock_another_git_holds_and_then_commits(repo: Path, tmp_path: Path, lock: str) -> None:
+    _task_repo(repo)
+    held = repo / ".git" / lock
+    held.write_bytes(b"")
+    started = subprocess.Popen([sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer",
+                                "--answers", str(_answers(tmp_path))], cwd=repo, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not _journaled(repo) and started.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)  # the repair is journaled; its index refresh or HEAD update now finds the lock
+    assert started.poll() is None, started.communicate()
+    held.unlink()
+    out, err = started.communicate(timeout=60)
+    assert started.returncode == 0, out + err
+    assert git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()
+    assert git(repo, "status", "--porcelain") == ""
+    assert _run_files(repo) == []
