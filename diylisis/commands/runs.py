@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 import click
 
@@ -18,56 +17,6 @@ from diylisis.safe_text import visible, visible_json
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
-
-
-def describe(root: str, git_dir: str, run_id: str) -> dict:
-    """One run as plain values: id, record, status (paused, in-repair or failed), age and what is next."""
-    from diylisis import repair_commit, runs
-
-    state, pending = runs.load_with_pending(git_dir, run_id)
-    age = max(0, int(time.time() - os.stat(runs.run_file(git_dir, run_id)).st_mtime))
-    if pending is not None:
-        status = "in-repair"
-        made = repair_commit.commit_made(root, run_id, pending)
-        repair = {"path": pending.path, "pass": pending.pass_n, "committed": made,
-                  "head_before": pending.head_before}
-        what = (f"the repair of {pending.path} (pass {pending.pass_n}) was "
-                + (f"committed as {made[:12]}, but the run stopped before it finished" if made else
-                   "under way when the run stopped; its commit was not made"))
-        then = [f"git distill resume {run_id}", f"git distill runs abort {run_id}"]
-    else:
-        repair = None
-        if state.status == "paused":
-            status = "paused"
-            what = f"waiting for answers to {len(state.open_questions)} question(s)"
-            then = [f"git distill answer {run_id} ITEM OPTION [VALUE]", f"git distill resume {run_id}",
-                    f"git distill runs abort {run_id}"]
-        else:
-            status = "failed"
-            what = state.stop_reason or f"stopped during pass {state.pass_n + 1} without finishing"
-            then = [f"git distill runs abort {run_id}"]
-            if state.status == "running":
-                then.insert(0, f"git distill resume {run_id}")
-    return {"run": run_id, "record": str(state.target), "role": state.contract.role, "status": status,
-            "age_seconds": age, "pass": state.pass_n, "what": what,
-            "open_items": [q.id for q in state.open_questions],
-            "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
-
-
-def _describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict:
-    """describe(), or a row saying the run file cannot be read (it can still be aborted)."""
-    from diylisis import runs
-
-    try:
-        return describe(root, git_dir, run_id)
-    except BadInput as error:
-        try:
-            age = max(0, int(time.time() - os.stat(runs.run_file(git_dir, run_id)).st_mtime))
-        except OSError:
-            age = 0
-        return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
-                "pass": None, "what": error.message, "open_items": [], "repair_commits": [],
-                "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
 
 
 def _age(seconds: int) -> str:
@@ -106,7 +55,7 @@ def _list(output_format: str) -> int:
     from diylisis import runs
 
     workspace = _workspace()
-    found = [_describe_or_damaged(workspace.root, workspace.git_dir, run_id)
+    found = [runs.describe_or_damaged(workspace.root, workspace.git_dir, run_id)
              for run_id in runs.run_ids(workspace.git_dir)]
     if output_format == "json":
         click.echo(visible_json(json.dumps({"runs": found}, ensure_ascii=False, indent=2)))
@@ -123,8 +72,10 @@ def _list(output_format: str) -> int:
 @FORMAT
 def show_command(run_id: str, output_format: str) -> int:
     """What run RUN is doing and how to go on with it."""
+    from diylisis import runs
+
     workspace = _workspace()
-    run = describe(workspace.root, workspace.git_dir, run_id)
+    run = runs.describe(workspace.root, workspace.git_dir, run_id)
     if output_format == "json":
         click.echo(visible_json(json.dumps(run, ensure_ascii=False, indent=2)))
         return EXIT_OK
