@@ -145,7 +145,8 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         if target.kind is RecordKind.FILE:
             from diylisis import repair_commit  # journaled, so a kill at any step is recoverable
 
-            return repair_commit.commit(workspace.root, workspace.git_dir, state, target.locator, new_bytes)
+            return repair_commit.commit(workspace.root, workspace.git_dir, state, target.locator, new_bytes,
+                                        sign=repair_commit.signs_commits(git_values(workspace)))
         records.apply(target, workspace.root, new_bytes)
         return None
 
@@ -303,6 +304,7 @@ def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
     if pending is not None:  # a repair a kill interrupted: complete it before the next pass
         from diylisis import repair_commit
 
-        state = repair_commit.finish(workspace.root, workspace.git_dir, state, pending)
+        state = repair_commit.finish(workspace.root, workspace.git_dir, state, pending,
+                                     sign=repair_commit.signs_commits(git_values(workspace)))
     refuse_dirty(workspace, state.target)
     return certify(workspace, replace(state, status="running"), gate)

@@ -31,7 +31,7 @@ from diylisis.state import RunState
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
 LOCK_WAIT = 10.0  # seconds a repair waits for the index or HEAD held by another git process
 _LOCKED = (b".lock': File exists", b"cannot lock ref", b"Unable to create", b"Unable to write new index")
@@ -44,8 +44,16 @@ def message_for(state: RunState, path: str) -> str:
             f"Distill-Run: {state.run_id}\nDistill-Pass: {state.pass_n}\n")
 
 
-def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: bytes) -> str:
-    """Write new_bytes to the work-tree file locator and commit it (steps 1-4); the commit id."""
+def signs_commits(git_config: Mapping[str, str]) -> bool:
+    """Whether git config commit.gpgSign asks for every commit to be signed; `git commit-tree`
+    does not read it, so a repair commit passes -S itself (signed as `git commit` would sign)."""
+    return git_config.get("commit.gpgsign", "false").strip().lower() not in ("false", "no", "off", "0")
+
+
+def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: bytes, *,
+           sign: bool = False) -> str:
+    """Write new_bytes to the work-tree file locator and commit it (steps 1-4), signed when sign
+    is set (see signs_commits); the commit id."""
     path, full = paths(root, locator)
     original = _read(full, path)
     pending = PendingRepair(
@@ -56,7 +64,7 @@ def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: by
     crashpoint.reached("repair-journaled")
     _write(git_dir, state.run_id, full, new_bytes)
     crashpoint.reached("repair-written")
-    made = _commit(root, git_dir, state.run_id, pending, new_bytes, pending.head_before)
+    made = _commit(root, git_dir, state.run_id, pending, new_bytes, pending.head_before, sign=sign)
     _refresh_index(root, pending, made)
     crashpoint.reached("repair-index-refreshed")
     return made
@@ -72,7 +80,7 @@ def commit_made(root: str, run_id: str, pending: PendingRepair) -> str | None:
     return found or None
 
 
-def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair) -> RunState:
+def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair, *, sign: bool = False) -> RunState:
     """Complete a repair a kill interrupted: the file repaired, committed, in the index; the run
     state with its commit and no repair in flight (saved)."""
     full = os.path.join(root, pending.path)
@@ -89,7 +97,7 @@ def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair) -> 
                            f"middle of a repair; undo that repair with: git distill runs abort {state.run_id}")
         if current != repaired:
             _write(git_dir, state.run_id, full, repaired)
-        made = _commit(root, git_dir, state.run_id, pending, repaired, _head(root))
+        made = _commit(root, git_dir, state.run_id, pending, repaired, _head(root), sign=sign)
     elif current == _cat(root, pending.original_blob):
         _write(git_dir, state.run_id, full, repaired)
     _refresh_index(root, pending, made)
@@ -221,7 +229,7 @@ def _moved_under(root: str, pending: PendingRepair) -> bool:
 
 
 def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: bytes,
-            head: str | None) -> str:
+            head: str | None, *, sign: bool) -> str:
     """Commit data at pending.path on head (HEAD as last read) through a private index; HEAD moves
     only from the commit the tree was built on, so a certifier committing meanwhile costs a
     rebuild, not its work."""
@@ -244,7 +252,8 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
             tree = _git_waiting(["write-tree"], root, env=private).decode().strip()
             crashpoint.reached("repair-tree-written")
             parents = ["-p", head] if head else []
-            made = gitio.run_git(["commit-tree", tree, *parents, "-F", "-"], root,
+            signed = ["-S"] if sign else []
+            made = gitio.run_git(["commit-tree", tree, *parents, *signed, "-F", "-"], root,
                                  input=pending.message.encode("utf-8")).decode().strip()
             crashpoint.reached("repair-commit-created")
             old = head or "0" * len(made)

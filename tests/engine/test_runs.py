@@ -289,3 +289,25 @@ def test_a_repair_waits_for_a_lock_another_git_holds_and_then_commits(repo: Path
     assert git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()
     assert git(repo, "status", "--porcelain") == ""
     assert _run_files(repo) == []
+
+
+def test_repair_commits_are_signed_when_git_config_asks_every_commit_to_be(repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    key = tmp_path / "signing-key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "repairs", "-f", str(key)], check=True)
+    git(repo, "config", "gpg.format", "ssh")
+    git(repo, "config", "user.signingKey", str(key))
+    git(repo, "config", "commit.gpgSign", "true")
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(_answers(tmp_path)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()
+    assert made
+    for sha in made:
+        assert "\ngpgsig -----BEGIN SSH SIGNATURE-----" in git(repo, "cat-file", "commit", sha)
+    git(repo, "config", "commit.gpgSign", "false")
+    (repo / "TASK.md").write_text(FIXTURE.read_text())
+    git(repo, "commit", "-q", "-am", "Bring the residue back")
+    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(_answers(tmp_path)))
+    assert again.returncode == 0, again.stdout + again.stderr
+    latest = git(repo, "log", "-1", "--format=%H", "--grep=^Distill-Run: ").strip()
+    assert latest not in made and "gpgsig" not in git(repo, "cat-file", "commit", latest)
