@@ -116,29 +116,31 @@ def _read_once(workspace: Workspace, target: Target):
 
 
 def refuse_dirty(workspace: Workspace, target: Target) -> None:
-    """A file with uncommitted changes is refused up front, so no repair commit mixes them in."""
+    """A file with uncommitted changes is refused up front, so no repair commit mixes them in; so
+    is a file with a repair a kill left unfinished, even before that repair touched it (a second
+    repair committed now would be undone by an abort of the first)."""
     if target.kind is not RecordKind.FILE or target.revision is not None:
         return
+    interrupted = _interrupted_repairs(workspace, target)
+    if interrupted:
+        run_id = interrupted[0]
+        raise BadInput(f"{target.locator} has a repair left unfinished by run {run_id}, which was "
+                       f"interrupted; finish it with: git distill resume {run_id}, or undo it with: "
+                       f"git distill runs abort {run_id} (git distill runs lists every run)")
     # no optional locks: a certifier of another file may hold the index; status must not wait for it
     status = gitio.run_git(["--no-optional-locks", "status", "--porcelain", "--", target.locator],
                            workspace.root)
     if status.strip():
-        interrupted = _interrupted_repairs(workspace, target)
-        if interrupted:
-            run_id = interrupted[0]
-            raise BadInput(f"{target.locator} has a repair left unfinished by run {run_id}, which was "
-                           f"interrupted; finish it with: git distill resume {run_id}, or undo it with: "
-                           f"git distill runs abort {run_id} (git distill runs lists every run)")
         raise BadInput(f"{target.locator} has uncommitted changes; commit or stash them first, "
                        "so repair commits hold only the repair")
 
 
 def _interrupted_repairs(workspace: Workspace, target: Target) -> list[str]:
     """The runs whose repair of target's file a kill left unfinished, newest first."""
-    from diylisis.records.base import repo_relative
+    from diylisis import repair_commit
 
     try:
-        path = repo_relative(target.locator, workspace.root, workspace.root)
+        path = repair_commit.paths(workspace.root, target.locator)[0]
     except BadInput:
         return []
     found = []
@@ -162,7 +164,8 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         if target.kind is RecordKind.FILE:
             from diylisis import repair_commit  # journaled, so a kill at any step is recoverable
 
-            return repair_commit.commit(workspace.root, workspace.git_dir, state, target.locator, new_bytes)
+            return repair_commit.commit(workspace.root, workspace.git_dir, state, target.locator, new_bytes,
+                                        sign=repair_commit.signs_commits(git_values(workspace)))
         records.apply(target, workspace.root, new_bytes)
         return None
 
@@ -315,6 +318,7 @@ def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
     if pending is not None:  # a repair a kill interrupted: complete it before the next pass
         from diylisis import repair_commit
 
-        state = repair_commit.finish(workspace.root, workspace.git_dir, state, pending)
+        state = repair_commit.finish(workspace.root, workspace.git_dir, state, pending,
+                                     sign=repair_commit.signs_commits(git_values(workspace)))
     refuse_dirty(workspace, state.target)
     return certify(workspace, replace(state, status="running"), gate)

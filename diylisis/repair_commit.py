@@ -29,6 +29,10 @@ from diylisis.frozen import replace
 from diylisis.runs import PendingRepair
 from diylisis.state import RunState
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
 LOCK_WAIT = 10.0  # seconds a repair waits for the index or HEAD held by another git process
 _LOCKED = (b".lock': File exists", b"cannot lock ref", b"Unable to create", b"Unable to write new index")
 
@@ -40,9 +44,17 @@ def message_for(state: RunState, path: str) -> str:
             f"Distill-Run: {state.run_id}\nDistill-Pass: {state.pass_n}\n")
 
 
-def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: bytes) -> str:
-    """Write new_bytes to the work-tree file locator and commit it (steps 1-4); the commit id."""
-    path, full = _paths(root, locator)
+def signs_commits(git_config: Mapping[str, str]) -> bool:
+    """Whether git config commit.gpgSign asks for every commit to be signed; `git commit-tree`
+    does not read it, so a repair commit passes -S itself (signed as `git commit` would sign)."""
+    return git_config.get("commit.gpgsign", "false").strip().lower() not in ("false", "no", "off", "0")
+
+
+def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: bytes, *,
+           sign: bool = False) -> str:
+    """Write new_bytes to the work-tree file locator and commit it (steps 1-4), signed when sign
+    is set (see signs_commits); the commit id."""
+    path, full = paths(root, locator)
     original = _read(full, path)
     pending = PendingRepair(
         path=path, mode=_mode(root, path, full), original_blob=_blob(root, original),
@@ -52,7 +64,7 @@ def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: by
     crashpoint.reached("repair-journaled")
     _write(git_dir, state.run_id, full, new_bytes)
     crashpoint.reached("repair-written")
-    made = _commit(root, git_dir, state.run_id, pending, new_bytes, pending.head_before)
+    made = _commit(root, git_dir, state.run_id, pending, new_bytes, pending.head_before, sign=sign)
     _refresh_index(root, pending, made)
     crashpoint.reached("repair-index-refreshed")
     return made
@@ -68,7 +80,7 @@ def commit_made(root: str, run_id: str, pending: PendingRepair) -> str | None:
     return found or None
 
 
-def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair) -> RunState:
+def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair, *, sign: bool = False) -> RunState:
     """Complete a repair a kill interrupted: the file repaired, committed, in the index; the run
     state with its commit and no repair in flight (saved)."""
     full = os.path.join(root, pending.path)
@@ -76,12 +88,16 @@ def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair) -> 
     made = commit_made(root, state.run_id, pending)
     current = _read_or_none(full)
     if made is None:
-        if current not in (repaired, _cat(root, pending.original_blob)) or _moved_under(root, pending):
+        if _moved_under(root, pending):
+            raise BadInput(f"{pending.path} was committed since run {state.run_id} was interrupted in the "
+                           f"middle of a repair, so that repair is superseded and was left alone; "
+                           f"remove the run with: git distill runs abort {state.run_id}")
+        if current not in (repaired, _cat(root, pending.original_blob)):
             raise BadInput(f"{pending.path} changed after run {state.run_id} was interrupted in the "
                            f"middle of a repair; undo that repair with: git distill runs abort {state.run_id}")
         if current != repaired:
             _write(git_dir, state.run_id, full, repaired)
-        made = _commit(root, git_dir, state.run_id, pending, repaired, _head(root))
+        made = _commit(root, git_dir, state.run_id, pending, repaired, _head(root), sign=sign)
     elif current == _cat(root, pending.original_blob):
         _write(git_dir, state.run_id, full, repaired)
     _refresh_index(root, pending, made)
@@ -101,6 +117,11 @@ def abort(root: str, git_dir: str, state: RunState, pending: PendingRepair | Non
             _refresh_index(root, pending, made)
             said.append(f"the repair of {pending.path} was already committed as {made[:12]} and stays "
                         f"(git revert {made[:12]} undoes it)")
+        elif _moved_under(root, pending):
+            # another commit changed the file since (another run's repair of it, say): writing the
+            # text from before this repair back would undo that commit in the work tree
+            said.append(f"{pending.path} was committed since the run stopped, so its unfinished repair "
+                        f"is superseded; the file is left as it is")
         else:
             current = _read_or_none(full)
             original = _cat(root, pending.original_blob)
@@ -123,7 +144,7 @@ def abort(root: str, git_dir: str, state: RunState, pending: PendingRepair | Non
 # --- the steps -----------------------------------------------------------------------------
 
 
-def _paths(root: str, locator: str) -> tuple[str, str]:
+def paths(root: str, locator: str) -> tuple[str, str]:
     """(repository-relative path git records, absolute path written): an in-repository symlink
     is written and committed at the file it leads to."""
     from diylisis.records.base import repo_relative
@@ -198,9 +219,9 @@ def _write(git_dir: str, run_id: str, full: str, data: bytes) -> None:
 
 
 def _moved_under(root: str, pending: PendingRepair) -> bool:
-    """Someone committed the file itself since the repair began."""
-    if pending.head_before is None:
-        return False
+    """Someone committed the file itself since the repair began: HEAD:path is not head_before:path."""
+    if pending.head_before is None:  # begun on an unborn branch: any commit of the path since moved it
+        return gitio.try_git(["rev-parse", "-q", "--verify", f"HEAD:{pending.path}"], root)[0] == 0
     code, out, _ = gitio.try_git(["rev-parse", f"{pending.head_before}:{pending.path}",
                                   f"HEAD:{pending.path}"], root)
     ids = out.decode().split()
@@ -208,7 +229,7 @@ def _moved_under(root: str, pending: PendingRepair) -> bool:
 
 
 def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: bytes,
-            head: str | None) -> str:
+            head: str | None, *, sign: bool) -> str:
     """Commit data at pending.path on head (HEAD as last read) through a private index; HEAD moves
     only from the commit the tree was built on, so a certifier committing meanwhile costs a
     rebuild, not its work."""
@@ -217,10 +238,11 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
     index = os.path.join(folder, f"{run_id}.{os.getpid()}.index")
     private = {"GIT_INDEX_FILE": index}
     blob = _blob(root, data, pending.path)
-    deadline = time.monotonic() + LOCK_WAIT
-    delay = 0.01
+    err = b""
     try:
-        while True:
+        for attempt in _lock_waits():
+            if attempt:
+                head = _head(root)  # HEAD moved or was locked: build again on what it names now
             if head != pending.head_before and _moved_under(root, pending):
                 raise BadInput(f"{pending.path} was committed by another process during its repair; "
                                f"the repair was not committed: git distill runs abort {run_id}")
@@ -230,7 +252,8 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
             tree = _git_waiting(["write-tree"], root, env=private).decode().strip()
             crashpoint.reached("repair-tree-written")
             parents = ["-p", head] if head else []
-            made = gitio.run_git(["commit-tree", tree, *parents, "-F", "-"], root,
+            signed = ["-S"] if sign else []
+            made = gitio.run_git(["commit-tree", tree, *parents, *signed, "-F", "-"], root,
                                  input=pending.message.encode("utf-8")).decode().strip()
             crashpoint.reached("repair-commit-created")
             old = head or "0" * len(made)
@@ -239,12 +262,9 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
             if code == 0:
                 crashpoint.reached("repair-ref-updated")
                 return made
-            if time.monotonic() >= deadline:
-                raise GitError(f"cannot commit the repair of {pending.path}: HEAD stayed busy for "
-                               f"{LOCK_WAIT:.0f} s ({gitio.first_line(err)}); "
-                               f"continue with: git distill resume {run_id}")
-            delay = _pause(delay)
-            head = _head(root)
+        raise GitError(f"cannot commit the repair of {pending.path}: HEAD stayed busy for "
+                       f"{LOCK_WAIT:.0f} s ({gitio.first_line(err)}); "
+                       f"continue with: git distill resume {run_id}")
     finally:
         for leftover in (index, index + ".lock"):
             if os.path.exists(leftover):
@@ -258,19 +278,26 @@ def _refresh_index(root: str, pending: PendingRepair, made: str) -> None:
 
 
 def _git_waiting(args: list[str], root: str, *, env: dict[str, str] | None = None) -> bytes:
-    """run_git, retried with growing pauses while another git process holds a lock it needs."""
-    deadline = time.monotonic() + LOCK_WAIT
-    delay = 0.01
-    while True:
+    """run_git, retried while another git process holds a lock it needs (see _lock_waits)."""
+    for _ in _lock_waits():
         code, out, err = gitio.try_git(args, root, env=env)
         if code == 0:
             return out
-        if not any(sign in err for sign in _LOCKED) or time.monotonic() >= deadline:
-            raise GitError(f"git {args[0]} failed: {gitio.first_line(err) or f'exit status {code}'}")
-        delay = _pause(delay)
+        if not any(sign in err for sign in _LOCKED):
+            break
+    raise GitError(f"git {args[0]} failed: {gitio.first_line(err) or f'exit status {code}'}")
 
 
-def _pause(delay: float) -> float:
-    """Sleep about delay seconds (jittered, so waiting certifiers do not retry in step); the next delay."""
-    time.sleep(delay * (0.5 + random.random()))
-    return min(delay * 2, 0.5)
+def _lock_waits() -> Iterator[int]:
+    """The attempt numbers 0, 1, ... of one retried step, for up to LOCK_WAIT seconds: a pause before
+    each retry, growing from 10 ms to 0.5 s and jittered, so waiting certifiers do not retry in step."""
+    deadline = time.monotonic() + LOCK_WAIT
+    delay = 0.01
+    attempt = 0
+    while True:
+        yield attempt
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(delay * 2, 0.5)
+        attempt += 1

@@ -4,7 +4,8 @@ A run file may also hold a repair in flight (`PendingRepair`): it is written bef
 touches the work tree and dropped by the next save, so a run killed in between says what it
 was doing, and `git distill resume` or `git distill runs abort` can finish or undo it.
 A run's file is removed when the run is certified, stopped or fails, unless it holds a
-repair in flight; a paused run keeps it for `answer` and `resume`.
+repair in flight; a paused run keeps it for `answer` and `resume`. `describe` says what a
+kept run is doing and what can be done next (`git distill runs` prints it).
 """
 
 from __future__ import annotations
@@ -128,6 +129,8 @@ def _read(path: str) -> tuple[RunState, PendingRepair | None]:
         return codec.decode(RunState, data), None if pending is None else _pending_from(pending)
     except (ValueError, TypeError, codec.DecodeError) as error:
         raise BadInput(f"run file {os.path.basename(path)} is damaged: {error}") from None
+    except RecursionError:  # json and the codec recurse once per level of nesting
+        raise BadInput(f"run file {os.path.basename(path)} is damaged: it is nested too deeply") from None
 
 
 def _pending_from(data: object) -> PendingRepair:
@@ -152,3 +155,51 @@ def _check_id(git_dir: str | Path, run_id: str) -> None:
         known = run_ids(git_dir)
         hint = f"; known runs: {', '.join(known[-5:])}" if known else "; there are none (git distill runs)"
         raise BadInput(f"no run {run_id}{hint}")
+
+
+def describe(root: str, git_dir: str, run_id: str) -> dict:
+    """One run as plain values: id, record, status (paused, in-repair or failed), age and what is next."""
+    from diylisis import repair_commit
+
+    state, pending = load_with_pending(git_dir, run_id)
+    age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
+    if pending is not None:
+        status = "in-repair"
+        made = repair_commit.commit_made(root, run_id, pending)
+        repair = {"path": pending.path, "pass": pending.pass_n, "committed": made,
+                  "head_before": pending.head_before}
+        what = (f"the repair of {pending.path} (pass {pending.pass_n}) was "
+                + (f"committed as {made[:12]}, but the run stopped before it finished" if made else
+                   "under way when the run stopped; its commit was not made"))
+        then = [f"git distill resume {run_id}", f"git distill runs abort {run_id}"]
+    else:
+        repair = None
+        if state.status == "paused":
+            status = "paused"
+            what = f"waiting for answers to {len(state.open_questions)} question(s)"
+            then = [f"git distill answer {run_id} ITEM OPTION [VALUE]", f"git distill resume {run_id}",
+                    f"git distill runs abort {run_id}"]
+        else:
+            status = "failed"
+            what = state.stop_reason or f"stopped during pass {state.pass_n + 1} without finishing"
+            then = [f"git distill runs abort {run_id}"]
+            if state.status == "running":
+                then.insert(0, f"git distill resume {run_id}")
+    return {"run": run_id, "record": str(state.target), "role": state.contract.role, "status": status,
+            "age_seconds": age, "pass": state.pass_n, "what": what,
+            "open_items": [q.id for q in state.open_questions],
+            "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
+
+
+def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict:
+    """describe(), or a row saying the run file cannot be read (it can still be aborted)."""
+    try:
+        return describe(root, git_dir, run_id)
+    except BadInput as error:
+        try:
+            age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
+        except OSError:
+            age = 0
+        return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
+                "pass": None, "what": error.message, "open_items": [], "repair_commits": [],
+                "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}

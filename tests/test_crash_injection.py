@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,11 +36,15 @@ GIT = shutil.which("git") or "git"  # the real one: the test's own git commands 
 MESSAGE = ("Stop the uploader from retrying forever\n\n"
            "The retry loop now ends after five attempts; closes #12.\n")
 
-# git runs of one repairing certify of the fixture: about 22 (open, status, blobs, the private
-# index, commit-tree, update-ref, index refresh, sources, the certificate). A point past the
-# last call kills nothing: the certify must then simply succeed.
-CERTIFY_POINTS = ([("before", n) for n in range(1, 23)] + [("after", 14), ("after", 16)]
-                  + [("step", "repair-journaled"), ("step", "repair-index-refreshed")])
+# git runs of one repairing certify of the fixture: 21 (open, config, status, blobs, the private
+# index, commit-tree, update-ref, index refresh, sources, the certificate), and every named
+# step of a repair. Every point listed must kill the process: one past the last git call fails
+# its test, so a change that makes fewer git calls shows here instead of testing less.
+CERTIFY_GIT_CALLS = 21
+REPAIR_STEPS = ("repair-journaled", "repair-written", "repair-tree-written", "repair-commit-created",
+                "repair-ref-updated", "repair-index-refreshed")
+CERTIFY_POINTS = ([("before", n) for n in range(1, CERTIFY_GIT_CALLS + 1)] + [("after", 14), ("after", 16)]
+                  + [("step", name) for name in REPAIR_STEPS])
 HOOK_POINTS = [("before", n) for n in range(1, 7)] + [("after", 3), ("after", 5)]
 
 _WRAPPER = """#!/bin/sh
@@ -151,9 +156,7 @@ def test_a_killed_repairing_certify_resumes_or_aborts(tmp_path: Path, templates:
     killed = subprocess.run([sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer",
                              "--answers", answers], cwd=repo, capture_output=True, text=True, check=False,
                             env=_kill_env(tmp_path, templates, point))
-    if not _reached(tmp_path, point):
-        assert killed.returncode == 0, killed.stderr  # the point lies past the last git call
-        return
+    assert _reached(tmp_path, point), f"certify made fewer git calls than {point} needs: update CERTIFY_POINTS"
     assert killed.returncode == -9, killed.stderr
     _assert_sound(repo)
     now = (repo / "TASK.md").read_bytes()
@@ -207,9 +210,7 @@ def test_a_killed_commit_msg_hook_leaves_a_commit_that_can_be_retried(
     killed = subprocess.run([GIT, "commit", "-q", "--allow-empty", "-F", message], cwd=repo,
                             capture_output=True, text=True, check=False,
                             env=_kill_env(tmp_path, templates, point))
-    if not _reached(tmp_path, point):
-        assert killed.returncode == 0, killed.stderr  # the point lies past the hook's last git call
-        return
+    assert _reached(tmp_path, point), f"the hook made fewer git calls than {point} needs: update HOOK_POINTS"
     assert killed.returncode != 0, killed.stderr
     assert git(repo, "rev-parse", "HEAD").strip() == head  # the hook's death stopped the commit
     _assert_sound(repo)
@@ -222,3 +223,12 @@ def test_a_killed_commit_msg_hook_leaves_a_commit_that_can_be_retried(
     verified = _distill(repo, "verify", "HEAD")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     _assert_sound(repo)
+
+
+def test_every_named_crash_point_is_killed_at_and_at_least_20_points_kill() -> None:
+    package = Path(__file__).resolve().parent.parent / "diylisis"
+    named = {match for source in package.rglob("*.py")
+             for match in re.findall(r"""crashpoint\.reached\(\s*["']([^"']+)["']""", source.read_text())}
+    assert named and named == set(REPAIR_STEPS), named  # each test above asserts its point killed
+    assert {where for how, where in CERTIFY_POINTS if how == "step"} == named
+    assert len(set(CERTIFY_POINTS)) + len(set(HOOK_POINTS)) >= 20

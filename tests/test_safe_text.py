@@ -252,6 +252,46 @@ def test_an_error_quoting_a_name_shows_its_escapes(repo: Path) -> None:
     assert raw_controls(done.stderr) == [] and "nope\\x1b]0;pwned\\x07\\x1b[2J\\u202e.md" in done.stderr
 
 
+RETRY_TASK = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "task-with-residue.md"
+RETRY_ANSWERS = """\
+as-above = { resolve = "as described in docs/retries.md" }
+task-4 = "drop"
+tmp-run3-log = { route = "docs/retries.md" }
+fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
+decision-1 = { resolve = "src/upload.py" }
+qp-consumer = { value = "an agent with repository access" }
+qp-authority = { value = "branch main" }
+"""
+
+
+def test_runs_lists_shows_and_aborts_a_run_of_a_hostile_file_name_with_escapes(repo: Path, tmp_path: Path) -> None:
+    name = f"T{TITLE}{RLO}.md"
+    commit(repo, "Add the retry task\n", {"docs/retries.md": "# Retries\n\nFive attempts.\n",
+                                          "src/upload.py": "MAX = 5\n", name: RETRY_TASK.read_text()})
+    answers = tmp_path / "answers.toml"
+    answers.write_text(RETRY_ANSWERS)
+    killed = subprocess.run([sys.executable, "-m", "diylisis", "certify", f"file:{name}", "--role", "implementer",
+                             "--answers", str(answers)], cwd=repo, capture_output=True, text=True, check=False,
+                            env={**os.environ, "DIYLISIS_CRASH_AT": "repair-written"})
+    assert killed.returncode == -9, killed.stderr  # a run kept with the hostile path in its repair
+    shown_name = "T\\x1b]0;pwned\\x07\\u202e.md"
+    listed = distill(repo, "runs")
+    assert listed.returncode == 0, listed.stderr
+    assert raw_controls(listed.stdout) == [] and shown_name in listed.stdout, listed.stdout
+    as_json = distill(repo, "runs", "--format", "json")
+    assert raw_controls(as_json.stdout) == [], as_json.stdout
+    [row] = json.loads(as_json.stdout)["runs"]
+    assert row["record"] == f"file:{name}" and row["repair_in_flight"]["path"] == name  # decodes exactly
+    for args in (("show", row["run"]), ("show", row["run"], "--format", "json")):
+        shown = distill(repo, "runs", *args)
+        assert shown.returncode == 0, shown.stderr
+        assert raw_controls(shown.stdout) == [] and name not in shown.stdout, shown.stdout
+    aborted = distill(repo, "runs", "abort", row["run"])
+    assert aborted.returncode == 0, aborted.stderr
+    assert raw_controls(aborted.stdout) == [] and f"restored {shown_name}" in aborted.stdout, aborted.stdout
+    assert (repo / name).read_text() == RETRY_TASK.read_text()
+
+
 # --- the interactive gate and the hook ----------------------------------------------------------
 
 

@@ -9,64 +9,14 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 import click
 
 from diylisis.errors import EXIT_OK, BadInput
+from diylisis.safe_text import visible, visible_json
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
-
-
-def describe(root: str, git_dir: str, run_id: str) -> dict:
-    """One run as plain values: id, record, status (paused, in-repair or failed), age and what is next."""
-    from diylisis import repair_commit, runs
-
-    state, pending = runs.load_with_pending(git_dir, run_id)
-    age = max(0, int(time.time() - os.stat(runs.run_file(git_dir, run_id)).st_mtime))
-    if pending is not None:
-        status = "in-repair"
-        made = repair_commit.commit_made(root, run_id, pending)
-        repair = {"path": pending.path, "pass": pending.pass_n, "committed": made,
-                  "head_before": pending.head_before}
-        what = (f"the repair of {pending.path} (pass {pending.pass_n}) was "
-                + (f"committed as {made[:12]}, but the run stopped before it finished" if made else
-                   "under way when the run stopped; its commit was not made"))
-        then = [f"git distill resume {run_id}", f"git distill runs abort {run_id}"]
-    else:
-        repair = None
-        if state.status == "paused":
-            status = "paused"
-            what = f"waiting for answers to {len(state.open_questions)} question(s)"
-            then = [f"git distill answer {run_id} ITEM OPTION [VALUE]", f"git distill resume {run_id}",
-                    f"git distill runs abort {run_id}"]
-        else:
-            status = "failed"
-            what = state.stop_reason or f"stopped during pass {state.pass_n + 1} without finishing"
-            then = [f"git distill runs abort {run_id}"]
-            if state.status == "running":
-                then.insert(0, f"git distill resume {run_id}")
-    return {"run": run_id, "record": str(state.target), "role": state.contract.role, "status": status,
-            "age_seconds": age, "pass": state.pass_n, "what": what,
-            "open_items": [q.id for q in state.open_questions],
-            "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
-
-
-def _describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict:
-    """describe(), or a row saying the run file cannot be read (it can still be aborted)."""
-    from diylisis import runs
-
-    try:
-        return describe(root, git_dir, run_id)
-    except BadInput as error:
-        try:
-            age = max(0, int(time.time() - os.stat(runs.run_file(git_dir, run_id)).st_mtime))
-        except OSError:
-            age = 0
-        return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
-                "pass": None, "what": error.message, "open_items": [], "repair_commits": [],
-                "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
 
 
 def _age(seconds: int) -> str:
@@ -105,15 +55,15 @@ def _list(output_format: str) -> int:
     from diylisis import runs
 
     workspace = _workspace()
-    found = [_describe_or_damaged(workspace.root, workspace.git_dir, run_id)
+    found = [runs.describe_or_damaged(workspace.root, workspace.git_dir, run_id)
              for run_id in runs.run_ids(workspace.git_dir)]
     if output_format == "json":
-        click.echo(json.dumps({"runs": found}, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps({"runs": found}, ensure_ascii=False, indent=2)))
     elif not found:
         click.echo("no runs are kept in this repository")
     else:
         for run in found:
-            click.echo(f"{run['run']}  {run['status']:<9}  {_age(run['age_seconds']):<12}  {run['record']}")
+            click.echo(visible(f"{run['run']}  {run['status']:<9}  {_age(run['age_seconds']):<12}  {run['record']}"))
     return EXIT_OK
 
 
@@ -122,20 +72,22 @@ def _list(output_format: str) -> int:
 @FORMAT
 def show_command(run_id: str, output_format: str) -> int:
     """What run RUN is doing and how to go on with it."""
+    from diylisis import runs
+
     workspace = _workspace()
-    run = describe(workspace.root, workspace.git_dir, run_id)
+    run = runs.describe(workspace.root, workspace.git_dir, run_id)
     if output_format == "json":
-        click.echo(json.dumps(run, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps(run, ensure_ascii=False, indent=2)))
         return EXIT_OK
-    click.echo(f"run {run['run']}: {run['record']} for {run['role']}, {run['status']}, "
-               f"last saved {_age(run['age_seconds'])}")
-    click.echo(f"  {run['what']}")
+    click.echo(visible(f"run {run['run']}: {run['record']} for {run['role']}, {run['status']}, "
+                       f"last saved {_age(run['age_seconds'])}"))
+    click.echo(visible(f"  {run['what']}"))
     if run["open_items"]:
-        click.echo(f"  open items: {', '.join(run['open_items'])}")
+        click.echo(visible(f"  open items: {', '.join(run['open_items'])}"))
     if run["repair_commits"]:
-        click.echo(f"  repair commits so far: {', '.join(c[:12] for c in run['repair_commits'])}")
+        click.echo(visible(f"  repair commits so far: {', '.join(c[:12] for c in run['repair_commits'])}"))
     for step in run["next"]:
-        click.echo(f"  next: {step}")
+        click.echo(visible(f"  next: {step}"))
     return EXIT_OK
 
 
@@ -158,8 +110,9 @@ def abort_command(run_id: str, output_format: str) -> int:
     else:
         said = repair_commit.abort(workspace.root, workspace.git_dir, state, pending)
     if output_format == "json":
-        click.echo(json.dumps({"run": run_id, "aborted": True, "done": list(said)}, ensure_ascii=False, indent=2))
+        click.echo(visible_json(json.dumps({"run": run_id, "aborted": True, "done": list(said)},
+                                           ensure_ascii=False, indent=2)))
     else:
         for sentence in said:
-            click.echo(sentence)
+            click.echo(visible(sentence))
     return EXIT_OK

@@ -7,8 +7,10 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from conftest import commit, distill, git
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "task-with-residue.md"
@@ -181,3 +183,131 @@ def test_a_damaged_run_file_is_listed_and_can_be_aborted(repo: Path) -> None:
     assert aborted.returncode == 0 and "removed" in aborted.stdout
     assert _run_files(repo) == []
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_clean_file_with_a_journaled_repair_is_refused_until_that_run_is_settled(
+        repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    answers = _answers(tmp_path)
+    killed = _crash_at(repo, "repair-journaled", answers)
+    assert killed.returncode == -9
+    assert git(repo, "status", "--porcelain") == ""  # journaled, the file not touched yet
+    [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
+    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers))
+    assert again.returncode == 2, again.stdout + again.stderr
+    assert f"git distill runs abort {row['run']}" in again.stderr and "git distill runs" in again.stderr
+    assert not git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()  # nothing committed
+    aborted = distill(repo, "runs", "abort", row["run"])
+    assert aborted.returncode == 0, aborted.stderr
+    assert distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers)).returncode == 0
+
+
+def _commit_the_journaled_repair_by_hand(repo: Path, run: str) -> str:
+    data = json.loads((repo / RUNS / f"{run}.json").read_text())["pending_repair"]
+    (repo / "TASK.md").write_bytes(subprocess.run(["git", "cat-file", "blob", data["repaired_blob"]], cwd=repo,
+                                                  capture_output=True, check=True).stdout)
+    git(repo, "commit", "-q", "-am", "Repair the task by hand")
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_abort_of_a_repair_someone_else_committed_leaves_that_commit_in_the_file(
+        repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    killed = _crash_at(repo, "repair-journaled", _answers(tmp_path))
+    assert killed.returncode == -9
+    [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
+    head = _commit_the_journaled_repair_by_hand(repo, row["run"])
+    committed = (repo / "TASK.md").read_bytes()
+    aborted = distill(repo, "runs", "abort", row["run"])
+    assert aborted.returncode == 0, aborted.stderr
+    assert "restored" not in aborted.stdout and "superseded" in aborted.stdout
+    assert (repo / "TASK.md").read_bytes() == committed
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "rev-parse", "HEAD").strip() == head
+    assert _run_files(repo) == []
+
+
+def test_resume_of_a_repair_someone_else_committed_changes_nothing(repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    answers = _answers(tmp_path)
+    killed = _crash_at(repo, "repair-journaled", answers)
+    assert killed.returncode == -9
+    [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
+    head = _commit_the_journaled_repair_by_hand(repo, row["run"])
+    committed = (repo / "TASK.md").read_bytes()
+    resumed = distill(repo, "resume", row["run"], "--answers", str(answers))
+    assert resumed.returncode == 2, resumed.stdout + resumed.stderr
+    assert "superseded" in resumed.stderr and f"git distill runs abort {row['run']}" in resumed.stderr
+    assert (repo / "TASK.md").read_bytes() == committed
+    assert git(repo, "rev-parse", "HEAD").strip() == head
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_deeply_nested_run_file_is_damaged_not_a_crash(repo: Path) -> None:
+    _task_repo(repo)
+    (repo / RUNS).mkdir(parents=True)
+    (repo / RUNS / "20990101-000000-aaaaaa.json").write_text("[" * 100000 + "\n")
+    listed = distill(repo, "runs")
+    assert listed.returncode == 0 and "damaged" in listed.stdout, listed.stdout + listed.stderr
+    shown = distill(repo, "runs", "show", "20990101-000000-aaaaaa")
+    assert shown.returncode == 2 and "damaged" in shown.stderr, shown.stderr
+    assert len(shown.stderr.strip().splitlines()) == 1
+    checked = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input")
+    assert checked.returncode == 3, checked.stdout + checked.stderr  # paused for answers, not exit 70
+    aborted = distill(repo, "runs", "abort", "20990101-000000-aaaaaa")
+    assert aborted.returncode == 0 and "could not be read" in aborted.stdout, aborted.stdout + aborted.stderr
+    assert "20990101-000000-aaaaaa.json" not in _run_files(repo)
+
+
+def _journaled(repo: Path) -> bool:
+    """A run file holds a repair in flight (read as certify may replace or remove it meanwhile)."""
+    for path in (repo / RUNS).glob("*.json"):
+        try:
+            if "pending_repair" in path.read_text():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.parametrize("lock", ["index.lock", "HEAD.lock"])
+def test_a_repair_waits_for_a_lock_another_git_holds_and_then_commits(repo: Path, tmp_path: Path, lock: str) -> None:
+    _task_repo(repo)
+    held = repo / ".git" / lock
+    held.write_bytes(b"")
+    started = subprocess.Popen([sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer",
+                                "--answers", str(_answers(tmp_path))], cwd=repo, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not _journaled(repo) and started.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)  # the repair is journaled; its index refresh or HEAD update now finds the lock
+    assert started.poll() is None, started.communicate()
+    held.unlink()
+    out, err = started.communicate(timeout=60)
+    assert started.returncode == 0, out + err
+    assert git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()
+    assert git(repo, "status", "--porcelain") == ""
+    assert _run_files(repo) == []
+
+
+def test_repair_commits_are_signed_when_git_config_asks_every_commit_to_be(repo: Path, tmp_path: Path) -> None:
+    _task_repo(repo)
+    key = tmp_path / "signing-key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "repairs", "-f", str(key)], check=True)
+    git(repo, "config", "gpg.format", "ssh")
+    git(repo, "config", "user.signingKey", str(key))
+    git(repo, "config", "commit.gpgSign", "true")
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(_answers(tmp_path)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    made = git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()
+    assert made
+    for sha in made:
+        assert "\ngpgsig -----BEGIN SSH SIGNATURE-----" in git(repo, "cat-file", "commit", sha)
+    git(repo, "config", "commit.gpgSign", "false")
+    (repo / "TASK.md").write_text(FIXTURE.read_text())
+    git(repo, "commit", "-q", "-am", "Bring the residue back")
+    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(_answers(tmp_path)))
+    assert again.returncode == 0, again.stdout + again.stderr
+    latest = git(repo, "log", "-1", "--format=%H", "--grep=^Distill-Run: ").strip()
+    assert latest not in made and "gpgsig" not in git(repo, "cat-file", "commit", latest)
