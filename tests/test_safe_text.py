@@ -260,7 +260,7 @@ tmp-run3-log = { route = "docs/retries.md" }
 fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
 decision-1 = { resolve = "src/upload.py" }
 qp-consumer = { value = "an agent with repository access" }
-qp-authority = { value = "branch main" }
+qp-authority = { value = "derived" }
 """
 
 

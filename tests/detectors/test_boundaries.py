@@ -110,7 +110,8 @@ def test_scan_reads_hosts_from_the_repository_configuration(repo) -> None:
     git(repo, "remote", "add", "origin", "https://git.example.org/team/widgets.git")
     commit(repo, "Stop the retry storm\n\nFixes #12.\n")
     assert distill(repo, "scan", "HEAD").returncode == 1
-    commit(repo, "Declare the forge\n\nThe origin runs Gitea.\n", {".distill.toml": '[detect]\nhosts = { "git.example.org" = "gitea" }\n'})
+    config = '[detect]\nhosts = { "git.example.org" = "gitea" }\n'
+    commit(repo, "Declare the forge\n\nThe origin runs Gitea.\n", {".distill.toml": config})
     done = distill(repo, "scan", "HEAD~1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "https://git.example.org/team/widgets/issues/12" in done.stdout

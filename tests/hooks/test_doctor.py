@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from hookutil import CLEAN, bare, distill, new_repo, ok, write
 
 
