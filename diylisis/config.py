@@ -125,7 +125,7 @@ def _build(root: str | Path, table: Mapping[str, Any], source: str | None,
            warnings: tuple[str, ...]) -> Config:
     """The Config of a configuration table, or a ConfigProblems naming everything wrong in it."""
     if not table:
-        return Config(refuter=_trusted_refuter({}), warnings=warnings)  # the hook's usual path
+        return Config(refuter=_trusted_refuter({}), source=source, warnings=warnings)  # the hook's usual path
     from diylisis.config_schema import ConfigProblems, Problem, problems_of
 
     problems = [Problem(keys=(name,), text=f"unknown section [{name}]; known: {', '.join(SECTIONS)}")
