@@ -37,6 +37,8 @@ def rules_markdown(rules: tuple[Rule, ...] | None = None) -> str:
         "  a bare `on` ends every `off`.",
         "- Without ids a comment covers every rule; with ids (separated by spaces or commas) only",
         "  those. An unknown id covers nothing and is reported as RD904.",
+        "- A comment shown as code (in backticks or a fenced block) is an example, not a",
+        "  suppression.",
         "",
         "| id | name | category | languages | severity | summary |",
         "|---|---|---|---|---|---|",

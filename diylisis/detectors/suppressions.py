@@ -7,6 +7,7 @@ What each form covers, exactly (docs/rules.md says the same):
 - `<!-- distill: off [ID ...] -->` ... `<!-- distill: on [ID ...] -->` covers every line from the
   `off` comment's line through the `on` comment's line. A bare `on` ends every `off`; `on ID`
   ends that id's. With no `on`, the range runs to the end of the record.
+- A comment shown as code (a code span or a fenced block) is an example, not a suppression.
 - Without ids a comment covers every rule; with ids, those rules only. An id no rule has
   covers nothing, and RD904 reports it (a typo must not silently hide or keep a finding).
 
@@ -20,7 +21,7 @@ import re
 from collections.abc import Iterator
 
 from diylisis.detectors.rule import Rule
-from diylisis.detectors.text import Doc
+from diylisis.detectors.text import CODE_SPAN, FENCE, Doc
 from diylisis.frozen import frozen_model
 from diylisis.model import Category, Finding, Severity
 
@@ -43,14 +44,27 @@ class Directive:
 
 
 def directives(text: str) -> Iterator[Directive]:
-    """The distill comments of a text, in order."""
+    """The distill comments of a text, in order; one shown as code (in a code span or a fenced
+    block) is an example of the syntax, not a comment, and neither counts nor is checked."""
     if "distill" not in text:
         return
+    fence: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
-        if "distill" not in line:
+        opened = FENCE.match(line)
+        if opened:
+            mark = opened.group(1)
+            if fence is None:
+                fence = mark[0] * len(mark)
+            elif mark.startswith(fence) and not line.strip()[len(mark):].strip():
+                fence = None
             continue
+        if fence is not None or "distill" not in line:
+            continue
+        code = [span.span() for span in CODE_SPAN.finditer(line)] if "`" in line else []
         alone = not DIRECTIVE.sub("", line).strip()
         for match in DIRECTIVE.finditer(line):
+            if any(start <= match.start() < end for start, end in code):
+                continue
             ids = tuple(token for token in re.split(r"[\s,]+", match.group("ids")) if token)
             yield Directive(line=number, verb=match.group("verb"), ids=ids, alone=alone,
                             start=match.start(), end=match.end())

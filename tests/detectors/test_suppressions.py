@@ -88,3 +88,10 @@ def test_scan_and_certify_record_what_the_range_suppressed(repo: Path) -> None:
     blob = git(repo, "rev-parse", "HEAD:notes.md").strip()
     certificate = json.loads(git(repo, "notes", "--ref=distill", "show", blob).splitlines()[0])
     assert sorted(certificate["suppressions"]) == ["SI201 at line 5", "UC701 at line 4"]
+
+
+def test_a_comment_shown_as_code_is_an_example_not_a_suppression() -> None:
+    in_a_span = "Document the comments\n\nAll tests pass. Write `<!-- distill: ignore UC71 -->` after it.\n"
+    assert _found(in_a_span) == ([("UC701", 3)], [])  # neither a suppression nor an RD904
+    in_a_fence = "Document the comments\n\n```\n<!-- distill: off -->\n```\n\nAll tests pass.\n"
+    assert _found(in_a_fence) == ([("UC701", 7)], [])
