@@ -3,8 +3,9 @@
 Every command and `git distill doctor` read the configuration through `config.load`, so all
 of them accept and reject the same files. A problem carries the keys that lead to the value it
 is about; only once a file has problems is it parsed again with tomlkit to turn those keys into
-a line number (tomllib keeps no positions, and tomlkit costs the commit-msg hook about 15 ms to
-import, which a valid configuration never pays).
+a line number (tomllib keeps no positions, and importing tomlkit costs more than a whole
+commit-msg hook run, about 120 ms under `python -X importtime` on a loaded two-core machine,
+which a valid configuration never pays).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from diylisis.frozen import frozen_model
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
 
 @frozen_model
 class Problem:
