@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from diylisis.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, DistillError
 
-RUNTIME_PACKAGES = frozenset({"pygit2", "click", "rich", "tomli_w"})  # pyproject's dependencies
+RUNTIME_PACKAGES = frozenset({"pygit2", "click", "rich", "tomli_w", "tomlkit", "pathspec"})  # pyproject's dependencies
 
 # command name -> module defining `command` (a click.Command). Explicit, not discovered.
 COMMANDS: dict[str, tuple[str, str]] = {

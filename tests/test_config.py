@@ -27,5 +27,5 @@ def test_a_pyproject_that_never_names_diylisis_is_not_parsed(tmp_path: Path) -> 
 
 def test_a_broken_pyproject_that_names_diylisis_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.diylisis.hooks\nrole = 1\n")
-    with pytest.raises(ConfigError, match="pyproject.toml does not parse"):
+    with pytest.raises(ConfigError, match=r"^pyproject.toml:1: does not parse: Expected"):
         config.load(tmp_path)

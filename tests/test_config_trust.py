@@ -48,7 +48,7 @@ def test_a_committed_certificate_target_outside_the_repository_is_refused(
     done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--no-input")
     assert victim.read_text(encoding="utf-8") == VICTIM
     assert done.returncode == 2, done.stdout + done.stderr
-    assert f".distill.toml: [contract] certificate_target {named.format(outside=victim)!r} {reason}" \
+    assert f".distill.toml:2: [contract] certificate_target {named.format(outside=victim)!r} {reason}" \
         in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert notes(repo) == ""
@@ -137,7 +137,7 @@ def test_the_users_own_config_names_the_refuter(tmp_path: Path, monkeypatch: pyt
         ("my-refuter",), "refuter-subagent", 30.0)
     assert loaded.refuter.source == str(user / "diylisis" / "config.toml")
     (user / "diylisis" / "config.toml").write_text('[contract]\nrole = "x"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"config.toml: unknown section \[contract\]; known: refuter"):
+    with pytest.raises(ConfigError, match=r"config.toml:1: unknown section \[contract\]; known: refuter"):
         config.load(repo)
 
 

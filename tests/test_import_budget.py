@@ -72,6 +72,7 @@ ALLOWED = frozenset({
     "diylisis.detectors.narration",
     "diylisis.detectors.places", "diylisis.detectors.references", "diylisis.detectors.rendering",
     "diylisis.detectors.rule", "diylisis.detectors.session", "diylisis.detectors.settings",
+    "diylisis.detectors.suppressions",
     "diylisis.detectors.terms", "diylisis.detectors.text",
     "diylisis.safe_text",
 })

@@ -3,7 +3,8 @@
 Says, for commit-msg and pre-push, whether our hook is installed (ours, chained, a foreign
 hook, the pre-commit framework's, none) and whether `.pre-commit-config.yaml` names our
 hooks; whether the notes ref exists locally and on the remote; whether the configuration
-parses; and which refuter realization certificates will record.
+is valid (config.load, the check every command runs: each problem with its file and line);
+and which refuter realization certificates will record.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class Report:
     notes_remote: str | None  # tip on the remote, "" when absent there, None when not asked
     remote_error: str | None
     config_source: str | None
-    config_error: str | None
+    config_error: str | None  # every problem of the configuration, a line each (FILE:LINE: ...)
+    config_warnings: tuple[str, ...]  # advice on it, as every command prints it (two config files)
     role: str | None
     refuter: str  # lint-fallback, or the configured command's realization
     refuter_command: tuple[str, ...]
@@ -60,17 +62,21 @@ def diagnose(root: Path, remote: str | None) -> Report:
     remote_tip, remote_error = (None, None) if remote is None else _remote_tip(root, remote,
                                                                                settings.notes_ref)
     try:
-        loaded = config.load(root)
+        loaded = config.load(root, warn=False)  # the one validator every command runs
         config_error = None
     except DistillError as error:
         loaded, config_error = None, error.message
+    try:
+        warnings = config.load_warnings(root)
+    except DistillError:
+        warnings = ()  # the file that does not parse is config_error already
     command = loaded.refuter.command if loaded else ()
     realization = (loaded.refuter.realization if command else "lint-fallback") if loaded else "unknown"
     return Report(
         root=str(root), hooks_dir=str(directory), hooks=states, framework_hooks=framework,
         notes_ref=settings.notes_ref, notes_local=local, remote=remote, notes_remote=remote_tip,
         remote_error=remote_error, config_source=loaded.source if loaded else None,
-        config_error=config_error, role=loaded.hooks.role if loaded else None,
+        config_error=config_error, config_warnings=warnings, role=loaded.hooks.role if loaded else None,
         refuter=realization, refuter_command=command,
         refuter_source=loaded.refuter.source if loaded else None,
         refuter_ignored=loaded.refuter.ignored if loaded else ())
@@ -157,10 +163,11 @@ def render_text(report: Report) -> str:
         lines.append(f"warn {report.notes_ref} is not on {report.remote} "
                      f"(git distill sync {report.remote} --push)")
     if report.config_error:
-        lines.append(f"FAIL configuration: {report.config_error}")
+        lines += [f"FAIL configuration: {problem}" for problem in report.config_error.splitlines()]
     else:
         source = report.config_source or "built-in defaults (no .distill.toml)"
-        lines.append(f"ok   configuration parses: {source}; hook role {report.role}")
+        lines.append(f"ok   configuration is valid: {source}; hook role {report.role}")
+    lines += [f"warn configuration: {warning}" for warning in report.config_warnings]
     if report.refuter == "lint-fallback":
         lines.append("ok   refuter: lint-fallback (built in; no [refuter] command in your own config)")
     elif report.refuter != "unknown":
@@ -182,7 +189,8 @@ def _framework_covers(report: Report, name: str) -> bool:
 def command(remote: str | None, output_format: str) -> int:
     """Check hooks, the notes ref (locally and on the remote), configuration and refuter.
 
-    Exit 0 when the configuration parses (warnings are advice), 1 when it does not.
+    Exit 0 when the configuration is valid (warnings are advice), 1 when it is not (every
+    other command refuses it with exit 2).
     """
     from diylisis.gitio import toplevel
     from diylisis.safe_text import visible_block, visible_json

@@ -14,7 +14,8 @@ HEADER = """\
 #
 # [contract]  defaults for `git distill certify`: the recipient role and what it does.
 # [detect]    glossary (accepted terms), reject (always flagged), disable (rule ids),
-#             severity (rule id -> error|warning|info), trackers (key prefix -> URL).
+#             severity (rule id -> error|warning|info), trackers (key prefix -> URL),
+#             per_path (gitignore-style glob -> disable/severity); see docs/rules.md.
 # [hooks]     the role the commit-msg hook certifies for, and the record files it checks.
 # [refuter]   timeout and retries; the refuter command itself goes in your own
 #             ~/.config/diylisis/config.toml (a committed file may not name one).

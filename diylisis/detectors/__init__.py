@@ -16,13 +16,15 @@ from diylisis.detectors import (
     references,
     rendering,
     session,
+    suppressions,
     terms,
 )
 from diylisis.detectors.evidence import with_earned_severity
 from diylisis.detectors.lexicon import fold, fragment_literals, lexicon_for
 from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
-from diylisis.detectors.text import ignored_lines, prepare
+from diylisis.detectors.suppressions import ignored_lines
+from diylisis.detectors.text import prepare
 from diylisis.errors import RuleCrashed
 from diylisis.frozen import field, frozen_model, replace
 from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
@@ -37,6 +39,7 @@ RULES: tuple[Rule, ...] = check_registry(
         + claims.RULES
         + rendering.RULES
         + terms.RULES
+        + suppressions.RULES
     )
 )
 _BY_KEY = {rule.id: rule for rule in RULES} | {rule.name: rule for rule in RULES}
@@ -104,10 +107,11 @@ def detect_text(
             found.append(_relevel(finding, rule, level))
     if not found:
         return (), ()
-    found = _dedupe(found)
     ignores = ignored_lines(text)
-    kept = tuple(f for f in found if not _suppressed(f, ignores))
-    suppressed = tuple(f for f in found if _suppressed(f, ignores))
+    # suppressed before deduplication: a suppressed finding must not take another rule's
+    # overlapping one (`ignore UC703` hiding UC701 on the same words) out with it
+    kept = tuple(_dedupe([f for f in found if not _suppressed(f, ignores)]))
+    suppressed = tuple(_dedupe([f for f in found if _suppressed(f, ignores)]))
     return kept, suppressed
 
 
@@ -265,5 +269,7 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 
 
 def _suppressed(finding: Finding, ignores: dict[int, frozenset[str]]) -> bool:
+    if finding.rule_id == suppressions.RULE_ID:
+        return False  # a comment that suppresses nothing is reported even inside `distill: off`
     ids = ignores.get(finding.line)
     return ids is not None and (not ids or finding.rule_id in ids)

@@ -111,9 +111,9 @@ class DetectSettings:
     def _matching(self, path: str | None) -> tuple[PathRule, ...]:
         if path is None or not self.per_path:
             return ()
-        import fnmatch  # only with per-path rules: most configurations have none
+        from diylisis.config_schema import glob_matches  # gitignore-style: `docs/*.md` stays in docs/
 
-        return tuple(r for r in self.per_path if fnmatch.fnmatch(path, r.glob))
+        return tuple(r for r in self.per_path if glob_matches(r.glob, path))
 
 
 def _list(mapping: Mapping[str, Any], key: str, kind: type) -> list[Any]:

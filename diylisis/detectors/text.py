@@ -40,7 +40,6 @@ TRACE_LINE = re.compile(
 )
 _BLOCK_OPENER = r"(?: {0,3}(?:```|~~~|>)| {4}|\t)"
 _BLOCK_START = re.compile("^" + _BLOCK_OPENER, re.M)  # where FENCE, QUOTE or INDENTED may match
-IGNORE = re.compile(r"<!--\s*distill:\s*ignore\b([A-Z0-9 ,]*)-->")
 # A literal each inline pattern's matches contain: without it the pattern cannot match.
 _INLINE_NEEDS = {
     CODE_SPAN: ("`",),
@@ -319,23 +318,6 @@ def _url_matches(text: str) -> Iterator[re.Match[str]]:
 
 
 _SCHEME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
-
-
-def ignored_lines(text: str) -> dict[int, frozenset[str]]:
-    """Line -> rule ids an inline `<!-- distill: ignore ID -->` suppresses there (empty set: all rules).
-
-    A comment on a line of its own covers the next line; otherwise it covers its own line.
-    """
-    out: dict[int, frozenset[str]] = {}
-    if "distill" not in text:
-        return out
-    lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
-        for match in IGNORE.finditer(line):
-            ids = frozenset(re.findall(r"[A-Z]{1,3}[0-9]{3}", match.group(1)))
-            target = number + 1 if not IGNORE.sub("", line).strip() else number
-            out[target] = out.get(target, frozenset()) | ids if ids else frozenset()
-    return out
 
 
 # A trailer as git interpret-trailers reads one: a token of letters, digits and hyphens, a colon.

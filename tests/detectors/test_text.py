@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from diylisis.detectors import DetectSettings, detect_text
 from diylisis.detectors.lexicon import lexicon_for
-from diylisis.detectors.text import ignored_lines, prepare
+from diylisis.detectors.suppressions import ignored_lines
+from diylisis.detectors.text import prepare
 
 
 def doc(text: str):
