@@ -136,10 +136,19 @@ def _trusted_refuter(section: Mapping[str, Any], source: str | None) -> RefuterS
     user_table, user_source = _read_user_table()
     user_section = _section(user_table, "refuter", user_source)
     mine = _refuter(user_section, user_source)
-    kept = {key: getattr(committed, key) for key in ("timeout", "retries") if key in section}
-    kept.update({key: getattr(mine, key) for key in (*USER_ONLY_REFUTER_KEYS, "timeout", "retries")
-                 if key in user_section})
-    return RefuterSettings(**kept, source=user_source if mine.command else None, ignored=ignored)
+    kept = {key: getattr(mine, key) for key in (*USER_ONLY_REFUTER_KEYS, "timeout", "retries")
+            if key in user_section}
+    warnings = list(ignored)
+    for key in ("timeout", "retries"):
+        # a committed value may lower the user's (or the default), never raise it: a repository
+        # must not keep a refuter running, or re-run it, longer than the user allows
+        ceiling = getattr(mine, key)
+        if key in section:
+            kept[key] = min(getattr(committed, key), ceiling)
+            if getattr(committed, key) > ceiling:
+                warnings.append(f"{source}: [refuter] {key} = {section[key]!r} is above your own "
+                                f"{ceiling:g}; {ceiling:g} is used (a committed config may only lower it)")
+    return RefuterSettings(**kept, source=user_source if mine.command else None, ignored=tuple(warnings))
 
 
 def _read_user_table() -> tuple[Mapping[str, Any], str | None]:
