@@ -234,10 +234,19 @@ def _trusted_refuter(section: Mapping[str, Any], source: str | None = None) -> R
     committed = _refuter(section)
     ignored = ignored_refuter_keys(section, source)
     mine, user_section, user_source = _user_refuter()
-    kept = {key: getattr(committed, key) for key in ("timeout", "retries") if key in section}
-    kept.update({key: getattr(mine, key) for key in (*USER_ONLY_REFUTER_KEYS, "timeout", "retries")
-                 if key in user_section})
-    return RefuterSettings(**kept, source=user_source if mine.command else None, ignored=ignored)
+    kept = {key: getattr(mine, key) for key in (*USER_ONLY_REFUTER_KEYS, "timeout", "retries")
+            if key in user_section}
+    warnings = list(ignored)
+    for key in ("timeout", "retries"):
+        # a committed value may lower the user's (or the default), never raise it: a repository
+        # must not keep a refuter running, or re-run it, longer than the user allows
+        ceiling = getattr(mine, key)
+        if key in section:
+            kept[key] = min(getattr(committed, key), ceiling)
+            if getattr(committed, key) > ceiling:
+                warnings.append(f"{source}: [refuter] {key} = {section[key]!r} is above your own "
+                                f"{ceiling:g}; {ceiling:g} is used (a committed config may only lower it)")
+    return RefuterSettings(**kept, source=user_source if mine.command else None, ignored=tuple(warnings))
 
 
 def _user_refuter() -> tuple[RefuterSettings, Mapping[str, Any], str | None]:

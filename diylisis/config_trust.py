@@ -3,7 +3,7 @@
 A `.distill.toml` or `[tool.diylisis]` travels with the repository: it is the repository
 author's, not the user's (DESIGN.md, Trust). It may name files inside the repository and
 tune detection, but not a program to run, nor a file outside the repository to write. Those
-come from the user: `[refuter]` in the user's own config file (`user_config_path`), or a
+come from the user: `[refuter]` in the user's own config file (`config.user_config_path`), or a
 command-line flag (`--certificate-target`). docs/security.md, Configuration, lists each key.
 """
 
@@ -25,15 +25,10 @@ USER_SECTIONS = ("refuter",)
 USER_ONLY_REFUTER_KEYS = ("command", "realization")
 
 
-def user_config_path() -> str:
-    """The user's own config file (config.user_config_path; here for the messages that name it)."""
-    from diylisis.config import user_config_path as path
-
-    return path()
-
-
 def ignored_refuter_keys(section: Mapping[str, object], source: str | None) -> tuple[str, ...]:
     """A warning for each [refuter] key of a committed config that only the user's config may set."""
+    from diylisis.config import user_config_path
+
     where = display_path(user_config_path())
     return tuple(f"{source}: [refuter] {key} is ignored: a committed config may not choose the "
                  f"program that runs or what it claims; set it in {where} (docs/security.md)"

@@ -33,7 +33,10 @@ NAMESPACE = "diylisis-certificate"  # ssh-keygen -Y sign -n
 FORMATS = ("openpgp", "ssh", "x509")
 # the git config a signature is made and checked with; workspace.GIT_KEYS reads them with the rest
 CONFIG_KEYS = ("distill.sign", "gpg.format", "user.signingkey", "gpg.program", "gpg.openpgp.program",
-               "gpg.ssh.program", "gpg.x509.program", "gpg.ssh.allowedsignersfile")
+               "gpg.ssh.program", "gpg.x509.program", "gpg.ssh.allowedsignersfile", "gpg.mintrustlevel")
+# gpg's owner-trust levels, lowest first, as git's gpg.minTrustLevel names them
+TRUST_LEVELS = ("undefined", "never", "marginal", "fully", "ultimate")
+DEFAULT_MIN_TRUST = "fully"
 SIGN_TIMEOUT = 120.0  # a signing program may wait for a passphrase or the touch of a hardware key
 CHECK_TIMEOUT = 30.0
 MAX_SIGNATURE = 64 * 1024  # an armored ssh or openpgp signature is well under 2 kB
@@ -78,12 +81,17 @@ def wanted(values: Mapping[str, str], flag: bool | None) -> bool:
 
 
 def program_for(format_name: str, values: Mapping[str, str]) -> str:
-    """The program git would use for this signing format."""
+    """The program git would use for this signing format, as the absolute path PATH gave it the
+    first time (gitio.program_path): a refuter dispatched before signing cannot plant another."""
+    from diylisis.gitio import program_path
+
     if format_name == "ssh":
-        return values.get("gpg.ssh.program") or "ssh-keygen"
-    if format_name == "x509":
-        return values.get("gpg.x509.program") or "gpgsm"
-    return values.get("gpg.openpgp.program") or values.get("gpg.program") or "gpg"
+        name = values.get("gpg.ssh.program") or "ssh-keygen"
+    elif format_name == "x509":
+        name = values.get("gpg.x509.program") or "gpgsm"
+    else:
+        name = values.get("gpg.openpgp.program") or values.get("gpg.program") or "gpg"
+    return program_path(name)
 
 
 def signer_from(values: Mapping[str, str]) -> Signer:
@@ -190,6 +198,11 @@ class Policy:
     ssh_program: str = "ssh-keygen"
     openpgp_program: str = "gpg"
     x509_program: str = "gpgsm"
+    # the formats whose checking program may run: ssh, and the verifier's own gpg.format; only
+    # ssh while an allowed-signers file is in force (it names ssh keys, nothing else)
+    formats: tuple[str, ...] = ("openpgp", "ssh")
+    min_trust: str = DEFAULT_MIN_TRUST  # the lowest gpg owner trust a VALID openpgp/x509 signer has
+    unusable: str | None = None  # why no signature can be checked now (a policy file is missing)
 
     def failure(self, check: SignatureCheck) -> str | None:
         """The failure this signature check is under this policy, or None.
@@ -204,18 +217,29 @@ class Policy:
         return None
 
 
-def policy_from(values: Mapping[str, str], *, require_signed: bool, allowed_signers: str | None) -> Policy:
-    """The policy with the checking programs of git config (values)."""
+def policy_from(values: Mapping[str, str], *, require_signed: bool, allowed_signers: str | None,
+                unusable: str | None = None) -> Policy:
+    """The policy with the checking programs, gpg.format and gpg.minTrustLevel of git config (values)."""
+    own = (values.get("gpg.format") or "openpgp").strip().lower()
+    if allowed_signers is not None:
+        formats: tuple[str, ...] = ("ssh",)
+    else:
+        formats = tuple(sorted({"ssh", own} & set(FORMATS)))
+    min_trust = (values.get("gpg.mintrustlevel") or DEFAULT_MIN_TRUST).strip().lower()
+    if min_trust not in TRUST_LEVELS:
+        raise BadInput(f"git config gpg.minTrustLevel is {min_trust!r}; set it to one of {', '.join(TRUST_LEVELS)}")
     return Policy(require_signed=require_signed, allowed_signers=allowed_signers,
                   ssh_program=program_for("ssh", values), openpgp_program=program_for("openpgp", values),
-                  x509_program=program_for("x509", values))
+                  x509_program=program_for("x509", values), formats=formats, min_trust=min_trust,
+                  unusable=unusable)
 
 
 def check(note: Mapping[str, Any], digest: str, policy: Policy, cwd: str | None = None) -> SignatureCheck:
     """The signature of one certificate note, checked for the record whose digest is given.
 
-    The note is untrusted: its envelope only selects which of the three configured programs
-    checks it, and the signature goes to that program as a file. Nothing else of it is run."""
+    The note is untrusted: its envelope only selects which of the configured programs checks it,
+    among the formats the policy allows (a format it does not allow runs nothing), and the
+    signature goes to that program as a file. Nothing else of it is run."""
     envelope = note.get(codec.SIGNATURE_FIELD)
     if envelope is None:
         return SignatureCheck(state=SignatureState.UNSIGNED)
@@ -229,6 +253,16 @@ def check(note: Mapping[str, Any], digest: str, policy: Policy, cwd: str | None 
             or len(value) > MAX_SIGNATURE:
         return SignatureCheck(state=SignatureState.BAD, format=format_name,
                               detail=f"the signature is not a {SCHEME} signature")
+    if policy.unusable is not None:
+        return SignatureCheck(state=SignatureState.UNCHECKED, format=format_name, detail=policy.unusable)
+    if format_name != "ssh" and policy.allowed_signers is not None:
+        return SignatureCheck(state=SignatureState.NOT_ALLOWED, format=format_name,
+                              detail=f"the allowed-signers file {policy.allowed_signers} names ssh keys "
+                                     f"only, so an {format_name} signature is not accepted")
+    if format_name not in policy.formats:
+        return SignatureCheck(state=SignatureState.UNCHECKED, format=format_name,
+                              detail=f"your git config gpg.format does not name {format_name}, so its "
+                                     "signatures are not checked here")
     import tempfile
 
     try:
@@ -244,7 +278,7 @@ def check(note: Mapping[str, Any], digest: str, policy: Policy, cwd: str | None 
             if format_name == "ssh":
                 return _ssh_check(data, signature_file, policy, cwd)
             program = policy.openpgp_program if format_name == "openpgp" else policy.x509_program
-            return _gpg_check(data, signature_file, format_name, program, cwd)
+            return _gpg_check(data, signature_file, format_name, program, cwd, policy.min_trust)
         except _Unchecked as error:
             return SignatureCheck(state=SignatureState.UNCHECKED, format=format_name, detail=str(error))
 
@@ -284,7 +318,8 @@ def _ssh_fingerprint(out: bytes) -> str | None:
     return next((word for word in reversed(words) if word.startswith(("SHA256:", "MD5:"))), None)
 
 
-def _gpg_check(data: bytes, signature_file: str, format_name: str, program: str, cwd: str | None) -> SignatureCheck:
+def _gpg_check(data: bytes, signature_file: str, format_name: str, program: str, cwd: str | None,
+               min_trust: str) -> SignatureCheck:
     code, out, err = _run([program, "--status-fd=1", "--verify", signature_file, "-"], data, cwd,
                           CHECK_TIMEOUT, what="check the signature")
     status: dict[str, list[str]] = {}
@@ -304,6 +339,13 @@ def _gpg_check(data: bytes, signature_file: str, format_name: str, program: str,
             return SignatureCheck(state=SignatureState.NOT_ALLOWED, format=format_name, signer=user, key=key,
                                   detail=why)
     if "GOODSIG" in status and "VALIDSIG" in status and code == 0:
+        # a good signature by any key in the keyring is not yet a signer the verifier trusts
+        trust = next((level for level in reversed(TRUST_LEVELS) if f"TRUST_{level.upper()}" in status),
+                     "undefined")
+        if TRUST_LEVELS.index(trust) < TRUST_LEVELS.index(min_trust):
+            return SignatureCheck(state=SignatureState.NOT_ALLOWED, format=format_name, signer=user, key=key,
+                                  detail=f"{program} trusts the key's owner {trust}, below {min_trust} "
+                                         "(git config gpg.minTrustLevel)")
         return SignatureCheck(state=SignatureState.VALID, format=format_name, signer=user, key=key)
     if "NO_PUBKEY" in status or ("ERRSIG" in status and status["ERRSIG"][-1:] == ["9"]):
         missing = (status.get("NO_PUBKEY") or status.get("ERRSIG") or ["?"])[0]

@@ -36,10 +36,25 @@ def trust_for(workspace: Workspace, *, require_signed: bool = False,
 
 
 def signature_policy(workspace: Workspace, *, require_signed: bool = False,
-                     allowed_signers: Path | None = None) -> signing.Policy:
+                     allowed_signers: Path | None = None, strict: bool = True) -> signing.Policy:
     """signing.Policy: --require-signed or [verify] require_signed; the allowed-signers file of
     --allowed-signers, else [verify] allowed_signers (inside the repository), else git config
-    gpg.ssh.allowedSignersFile; the checking programs of git config."""
+    gpg.ssh.allowedSignersFile; the checking programs of git config.
+
+    A configured allowed-signers file that is missing is exit 2 when strict (verify); otherwise
+    (show, brief, which only describe) every signature is reported unchecked, with the reason."""
+    from diylisis import signing
+
+    try:
+        return _policy(workspace, require_signed=require_signed, allowed_signers=allowed_signers)
+    except (BadInput, ConfigError) as error:
+        if strict or allowed_signers is not None:
+            raise
+        return signing.policy_from(workspace.git_config, require_signed=False, allowed_signers=None,
+                                   unusable=error.message)
+
+
+def _policy(workspace: Workspace, *, require_signed: bool, allowed_signers: Path | None) -> signing.Policy:
     from diylisis import signing
 
     settings = workspace.config.verify

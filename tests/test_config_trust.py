@@ -160,3 +160,43 @@ def test_a_flag_into_the_work_tree_is_not_written_through_a_link_out_of_it(repo:
     assert victim.read_text(encoding="utf-8") == VICTIM
     assert done.returncode == 2 and "leads outside the repository through a symbolic link" in done.stderr
     assert notes(repo) == ""
+
+
+def test_a_committed_config_may_lower_the_refuter_limits_never_raise_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-user-config"))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".distill.toml").write_text("[refuter]\nretries = 1000000\ntimeout = 1e9\n", encoding="utf-8")
+    loaded = config.load(repo)
+    assert (loaded.refuter.retries, loaded.refuter.timeout) == (2, 300.0)  # the defaults
+    assert any("retries = 1000000 is above" in w for w in loaded.refuter.ignored)
+
+    user = tmp_path / "xdg"
+    (user / "diylisis").mkdir(parents=True)
+    (user / "diylisis" / "config.toml").write_text("[refuter]\nretries = 4\ntimeout = 100\n", encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(user))
+    assert (config.load(repo).refuter.retries, config.load(repo).refuter.timeout) == (4, 100.0)
+    (repo / ".distill.toml").write_text("[refuter]\nretries = 1\ntimeout = 50\n", encoding="utf-8")
+    assert (config.load(repo).refuter.retries, config.load(repo).refuter.timeout) == (1, 50.0)
+
+
+def test_a_committed_retries_count_does_not_re_run_the_users_refuter_more_often(
+        tmp_path: Path, repo: Path) -> None:
+    import subprocess
+    import sys
+
+    malformed = Path(__file__).resolve().parents[1] / "fixtures" / "refuters" / "malformed.py"
+    user = tmp_path / "xdg"
+    (user / "diylisis").mkdir(parents=True)
+    (user / "diylisis" / "config.toml").write_text(
+        f"[refuter]\ncommand = {json.dumps([sys.executable, str(malformed)])}\n", encoding="utf-8")
+    commit(repo, RECORD, {".distill.toml": "[refuter]\nretries = 6\n"})
+    log = tmp_path / "calls.jsonl"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(user), "REFUTER_LOG": str(log), "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "diylisis", "certify", "HEAD", "--role", "reviewer",
+                           "--refuter", "command", "--no-input"], cwd=repo, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert len(log.read_text().splitlines()) == 3  # the default two retries, not the repository's six
+    assert notes(repo) == ""

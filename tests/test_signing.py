@@ -380,3 +380,126 @@ def test_brief_names_the_checked_signer_of_the_text_it_quotes(tmp_path: Path, re
     write_note(repo, {**read_note(repo), "realization": "refuter-subagent"})
     edited = distill(repo, "brief", "HEAD", "--role", "reviewer").stdout
     assert "bad signature" in edited and "signed by alice" not in edited
+
+
+# --- who may sign: the verifier's formats, allowed signers and gpg trust -------------------------
+
+needs_gpg = pytest.mark.skipif(shutil.which("gpg") is None, reason="gpg is not installed")
+
+
+@pytest.fixture
+def gnupg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A private GNUPGHOME for the test, its agent stopped afterwards."""
+    home = tmp_path / "gnupg"
+    home.mkdir(mode=0o700)
+    monkeypatch.setenv("GNUPGHOME", str(home))
+    yield home
+    subprocess.run(["gpgconf", "--kill", "gpg-agent"], capture_output=True, check=False,
+                   env={**os.environ, "GNUPGHOME": str(home)})
+
+
+def gpg_key(uid: str) -> str:
+    """A new openpgp signing key without a passphrase in $GNUPGHOME; its fingerprint."""
+    subprocess.run(["gpg", "--batch", "--passphrase", "", "--quick-gen-key", uid, "ed25519", "sign", "never"],
+                   capture_output=True, check=True)
+    listed = subprocess.run(["gpg", "--with-colons", "--list-secret-keys", uid], capture_output=True, text=True,
+                            check=True).stdout
+    return next(line.split(":")[9] for line in listed.splitlines() if line.startswith("fpr:"))
+
+
+def logging_gpg(tmp_path: Path) -> tuple[Path, Path]:
+    """A gpg.program that notes each start in a log, then runs gpg: (the program, its log)."""
+    log = tmp_path / "gpg-started.log"
+    program = tmp_path / "logging-gpg"
+    program.write_text(f'#!/bin/sh\necho started >> "{log}"\nexec "{shutil.which("gpg")}" "$@"\n')
+    program.chmod(0o755)
+    return program, log
+
+
+@needs_gpg
+@needs_ssh
+def test_an_openpgp_signature_is_not_allowed_when_an_allowed_signers_file_is_in_force(
+        tmp_path: Path, repo: Path, gnupg: Path) -> None:
+    mallory = gpg_key("Mallory <m@example.com>")
+    git(repo, "config", "user.signingKey", mallory)
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert read_note(repo)["signature"]["format"] == "openpgp"
+    program, log = logging_gpg(tmp_path)
+    git(repo, "config", "gpg.program", str(program))
+    allowed = allowed_signers(tmp_path / "allowed_signers", ("alice@example.com", ssh_key(tmp_path, "alice")))
+
+    checked = distill(repo, "verify", "-v", "--require-signed", "--allowed-signers", str(allowed))
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "signer-not-allowed" in checked.stdout and "names ssh keys only" in checked.stdout
+    code, report = verify_json(repo, "--allowed-signers", str(allowed))
+    assert code == 1 and report["records"][0]["signature"]["state"] == "signer-not-allowed"
+    assert not log.exists(), "gpg was run for a signature no allowed-signers entry can accept"
+
+
+@needs_gpg
+@needs_ssh
+def test_a_verifier_set_up_for_ssh_runs_no_gpg_for_an_openpgp_signature(
+        tmp_path: Path, repo: Path, gnupg: Path) -> None:
+    git(repo, "config", "user.signingKey", gpg_key("Mallory <m@example.com>"))
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    assert distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign").returncode == 0
+    program, log = logging_gpg(tmp_path)
+    git(repo, "config", "gpg.program", str(program))
+    git(repo, "config", "gpg.format", "ssh")  # the verifier signs and checks with ssh only
+
+    code, report = verify_json(repo)
+    signature = report["records"][0]["signature"]
+    assert code == 0 and signature["state"] == "unchecked" and "gpg.format" in signature["words"]
+    code, report = verify_json(repo, "--require-signed")
+    assert code == 1 and report["records"][0]["failures"][0].startswith("unsigned: signatures are required")
+    assert not log.exists()
+
+
+@needs_gpg
+def test_a_good_openpgp_signature_by_an_untrusted_key_is_not_a_valid_signer(
+        tmp_path: Path, repo: Path, gnupg: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = gpg_key("Mallory <m@example.com>")
+    git(repo, "config", "user.signingKey", key)
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    assert distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign").returncode == 0
+    public = subprocess.run(["gpg", "--armor", "--export", key], capture_output=True, check=True).stdout
+    subprocess.run(["gpgconf", "--kill", "gpg-agent"], capture_output=True, check=False)
+    # the key is in the verifier's keyring, its owner not trusted (a short path: gpg's sockets have a
+    # length limit, and --no-autostart keeps the import from needing an agent at all)
+    verifier = tmp_path / "v"
+    verifier.mkdir(mode=0o700)
+    monkeypatch.setenv("GNUPGHOME", str(verifier))
+    imported = subprocess.run(["gpg", "--batch", "--no-autostart", "--import"], input=public,
+                              capture_output=True, check=False)
+    assert imported.returncode == 0, imported.stderr.decode(errors="replace")
+
+    code, report = verify_json(repo)
+    signature = report["records"][0]["signature"]
+    assert code == 1 and signature["state"] == "signer-not-allowed", signature
+    assert "below fully" in signature["words"] and signature["key"] == key
+    git(repo, "config", "gpg.minTrustLevel", "undefined")  # as git reads it: the verifier accepts any key
+    code, report = verify_json(repo, "--require-signed")
+    assert code == 0 and report["records"][0]["signature"]["state"] == "valid"
+    git(repo, "config", "gpg.minTrustLevel", "somewhat")
+    refused = distill(repo, "verify")
+    assert refused.returncode == 2 and "gpg.minTrustLevel" in refused.stderr
+    subprocess.run(["gpgconf", "--kill", "gpg-agent"], capture_output=True, check=False)
+
+
+@needs_ssh
+def test_show_and_brief_report_a_missing_allowed_signers_file_as_unchecked(tmp_path: Path, repo: Path) -> None:
+    key = ssh_key(tmp_path, "alice")
+    use_ssh_signing(repo, key)
+    (repo / ".distill.toml").write_text('[verify]\nallowed_signers = "allowed_signers"\n')
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    assert distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign", "--verify", "pytest -q").returncode == 0
+
+    shown = distill(repo, "show", "HEAD")
+    assert shown.returncode == 0, shown.stderr
+    assert "Signature: signed (ssh), not checked:" in shown.stdout and "allowed_signers" in shown.stdout
+    briefed = distill(repo, "brief", "HEAD", "--role", "reviewer")
+    assert briefed.returncode == 0, briefed.stderr
+    assert "not checked" in briefed.stdout
+    assert distill(repo, "verify", "HEAD").returncode == 2  # verify still enforces its policy

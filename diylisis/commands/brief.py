@@ -50,4 +50,4 @@ def _signature_words(workspace, note: dict, digest: str) -> str:  # type: ignore
         return "unsigned"
     from diylisis.trust import signature_policy
 
-    return signing.check(note, digest, signature_policy(workspace)).words()
+    return signing.check(note, digest, signature_policy(workspace, strict=False)).words()

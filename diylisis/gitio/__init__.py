@@ -231,11 +231,41 @@ class GitProcess:
 HARDENED = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
 
 
+_PROGRAMS: dict[tuple[str, str], str] = {}
+
+
+def program_path(name: str) -> str:
+    """The absolute path PATH gives a program's name, looked up once per process and PATH value:
+    a dispatched refuter that plants a program of that name in a PATH directory afterwards does
+    not choose what runs next. A name with a slash, or one not found, comes back as given (its
+    start then fails as it would have)."""
+    if "/" in name:
+        return name
+    search = os.environ.get("PATH", os.defpath)
+    key = (name, search)
+    found = _PROGRAMS.get(key)
+    if found is None:
+        found = name
+        for directory in search.split(os.pathsep):
+            candidate = os.path.join(directory, name)
+            # a relative PATH entry would name a program of the current directory: not followed
+            if os.path.isabs(directory) and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                found = candidate
+                break
+        _PROGRAMS[key] = found
+    return found
+
+
+def git_program() -> str:
+    """The git binary every git process of ours runs (program_path)."""
+    return program_path("git")
+
+
 def git_argv(args: Sequence[str], cwd: str | Path | None = None) -> list[str]:
     """The argv of `git [-C cwd] ARGS` with the HARDENED settings (none for `git config`)."""
     where = ["-C", os.fspath(cwd)] if cwd is not None else []
     settings = () if args and args[0] == "config" else HARDENED
-    return ["git", *where, *settings, *args]
+    return [git_program(), *where, *settings, *args]
 
 
 def _start_git(args: Sequence[str], cwd: str | Path, input: bytes | None,

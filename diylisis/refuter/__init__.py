@@ -62,7 +62,8 @@ def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSett
     if override == "lint":
         return replace(settings, command=())
     if not settings.command:
-        from diylisis.config_trust import display_path, user_config_path
+        from diylisis.config import user_config_path
+        from diylisis.config_trust import display_path
 
         raise ConfigError("--refuter command needs a command: set [refuter] command = "
                           f'["tool", "arg", ...] in your own {display_path(user_config_path())} '

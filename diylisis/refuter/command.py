@@ -6,17 +6,19 @@ variables removed and `DISTILL_*` variables naming the target, role, revision an
 repository. Where Linux user namespaces are available the process runs in its own mount
 and PID namespaces in which the repository (work tree and git directory) and the export
 are mounted read-only and locked, so it cannot change the user's files or refs; where
-they are not, the refs and the work tree are fingerprinted around each dispatch and any
-change stops the run. A non-zero exit, a timeout or an invalid verdict is no verdict:
-the command is asked again up to `retries` times, then the run stops without a
-certificate, each rejection named (Rule 9: fail closed, never a silent Pass).
+they are not, the refs, the work tree and the git directory's hooks, info, objects/info,
+distill and config are fingerprinted around each dispatch and any change stops the run.
+A non-zero exit, a timeout or an invalid verdict is no verdict: the command is asked
+again up to `retries` times, then the run stops without a certificate, each rejection
+named (Rule 9: fail closed, never a silent Pass).
 
 The process gets a private, empty HOME (and XDG directories) and no git configuration of the
 user's (GIT_CONFIG_GLOBAL names a file in that home, GIT_CONFIG_NOSYSTEM=1); its stdout
 and stderr together are read up to OUTPUT_LIMIT, and its whole process group is killed at
-the timeout, at the limit and when it exits. After each dispatch the repository must still be the directory it
-was (device and inode) and git's configuration must read as it did, or nothing is written
-(docs/security.md, Dispatched programs).
+the timeout, at the limit and when it exits. After each dispatch the repository must still
+be the directory it was (device and inode), git's configuration must read as it did, and the PATH directories,
+the hooks directory and the programs resolved before it (git, the signing programs) must be
+unchanged, or nothing is written (docs/security.md, Dispatched programs).
 """
 
 from __future__ import annotations
@@ -53,9 +55,19 @@ _PRIVATE_VARIABLES = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOM
 # Runs inside the first (outer) namespaces: bind each protected path onto itself
 # read-only, enter the export, then drop into a nested user and mount namespace, where
 # those mounts are locked: the refuter cannot remount them writable or unmount them.
+# The optional paths (PATH directories, the hooks directory) go first, each read-only where the
+# mounts allow it and left as it was where they do not (the standing check still watches them):
+# bound after the repository, an ancestor of it would cover the repository's read-only mount.
 _SANDBOX_SETUP = r"""
 set -e
-export_dir=$1; count=$2; shift 2
+export_dir=$1; optional=$2; shift 2
+while [ "$optional" -gt 0 ]; do
+  if mount --bind "$1" "$1" 2>/dev/null; then
+    mount -o remount,ro,bind,nosuid,nodev "$1" 2>/dev/null || umount "$1" 2>/dev/null || true
+  fi
+  shift; optional=$((optional - 1))
+done
+count=$1; shift
 while [ "$count" -gt 0 ]; do
   mount --bind "$1" "$1"
   mount -o remount,ro,bind,nosuid,nodev "$1" 2>/dev/null \
@@ -103,12 +115,14 @@ def dispatch(request: RefuterInput, settings: RefuterSettings, root: Path, *,
     prompt = build(request, expected).encode("utf-8")
     use_sandbox = sandbox_available() if sandbox is None else sandbox
     protected = _protected_paths(root)
-    standing = Standing.of(root, protected)
+    programs = _resolve_programs(root)
+    watched = _watched_directories(root, protected)
+    standing = Standing.of(root, protected, watched, programs)
     reasons: list[str] = []
     attempts = settings.retries + 1
     for attempt in range(1, attempts + 1):
         before = None if use_sandbox else fingerprint(root)
-        output, problem = _run_once(settings, request, root, prompt, protected, use_sandbox)
+        output, problem = _run_once(settings, request, root, prompt, protected, use_sandbox, watched)
         moved = standing.changes(root, protected)
         if moved:
             reasons.append(f"attempt {attempt}: {moved}; nothing was written")
@@ -144,16 +158,20 @@ def _resolved(settings: RefuterSettings, root: Path) -> RefuterSettings:
                           "the repository choose the program)")
     if not path.is_file():
         raise ConfigError(f"[refuter] command {program!r} cannot be run: no such file {path}")
+    if not os.access(path, os.X_OK):
+        raise ConfigError(f"[refuter] command {program!r} cannot be run: the file is not executable "
+                          f"(chmod +x {path}, or name the interpreter first)")
     return settings
 
 
 def _run_once(settings: RefuterSettings, request: RefuterInput, root: Path, prompt: bytes,
-              protected: tuple[Path, ...], use_sandbox: bool) -> tuple[str, str | None]:
+              protected: tuple[Path, ...], use_sandbox: bool,
+              watched: tuple[Path, ...] = ()) -> tuple[str, str | None]:
     """One dispatch: (stdout, None) or ('', the reason it is no verdict)."""
     with export(root, request.revision) as tree, private_home() as home:
         argv = list(settings.command)
         if use_sandbox:
-            argv = _sandboxed(argv, tree, protected)
+            argv = _sandboxed(argv, tree, protected, _optional_read_only(watched, protected))
         try:
             process = subprocess.Popen(argv, cwd=tree, env=environment(request, root, settings, home),
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -277,12 +295,16 @@ class Standing:
     directories: tuple[tuple[str, int, int], ...]
     git_config: bytes
     user_config: bytes | None  # the user's own diylisis config, which names the next refuter
+    # PATH directories, the hooks directory and the programs resolved before dispatch (git,
+    # the signing programs): what runs after the refuter, by the path it will be found at
+    programs: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     @classmethod
-    def of(cls, root: Path, protected: tuple[Path, ...]) -> Standing:
+    def of(cls, root: Path, protected: tuple[Path, ...], watched: tuple[Path, ...] = (),
+           programs: tuple[str, ...] = ()) -> Standing:
         """The standing of the repository at root now."""
         return cls(directories=_identities((root, *protected)), git_config=_git_config(root),
-                   user_config=_user_config())
+                   user_config=_user_config(), programs=_program_marks(watched, programs))
 
     def changes(self, root: Path, protected: tuple[Path, ...]) -> str | None:
         """What changed since, in words; None when nothing did."""
@@ -301,7 +323,78 @@ class Standing:
 
             return (f"your own config {user_config_path()} changed while the refuter ran; check "
                     "which refuter command it names now")
+        now_marks = dict(_program_marks(tuple(Path(path) for path, _ in self.programs), ()))
+        for path, mark in self.programs:
+            if now_marks.get(path) != mark:
+                return (f"{path} changed while the refuter ran (a program there, or one diylisis "
+                        "runs next, may have been planted or replaced); check it before you run "
+                        "git or diylisis again")
         return None
+
+
+def _program_marks(watched: tuple[Path, ...], programs: tuple[str, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """A mark of each watched directory, of each entry of the ones you can write, and of each
+    resolved program: device, inode, mode, size, mtime and ctime (ctime no process can set back)."""
+    paths: list[str] = []
+    for directory in watched:
+        paths.append(str(directory))
+        if os.access(directory, os.W_OK):
+            try:
+                paths += sorted(os.path.join(directory, name) for name in os.listdir(directory))
+            except OSError:
+                pass
+    paths += [program for program in programs if os.path.isabs(program)]
+    marks = {}
+    for path in paths:
+        try:
+            info = os.lstat(path)
+            marks[path] = (info.st_dev, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns,
+                           info.st_ctime_ns)
+        except OSError:
+            marks[path] = (-1,)
+    return tuple(sorted(marks.items()))
+
+
+def _resolve_programs(root: Path) -> tuple[str, ...]:
+    """git and the signing programs of git config, resolved to absolute paths now, before any
+    dispatch, so that what runs after a refuter is what PATH named before it (gitio.program_path)."""
+    from diylisis import signing
+
+    code, out, _ = gitio.try_git(["config", "-z", "--get-regexp", r"^gpg\..*program$"], root)
+    values = {}
+    for entry in out.split(b"\0") if code == 0 else ():
+        key, _, value = entry.decode("utf-8", "surrogateescape").partition("\n")
+        if key:
+            values[key.lower()] = value
+    return (gitio.git_program(), *(signing.program_for(name, values) for name in signing.FORMATS))
+
+
+def _watched_directories(root: Path, protected: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The existing absolute PATH directories and the hooks directory git config names (its
+    core.hooksPath, the user's usually): where a planted program would run after the refuter."""
+    found: list[Path] = []
+    for entry in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if os.path.isabs(entry) and os.path.isdir(entry):
+            found.append(Path(os.path.realpath(entry)))
+    code, out, _ = gitio.try_git(["config", "--get", "core.hooksPath"], root)
+    hooks = out.decode("utf-8", "surrogateescape").strip() if code == 0 else ""
+    if hooks:
+        hooks_dir = Path(root, os.path.expanduser(hooks))
+        if hooks_dir.is_dir():
+            found.append(Path(os.path.realpath(hooks_dir)))
+    unique = dict.fromkeys(path for path in found
+                           if not any(path.is_relative_to(inside) for inside in protected))
+    return tuple(unique)
+
+
+def _optional_read_only(watched: tuple[Path, ...], protected: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The watched directories the sandbox may mount read-only: not the temporary folder's
+    ancestors (the export and the private home live there), not a protected path's ancestor
+    (mounted first, it would stay below the repository's read-only mount, but it is left alone)."""
+    temporary = Path(os.path.realpath(tempfile.gettempdir()))
+    return tuple(path for path in watched
+                 if not temporary.is_relative_to(path)
+                 and not any(inside.is_relative_to(path) for inside in protected))
 
 
 def _identities(paths: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
@@ -414,17 +507,23 @@ def _set_writable(top: Path, writable: bool) -> None:
 
 def _protected_paths(root: Path) -> tuple[Path, ...]:
     """The work tree, the git directory and the common git directory (linked worktrees)."""
-    out = gitio.run_git(["rev-parse", "--absolute-git-dir", "--git-common-dir"], root)
-    git_dir, common = out.decode("utf-8", "surrogateescape").splitlines()[:2]
-    common_path = Path(common) if Path(common).is_absolute() else root / common
-    paths = {Path(root).resolve(), Path(git_dir).resolve(), common_path.resolve()}
+    paths = {Path(root).resolve(), *_git_dirs(root)}
     return tuple(sorted(paths, key=lambda p: (len(p.parts), str(p))))
 
 
-def _sandboxed(argv: list[str], tree: Path, protected: tuple[Path, ...]) -> list[str]:
+def _git_dirs(root: Path) -> tuple[Path, ...]:
+    """The git directory and the common git directory (one path when they are the same)."""
+    out = gitio.run_git(["rev-parse", "--absolute-git-dir", "--git-common-dir"], root)
+    git_dir, common = out.decode("utf-8", "surrogateescape").splitlines()[:2]
+    common_path = Path(common) if Path(common).is_absolute() else root / common
+    return tuple(dict.fromkeys((Path(git_dir).resolve(), common_path.resolve())))
+
+
+def _sandboxed(argv: list[str], tree: Path, protected: tuple[Path, ...],
+               optional: tuple[Path, ...] = ()) -> list[str]:
     paths = [str(p) for p in (*protected, tree)]
     return ["unshare", *_UNSHARE, "--", "sh", "-c", _SANDBOX_SETUP, "distill-refuter",
-            str(tree), str(len(paths)), *paths, *argv]
+            str(tree), str(len(optional)), *map(str, optional), str(len(paths)), *paths, *argv]
 
 
 @functools.cache
@@ -443,8 +542,14 @@ def sandbox_available() -> bool:
         shutil.rmtree(probe, ignore_errors=True)
 
 
+# what of a git directory runs or is read as trusted later: hooks, attributes and excludes,
+# alternates (where objects are read from), diylisis's own run files, and the config file
+_GIT_DIR_PARTS = ("hooks", "info", os.path.join("objects", "info"), "distill", "config")
+
+
 def fingerprint(root: Path) -> dict[str, str]:
-    """Refs, HEAD and work-tree state, to detect a change made during an unsandboxed dispatch."""
+    """Refs, HEAD, work-tree state and the git directories' _GIT_DIR_PARTS, to detect a change
+    made during an unsandboxed dispatch."""
     env = {"GIT_OPTIONAL_LOCKS": "0"}
     refs = gitio.run_git(["for-each-ref", "--format=%(refname) %(objectname) %(symref)"],
                          root, env=env).decode("utf-8", "replace")
@@ -462,6 +567,28 @@ def fingerprint(root: Path) -> dict[str, str]:
         except OSError:
             mark = f"{entry[:2].decode()} absent"
         marks[f"path {path}"] = mark
+    marks.update(_git_dir_marks(root))
+    return marks
+
+
+def _git_dir_marks(root: Path) -> dict[str, str]:
+    """A mark of each file under the git directories' _GIT_DIR_PARTS: mode, size, mtime and
+    ctime (a process can set mtime back, not ctime)."""
+    marks = {}
+    for git_dir in _git_dirs(root):
+        for part in _GIT_DIR_PARTS:
+            top = os.path.join(git_dir, part)
+            paths = [top]
+            for directory, dirs, files in os.walk(top):
+                dirs.sort()
+                paths += [os.path.join(directory, name) for name in (*dirs, *files)]
+            for path in paths:
+                try:
+                    info = os.lstat(path)
+                    mark = f"{info.st_mode} {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns}"
+                except OSError:
+                    mark = "absent"
+                marks[f"git-dir {path}"] = mark
     return marks
 
 
