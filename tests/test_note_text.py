@@ -46,9 +46,11 @@ def _one_line(done) -> str:
 
 def test_line_break_characters_in_every_field_leave_every_certificate_readable(repo: Path) -> None:
     commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
-    certified = distill(repo, "certify", "HEAD", "--role", "reviewer", "--activity", "review\u2028the change",
-                        "--stop", "when\u2029the tests pass", "--scope", "src/\x85only", "--verify", "pytest\u2028-q",
-                        "--no-input")
+    fields = {"--activity": "review\u2028the change", "--stop": "when\u2029the tests pass",
+              "--scope": "src/\x85only", "--verify": "pytest\u2028-q"}
+    utterance = "; ".join(fields.values())  # the user's own words carry every field (Rule 29)
+    certified = distill(repo, "certify", "HEAD", "--role", "reviewer", "--utterance", utterance,
+                        *[part for pair in fields.items() for part in pair], "--no-input")
     assert certified.returncode == 0, certified.stdout + certified.stderr
     assert distill(repo, "certify", "HEAD", "--role", "implementer", "--no-input").returncode == 0
     for args in (("show", "HEAD"), ("verify", "HEAD", "--role", "reviewer"), ("verify", "--range", "HEAD"),
