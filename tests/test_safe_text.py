@@ -18,7 +18,7 @@ import time
 import unicodedata
 from pathlib import Path
 
-from conftest import commit, distill, git
+from conftest import RETRY_ANSWERS, RETRY_TASK, commit, distill, git
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -252,16 +252,6 @@ def test_an_error_quoting_a_name_shows_its_escapes(repo: Path) -> None:
     assert raw_controls(done.stderr) == [] and "nope\\x1b]0;pwned\\x07\\x1b[2J\\u202e.md" in done.stderr
 
 
-RETRY_TASK = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "task-with-residue.md"
-RETRY_ANSWERS = """\
-as-above = { resolve = "as described in docs/retries.md" }
-task-4 = "drop"
-tmp-run3-log = { route = "docs/retries.md" }
-fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
-decision-1 = { resolve = "src/upload.py" }
-qp-consumer = { value = "an agent with repository access" }
-qp-authority = { value = "derived" }
-"""
 
 
 def test_runs_lists_shows_and_aborts_a_run_of_a_hostile_file_name_with_escapes(repo: Path, tmp_path: Path) -> None:

@@ -5,19 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import commit, distill, git
+from conftest import RETRY_ANSWERS, RETRY_DOCS, RETRY_TASK, commit, distill, git
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "task-with-residue.md"
-DOCS = {"docs/retries.md": "# Retries\n\nFive attempts, doubling waits.\n", "src/upload.py": "MAX = 5\n"}
-ANSWERS = """\
-as-above = { resolve = "as described in docs/retries.md" }
-task-4 = "drop"
-tmp-run3-log = { route = "docs/retries.md" }
-fluxgate = { resolve = "the rate limiter that wraps the HTTP client" }
-decision-1 = { resolve = "src/upload.py" }
-qp-consumer = { value = "an agent with repository access" }
-qp-authority = { value = "derived" }
-"""
+FIXTURE, DOCS, ANSWERS = RETRY_TASK, RETRY_DOCS, RETRY_ANSWERS
 
 
 def _task_repo(repo: Path) -> None:
