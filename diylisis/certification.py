@@ -235,7 +235,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         refute=refuter_for(workspace),
         gate=gate,
         write=write if channel is not None else None,
-        save=_unsaved if check_only else (lambda state: runs.save(workspace.git_dir, state)),
+        save=unsaved if check_only else (lambda state: runs.save(workspace.git_dir, state)),
         certified_elsewhere=certified_elsewhere,
         read_source=read_source,
         store=store_certificate,
@@ -266,8 +266,9 @@ def refuter_for(workspace: Workspace):
     return refuter.realization_for(workspace.config.refuter, root=workspace.root)
 
 
-def _unsaved(state: RunState) -> None:
-    """--check keeps no run: it never pauses for answers and never repairs."""
+def unsaved(state: RunState) -> None:
+    """Keep no run file: for --check (it never pauses and never repairs) and for the hooks
+    (the message or staged file is what a retry starts from)."""
 
 
 def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bool = False) -> Result:

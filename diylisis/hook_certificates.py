@@ -18,9 +18,9 @@ import json
 import os
 
 from diylisis import secrets
-from diylisis.digests import sha256
 from diylisis.errors import EXIT_OK, BadInput, DistillError
 from diylisis.gitio import run_git, try_git
+from diylisis.model import sha256_digest
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -35,11 +35,6 @@ def pending_path(git_dir: str) -> str:
     return os.path.join(git_dir, PENDING)
 
 
-def digest(data: bytes) -> str:
-    """The sha256 digest a certificate's identity names for these bytes."""
-    return "sha256:" + sha256(data).hexdigest()
-
-
 def keep(git_dir: str, head: str | None, entries: Sequence[tuple[bytes, Mapping[str, Any]]]) -> None:
     """Leave the certificate of each reading (bytes, certificate) for the post-commit hook.
 
@@ -48,7 +43,7 @@ def keep(git_dir: str, head: str | None, entries: Sequence[tuple[bytes, Mapping[
     """
     path = pending_path(git_dir)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    body = {"head": head, "entries": [{"digest": digest(data), "certificate": certificate}
+    body = {"head": head, "entries": [{"digest": sha256_digest(data), "certificate": certificate}
                                       for data, certificate in entries]}
     temporary = f"{path}.{os.getpid()}"
     with open(temporary, "w", encoding="utf-8") as handle:
@@ -130,16 +125,14 @@ def _made_on(root: str, head: str | None, parents: tuple[str, ...]) -> bool:
     return code == 0 and tuple(out.decode().split()) == parents
 
 
-def _signed(root: str, certificate: dict[str, Any], message: bytes) -> dict[str, Any]:
+def _signed(root: str, certificate: dict[str, Any], message: bytes, values: Mapping[str, str]) -> dict[str, Any]:
     """The certificate signed as git config asks (distill.sign): signed here, at store time,
     because only now is its target the commit and so its bytes final."""
     from diylisis import signing
-    from diylisis.gitio import config_values
 
-    values = config_values(root, signing.CONFIG_KEYS)
     if not signing.wanted(values, None):
         return certificate
-    return signing.sign(certificate, digest(message), signing.signer_from(values), root)
+    return signing.sign(certificate, sha256_digest(message), signing.signer_from(values), root)
 
 
 def post_commit(root: str, git_dir: str, out) -> int:
@@ -164,19 +157,21 @@ def post_commit(root: str, git_dir: str, out) -> int:
                  "certify this commit with: git distill certify HEAD")
         return EXIT_OK
     commit_id, parents, message = stored_message(root)
-    certificate = entries.get(digest(message))
+    certificate = entries.get(sha256_digest(message))
     if certificate is None or not _made_on(root, head, parents):
         out.note("git distill: the commit holds a message the commit-msg hook did not certify; "
                  "no certificate stored")
         return EXIT_OK
-    from diylisis import store
+    from diylisis import signing, store
+    from diylisis.gitio import config_values
 
     certificate = for_commit(certificate, commit_id)
     try:
         secrets.refuse(message, "the commit message")
         secrets.refuse(json.dumps(certificate, ensure_ascii=False), "the certificate")
-        certificate = _signed(root, certificate, message)
-        store.put_many(root, [(message, certificate)])
+        values = config_values(root, (*signing.CONFIG_KEYS, *store.SETTINGS_KEYS))  # one git config read
+        certificate = _signed(root, certificate, message, values)
+        store.put_many(root, [(message, certificate)], config=store.settings_from(values))
     except DistillError as error:
         out.line(f"git distill: no certificate stored for {commit_id[:12]}: {error.message}")
         return EXIT_OK

@@ -227,7 +227,8 @@ def _hook_edges(workspace, state: RunState, gate, kept: list):
     from diylisis import certification
 
     edges = certification.edges(workspace, state.target, gate)
-    return replace(edges, save=_unsaved, store=lambda certificate, snapshot: kept.append((certificate, snapshot)))
+    return replace(edges, save=certification.unsaved,
+                   store=lambda certificate, snapshot: kept.append((certificate, snapshot)))
 
 
 def _other_readings(snapshot: Snapshot, detect) -> tuple[tuple[int, tuple], ...]:
@@ -236,10 +237,9 @@ def _other_readings(snapshot: Snapshot, detect) -> tuple[tuple[int, tuple], ...]
     for number, data in enumerate(snapshot.alternates, 2):
         if not data.strip():
             continue  # git stores no empty message unless told to, and an empty one has no residue
-        findings, _ = detect(replace(snapshot, data=data, alternates=()))
-        errors = tuple(f for f in findings if f.severity.value == "error")
-        if errors:
-            blocked.append((number, errors))
+        findings, _ = detect(replace(snapshot, data=data, alternates=()))  # errors only
+        if findings:
+            blocked.append((number, findings))
     return tuple(blocked)
 
 
@@ -303,14 +303,10 @@ def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = Fals
     from diylisis import certification, engine
 
     edges = certification.edges(workspace, state.target, gate, check_only=check_only, pending=pending)
-    edges = replace(edges, save=_unsaved)
+    edges = replace(edges, save=certification.unsaved)
     if read is not None:
         edges = replace(edges, read=read)
     return engine.run(state, edges)
-
-
-def _unsaved(state: RunState) -> None:
-    """A hook keeps no run file (forget_run)."""
 
 
 def forget_run(workspace, state: RunState) -> None:

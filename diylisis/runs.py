@@ -148,8 +148,13 @@ def load(git_dir: str | Path, run_id: str) -> RunState:
     return load_with_pending(git_dir, run_id)[0]
 
 
+def is_run_id(run_id: str) -> bool:
+    """Whether run_id can name a run file: no path separator, no leading dot."""
+    return bool(run_id) and "/" not in run_id and os.sep not in run_id and not run_id.startswith(".")
+
+
 def _check_id(git_dir: str | Path, run_id: str) -> None:
-    if not run_id or "/" in run_id or os.sep in run_id or run_id.startswith("."):
+    if not is_run_id(run_id):
         raise BadInput(f"{run_id!r} is not a run id")
     if not os.path.isfile(run_file(git_dir, run_id)):
         known = run_ids(git_dir)

@@ -21,7 +21,7 @@ from diylisis.digests import sha1, sha256
 from diylisis.errors import BadInput, GitError, StoreConflict
 from diylisis.frozen import frozen_model
 from diylisis.gitio import CatObjects, GitProcess, cat_objects, config_values, first_line, run_git, try_git
-from diylisis.note_text import CorruptNote, decode_note, decode_text, encode_line
+from diylisis.note_text import CorruptNote, decode_note, encode_line
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -191,11 +191,6 @@ def serialize(certificate: Mapping[str, Any]) -> str:
     if not isinstance(role, str) or not role.strip():
         raise BadInput("a certificate needs a non-empty string 'role' to be stored")
     return encode_line(certificate)
-
-
-def parse_note(text: str, blob: str, ref: str) -> list[dict[str, Any]]:
-    """The certificates in one note; CorruptNote when a line is not one (note_text.decode_text)."""
-    return [value for _, value in decode_text(text, blob, ref)]
 
 
 # --- reading --------------------------------------------------------------------------------

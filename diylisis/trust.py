@@ -13,7 +13,9 @@ from diylisis.errors import BadInput, ConfigError
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from pathlib import Path
+    from typing import Any
 
     from diylisis import signing, verification
     from diylisis.workspace import Workspace
@@ -52,6 +54,18 @@ def signature_policy(workspace: Workspace, *, require_signed: bool = False,
             raise
         return signing.policy_from(workspace.git_config, require_signed=False, allowed_signers=None,
                                    unusable=error.message)
+
+
+def signature_checks(workspace: Workspace, notes: Sequence[Mapping[str, Any]],
+                     digest: str) -> list[signing.SignatureCheck]:
+    """Each note's signature, checked against the allowed signers verify would use (show, brief:
+    a missing allowed-signers file makes them unchecked, not an error)."""
+    from diylisis import codec, signing
+
+    # the allowed signers are looked up only when there is a signature to check against them
+    signed = any(codec.SIGNATURE_FIELD in note for note in notes)
+    policy = signature_policy(workspace, strict=False) if signed else signing.Policy()
+    return [signing.check(note, digest, policy) for note in notes]
 
 
 def _policy(workspace: Workspace, *, require_signed: bool, allowed_signers: Path | None) -> signing.Policy:

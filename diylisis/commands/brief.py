@@ -26,6 +26,7 @@ def command(target: str, role: str, output_format: str) -> int:
     from diylisis.note_text import stored_certificates
     from diylisis.phases.f7_certify import brief_text
     from diylisis.safe_text import visible, visible_json
+    from diylisis.trust import signature_checks
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
@@ -35,19 +36,9 @@ def command(target: str, role: str, output_format: str) -> int:
                 click.echo(visible_json(json.dumps(codec.encode(certificate.reception), ensure_ascii=False,
                                                    indent=2)))
             else:
-                click.echo(brief_text(certificate, _signature_words(workspace, data, snapshot.digest)), nl=False)
+                (signature,) = signature_checks(workspace, [data], snapshot.digest)
+                click.echo(brief_text(certificate, signature.words()), nl=False)
             return EXIT_OK
     click.echo(visible(f"git distill: {snapshot.target} has no certificate for role {role} on its current "
                        f"content; run git distill certify {target} --role {role}"), err=True)
     return EXIT_FAILED
-
-
-def _signature_words(workspace, note: dict, digest: str) -> str:  # type: ignore[no-untyped-def]
-    """The note's signature checked as verify checks it, in plain words ("unsigned" when it has none)."""
-    from diylisis import codec, signing
-
-    if codec.SIGNATURE_FIELD not in note:
-        return "unsigned"
-    from diylisis.trust import signature_policy
-
-    return signing.check(note, digest, signature_policy(workspace, strict=False)).words()

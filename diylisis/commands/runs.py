@@ -102,7 +102,7 @@ def abort_command(run_id: str, output_format: str) -> int:
     try:
         state, pending = runs.load_with_pending(workspace.git_dir, run_id)
     except BadInput:
-        if not os.path.isfile(runs.run_file(workspace.git_dir, run_id)) or "/" in run_id or run_id.startswith("."):
+        if not runs.is_run_id(run_id) or not os.path.isfile(runs.run_file(workspace.git_dir, run_id)):
             raise
         runs.remove(workspace.git_dir, run_id)  # unreadable: nothing in it can be undone
         said: tuple[str, ...] = (f"the file of run {run_id} could not be read; removed it, "

@@ -18,13 +18,14 @@ def command(target: str, output_format: str) -> int:
     from diylisis import certification, records, render
     from diylisis.note_text import stored_certificates
     from diylisis.safe_text import visible, visible_json
+    from diylisis.trust import signature_checks
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
     stored = stored_certificates(workspace.root, snapshot.data, str(snapshot.target))
     notes = [note for note, _ in stored]
     certificates = [certificate for _, certificate in stored]
-    signatures = _signatures(workspace, notes, snapshot.digest)
+    signatures = signature_checks(workspace, notes, snapshot.digest)
     if output_format == "json":
         from diylisis.trust import signature_json
 
@@ -39,14 +40,3 @@ def command(target: str, output_format: str) -> int:
             click.echo(render.certificate_text(certificate))
             click.echo(visible(f"Signature: {signature.words()}"))
     return EXIT_OK if certificates else EXIT_FAILED
-
-
-def _signatures(workspace, notes: list[dict], digest: str) -> list:
-    """Each certificate's signature, checked against the allowed signers verify would use."""
-    from diylisis import codec, signing
-    from diylisis.trust import signature_policy
-
-    # the allowed signers are looked up only when there is a signature to check against them
-    signed = any(codec.SIGNATURE_FIELD in note for note in notes)
-    policy = signature_policy(workspace, strict=False) if signed else signing.Policy()
-    return [signing.check(note, digest, policy) for note in notes]

@@ -110,8 +110,11 @@ def detect_text(
     ignores = ignored_lines(text)
     # suppressed before deduplication: a suppressed finding must not take another rule's
     # overlapping one (`ignore UC703` hiding UC701 on the same words) out with it
-    kept = tuple(_dedupe([f for f in found if not _suppressed(f, ignores)]))
-    suppressed = tuple(_dedupe([f for f in found if _suppressed(f, ignores)]))
+    kept_found: list[Finding] = []
+    suppressed_found: list[Finding] = []
+    for finding in found:
+        (suppressed_found if _suppressed(finding, ignores) else kept_found).append(finding)
+    kept, suppressed = tuple(_dedupe(kept_found)), tuple(_dedupe(suppressed_found))
     return kept, suppressed
 
 

@@ -113,13 +113,9 @@ def bad_directives(doc: Doc) -> Iterator[Finding]:
     from diylisis.detectors import RULES
 
     known = {rule.id for rule in RULES}
-    offset = 0
-    starts = {}
-    for number, line in enumerate(doc.text.split("\n"), start=1):
-        starts[number] = offset
-        offset += len(line) + 1
     for directive in directives(doc.text):
-        start, end = starts[directive.line] + directive.start, starts[directive.line] + directive.end
+        line_start = doc.line_starts[directive.line - 1]
+        start, end = line_start + directive.start, line_start + directive.end
         if directive.verb not in VERBS:
             yield doc.finding(RULE_ID, Category.RENDERING, start, end,
                               f"'{directive.verb}' is not a distill comment git distill knows "

@@ -33,7 +33,6 @@ CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
 LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-TRAILER = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+: \S|^(?:Cc|Bug|Link|Change-Id|Signed-off-by): \S")
 # Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
 TRACE_LINE = re.compile(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"

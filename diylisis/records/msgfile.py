@@ -259,12 +259,6 @@ def _git_cut_line(message: bytes, comment: bytes) -> bool:
     return 0 <= last_mode < at
 
 
-def reductions(message: bytes, cleanup: str, configured_comment: str | None) -> tuple[bytes, ...]:
-    """Every distinct message git may store for this file, the most likely first (readings
-    for an invocation the caller knows nothing about)."""
-    return readings(message, cleanup, configured_comment, None)
-
-
 def _ends_with_comment(message: bytes, comment: bytes) -> bool:
     lines = [line for line in _lines(message) if line.strip(_GIT_SPACE)]
     return bool(lines) and lines[-1].startswith(comment)
