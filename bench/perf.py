@@ -31,9 +31,8 @@ import tempfile
 import textwrap
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-
-from diylisis.frozen import frozen_model, replace
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = ROOT / "bench" / ".cache"
@@ -448,7 +447,7 @@ def install_commitlint(cache: Path) -> tuple[Path, Path] | None:
 # --- measuring -----------------------------------------------------------------------------
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Timing:
     """A command's median wall time over its runs and the largest peak RSS of any run."""
 
@@ -496,7 +495,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Command:
     """One command to time: its arguments, where it runs, and the exit codes that mean it worked."""
 

@@ -27,17 +27,17 @@ import json
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diylisis.detectors import RULES, DetectSettings, detect_text, evidence, is_blocking
-from diylisis.frozen import frozen_model, replace
 from diylisis.gitio.context import HostContext
 from diylisis.model import Finding, Severity
 
 KINDS = ("commit-message", "pr-body", "task-file")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
     record: dict
     findings: tuple[Finding, ...]

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import replace
 
 from diylisis import codec, gitio, records, runs, signing, store
 from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
-from diylisis.frozen import replace
 from diylisis.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
 from diylisis.phases import f0_contract, f2_grounding
 from diylisis.records import msgfile

@@ -13,10 +13,10 @@ from __future__ import annotations
 import enum
 import json
 import types
+from dataclasses import MISSING, fields, is_dataclass
 from functools import cache
 
 from diylisis import model
-from diylisis.frozen import MISSING, fields, is_model
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class DecodeError(ValueError):
 
 def encode(value: Any) -> Any:
     """Model value -> JSON-ready data."""
-    if is_model(value) and not isinstance(value, type):
+    if is_dataclass(value) and not isinstance(value, type):
         data = {f.name: encode(getattr(value, f.name)) for f in fields(value)}
         tag = _TAG_OF.get(type(value))
         return {"type": tag, **data} if tag else data
@@ -114,7 +114,7 @@ def _build(tp: Any) -> Decoder:
         return _dict_decoder(typing.get_args(tp)[1])
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _enum_decoder(tp)
-    if isinstance(tp, type) and is_model(tp):
+    if isinstance(tp, type) and is_dataclass(tp):
         return _model_decoder(tp)  # registers itself before its fields' decoders are built
     return _value_decoder(tp)
 
@@ -245,23 +245,21 @@ def _model_decoder(tp: type) -> Decoder:
     refer back to it finds its own decoder instead of recursing."""
     plan: list[tuple[str, str, Decoder, Any, tuple[type, ...]]] = []  # name, ".name", decoder, default, plain
     name = tp.__name__
-    if _plainly_built(tp):
-        decoder = _direct_decoder(tp, plan)
-    else:
-        def decoder(data: Any, where: str) -> Any:
-            if not isinstance(data, dict):
-                raise DecodeError(f"{where}: expected an object for {name}")
-            kwargs = {}
-            for field_name, suffix, decode_field, default, plain in plan:
-                if field_name in data:
-                    value = data[field_name]
-                    kwargs[field_name] = value if type(value) in plain else decode_field(value, where + suffix)
-                elif default is MISSING:
-                    raise DecodeError(f"{where}: missing field {field_name!r}")
-            try:
-                return tp(**kwargs)
-            except (TypeError, ValueError) as error:
-                raise DecodeError(f"{where}: {error}") from None
+
+    def decoder(data: Any, where: str) -> Any:
+        if not isinstance(data, dict):
+            raise DecodeError(f"{where}: expected an object for {name}")
+        kwargs = {}
+        for field_name, suffix, decode_field, default, plain in plan:
+            if field_name in data:
+                value = data[field_name]
+                kwargs[field_name] = value if type(value) in plain else decode_field(value, where + suffix)
+            elif default is MISSING:
+                raise DecodeError(f"{where}: missing field {field_name!r}")
+        try:
+            return tp(**kwargs)
+        except (TypeError, ValueError) as error:
+            raise DecodeError(f"{where}: {error}") from None
 
     _DECODERS[tp] = decoder
     try:
@@ -276,46 +274,6 @@ def _model_decoder(tp: type) -> Decoder:
 
 
 _FACTORY: Any = object()  # the default of a field that has a default factory: not known up front
-
-
-def _plainly_built(tp: type) -> bool:
-    """tp's generated __init__ would only set each field to its value or default and call
-    __post_init__: a frozen_model class itself, every field an __init__ argument, no default factory."""
-    return ("__model_fields__" in vars(tp) and tp.__new__ is object.__new__
-            and all(f.init and f.default_factory is MISSING for f in fields(tp)))
-
-
-def _direct_decoder(tp: type, plan: list[tuple[str, str, Decoder, Any, tuple[type, ...]]]) -> Decoder:
-    """decode_model for a plainly built class: the fields are set on a new instance as its
-    __init__ would set them, then __post_init__ validates it. Calling the class costs a keyword
-    dictionary and a check of the argument names per object, and verify makes about twenty
-    objects per certificate."""
-    name = tp.__name__
-    post_init = getattr(tp, "__post_init__", None)
-    new = object.__new__
-    set_value = object.__setattr__
-
-    def decode_model(data: Any, where: str) -> Any:
-        if not isinstance(data, dict):
-            raise DecodeError(f"{where}: expected an object for {name}")
-        made = new(tp)
-        for field_name, suffix, decode_field, default, plain in plan:
-            value = data.get(field_name, MISSING)
-            if value is MISSING:
-                if default is MISSING:
-                    raise DecodeError(f"{where}: missing field {field_name!r}")
-                value = default
-            elif type(value) not in plain:
-                value = decode_field(value, where + suffix)
-            set_value(made, field_name, value)
-        if post_init is not None:
-            try:
-                post_init(made)
-            except (TypeError, ValueError) as error:
-                raise DecodeError(f"{where}: {error}") from None
-        return made
-
-    return decode_model
 
 
 _PLAIN = (str, int, bool, float)

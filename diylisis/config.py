@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from diylisis.errors import ConfigError
-from diylisis.frozen import field, frozen_model
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ DEFAULT_MAX_BYTES = 1024 * 1024
 SECTIONS = ("contract", "detect", "hooks", "refuter", "limits", "verify")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContractFields:
     """Contract fields as one source states them (the config file, or the command line); None or ()
     means not stated there. F0 declares the contract from them (phases/f0_contract.declare)."""
@@ -42,14 +42,14 @@ class ContractFields:
     activation_verb: str | None = None
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HookSettings:
     role: str = "reviewer"
     files: tuple[str, ...] = ()
     check_generated: bool = False  # fixup!/squash!/merge/revert messages are skipped by default
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RefuterSettings:
     command: tuple[str, ...] = ()
     realization: str = "generic-subagent"
@@ -59,7 +59,7 @@ class RefuterSettings:
     ignored: tuple[str, ...] = ()  # warnings: keys of a committed config that only the user may set
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class VerifySettings:
     """`[verify]`: the policy `git distill verify` enforces (CI reads it from the repository)."""
 
@@ -67,7 +67,7 @@ class VerifySettings:
     allowed_signers: str | None = None  # a repository-relative path to git's ssh allowed-signers file
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
     contract: ContractFields = field(default_factory=ContractFields)
     detect_table: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
@@ -85,7 +85,7 @@ class Config:
         return DetectSettings.from_mapping(dict(self.detect_table))
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ConfigFile:
     """The configuration's file, how messages name it, the keys of the configuration table
     inside it (("tool", "diylisis") in pyproject.toml) and that table."""

@@ -11,16 +11,16 @@ which a valid configuration never pays).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from diylisis.errors import ConfigError
-from diylisis.frozen import frozen_model
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Problem:
     """One thing wrong with the configuration: where (keys from the config table's top) and what."""
 
@@ -55,8 +55,9 @@ def detect_problems(table: Mapping[str, Any]) -> tuple[Problem, ...]:
     Types and the other keys are DetectSettings.from_mapping's to judge; this adds what it does
     not know (the registry) and says where each problem is.
     """
+    from dataclasses import fields
+
     from diylisis.detectors.settings import DetectSettings
-    from diylisis.frozen import fields
 
     out: list[Problem] = []
     known = sorted(f.name for f in fields(DetectSettings))

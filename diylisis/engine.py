@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-from diylisis.frozen import frozen_model, replace
 from diylisis.model import DEFAULT_VERB, Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
 from diylisis.phases import (
     f0_contract,
@@ -46,7 +46,7 @@ _RECORD_FILE = re.compile(r"(?i)(^|/)(tasks?|todo|plans?|handoffs?|prompts?|note
                           r"|(^|/)(tasks|plans|handoffs|prompts)/")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Edges:
     """The side effects the loop may cause, each a plain callable (STYLE: edges only)."""
 
@@ -65,7 +65,7 @@ class Edges:
     no_channel_reason: str = "this record has no write channel"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Result:
     state: RunState
     certificate: Certificate | None = None

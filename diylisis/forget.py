@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from diylisis import store
 from diylisis.errors import BadInput, GitError, StoreConflict
-from diylisis.frozen import frozen_model
 from diylisis.gitio import first_line, run_git, try_git
 
 MAX_ATTEMPTS = 20
@@ -33,7 +33,7 @@ STILL_HELD = (
 )
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Forgotten:
     """What one forget removed, and where it pushed."""
 

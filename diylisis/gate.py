@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from diylisis.errors import BadInput
-from diylisis.frozen import frozen_model
 from diylisis.state import Answer, Question, RunState
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -26,7 +27,7 @@ class Gate(Protocol):
         """Answers for some or all questions; an unanswered question pauses the run."""
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PausedGate:
     """No one to ask: every question stays open and the run pauses (exit 3)."""
 
@@ -34,7 +35,7 @@ class PausedGate:
         return ()
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AnswersGate:
     """Answers read from a TOML file, keyed by item id."""
 
@@ -119,7 +120,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InteractiveGate:
     """Ask at the terminal with rich prompts, after showing the evidence as text."""
 

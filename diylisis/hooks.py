@@ -15,9 +15,9 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
-from diylisis.frozen import frozen_model, replace
 from diylisis.gitio import cat_objects, run_git, try_git
 from diylisis.model import RecordKind, Snapshot, Target
 from diylisis.state import GateKind, Question, RunState
@@ -46,7 +46,7 @@ _REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.$")
 # --- output ------------------------------------------------------------------------------
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Output:
     """Where hook messages go: short lines, colored only on a terminal without NO_COLOR."""
 
@@ -111,7 +111,7 @@ def generated_kind(message: str) -> str | None:
 # --- the gate a hook can offer ------------------------------------------------------------
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HookGate:
     """A hook has no one to ask: residual questions stay open (the run pauses), but the
     premise gate (Qp) is answered from what the hook knows: the recipient reads the commit
@@ -408,7 +408,7 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
 # --- pre-push ------------------------------------------------------------------------------
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PushedRef:
     """One line git gives a pre-push hook on stdin."""
 

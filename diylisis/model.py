@@ -6,9 +6,9 @@ Every class is immutable; phases return new values and never mutate their input.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass, field
 
 from diylisis.digests import sha256
-from diylisis.frozen import field, frozen_model
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ class RecordKind(enum.Enum):
     PRBODY = "prbody"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Target:
     """The record under certification: a substrate kind and its locator (spec: StableRef target)."""
 
@@ -44,7 +44,7 @@ def sha256_digest(data: bytes) -> str:
     return "sha256:" + sha256(data).hexdigest()
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Snapshot:
     """The exact bytes of a record, the boundary they were cut at, and its identity (F0 Detect).
 
@@ -128,7 +128,7 @@ class Severity(enum.Enum):
     INFO = "info"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
     """One residue token a rule found, complete with its location (STYLE: no line patching)."""
 
@@ -175,7 +175,7 @@ class RefKind(enum.Enum):
     COMMAND = "command"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StableRef:
     """A reference resolvable without the author session (spec: StableRef)."""
 
@@ -187,19 +187,19 @@ class StableRef:
             raise ValueError("a StableRef needs a locator")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InlineEvidence:
     content: str
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Value:
     """KEEP verdict: the content travels inline (Rule 30)."""
 
     evidence: InlineEvidence
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Reference:
     """ROUTE verdict: the recipient dereferences a stable reference (Rule 30)."""
 
@@ -209,7 +209,7 @@ class Reference:
 Verdict = Value | Reference
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RouteJudgment:
     """The certificate-level record per kept or routed item, with the basis F5 attacks."""
 
@@ -227,13 +227,13 @@ class RouteJudgment:
 DEFAULT_VERB = "Read {locator} and execute it"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ActivationEdge:
     verb: str
     locator: str
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Contract:
     """F0 certification contract (spec: HandoffContract)."""
 
@@ -266,7 +266,7 @@ class Realization(enum.Enum):
         return list(Realization).index(self)
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SweepRow:
     category: int
     status: str  # "clear" | "finding" | "not-applicable"
@@ -279,7 +279,7 @@ class SweepRow:
             raise ValueError(f"sweep row {self.category} says nothing about what was checked")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RefuterFinding:
     token: str
     location: str
@@ -289,7 +289,7 @@ class RefuterFinding:
     repair: str
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ZeroMemoryVerdict:
     passed: bool
     realization: Realization
@@ -304,12 +304,12 @@ class ZeroMemoryVerdict:
 # --- Qp answer (spec: AuthorityCopy, Rule 32) -----------------------------------------------
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Derived:
     """The carried copy is derived: the record itself stays the authoritative copy."""
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AuthoritativeAt:
     """The authoritative copy lives at a location, which must pass resolves_at."""
 
@@ -328,14 +328,14 @@ AuthorityCopy = Derived | AuthoritativeAt
 CERTIFICATE_SCHEMA = "diylisis.certificate/1"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TargetIdentity:
     digest: str  # sha256:<hex> over the snapshot boundary
     boundary: str
     revision: str | None = None
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EmittedDelta:
     """What the certificate says of a repair: resolutions verbatim, excisions content-free."""
 
@@ -344,7 +344,7 @@ class EmittedDelta:
     added: str | None = None  # the text a resolution added; None for an excision
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ReceptionProcedure:
     role: str
     granted_sources: tuple[str, ...]
@@ -355,7 +355,7 @@ class ReceptionProcedure:
     premises: tuple[str, ...] = ()
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Certificate:
     target: Target
     identity: TargetIdentity

@@ -22,10 +22,10 @@ import errno
 import os
 import random
 import time
+from dataclasses import replace
 
 from diylisis import crashpoint, gitio, runs
 from diylisis.errors import BadInput, GitError
-from diylisis.frozen import replace
 from diylisis.runs import PendingRepair
 from diylisis.state import RunState
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import dataclass
 
 from diylisis import codec
 from diylisis.errors import BadInput
-from diylisis.frozen import frozen_model
 from diylisis.state import RunState
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -39,7 +39,7 @@ def scratch_dir(git_dir: str | Path) -> str:
     return os.path.join(git_dir, "distill", "tmp")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PendingRepair:
     """A repair commit of a work-tree file, journaled before the file is touched."""
 

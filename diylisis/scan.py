@@ -8,18 +8,18 @@ repository's [detect] settings. Results are plain values that the text, JSON and
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from diylisis.detectors import DetectSettings, detect_text, is_blocking
 from diylisis.errors import EXIT_FAILED, EXIT_OK
-from diylisis.frozen import frozen_model
 from diylisis.model import Finding, RecordKind, RepoContext, Snapshot, sha256_digest
 
 if TYPE_CHECKING:
     from diylisis.gitio.history import Walk
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ScanResult:
     """The findings of one record."""
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from diylisis.errors import EXIT_FAILED, DistillError
-from diylisis.frozen import frozen_model
 
 # (kind, pattern): each pattern's group "value" is the secret itself
 _TOKENS = (
@@ -47,7 +47,7 @@ MIN_ENTROPY = 3.5  # bits per character; English words and paths fall below, ran
 MIN_HEX_ENTROPY = 3.0  # a hex digest has 16 symbols, so at most 4 bits per character
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SecretFinding:
     """One secret-looking value: what kind, on which line, and a masked form to show."""
 

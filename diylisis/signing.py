@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import enum
 import os
+from dataclasses import dataclass
 
 from diylisis import codec
 from diylisis.errors import BadInput
-from diylisis.frozen import frozen_model
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def payload(note: Mapping[str, Any], digest: str) -> bytes:
 # --- signing ----------------------------------------------------------------------------------
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Signer:
     """How to sign: git's signing format, its program, and user.signingKey."""
 
@@ -162,7 +162,7 @@ class SignatureState(enum.Enum):
     UNCHECKED = "unchecked"  # the program to check it is missing or did not answer
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SignatureCheck:
     """The verdict on one certificate's signature, naming its signer where one is known."""
 
@@ -189,7 +189,7 @@ class SignatureCheck:
         return f"signed ({self.format}), not checked: {self.detail}"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Policy:
     """Who may sign, and whether a signature is required (verify --require-signed, [verify])."""
 

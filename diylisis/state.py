@@ -8,8 +8,8 @@ emitting phase (F7) projects from it explicitly.
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 
-from diylisis.frozen import frozen_model
 from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict
 
 
@@ -46,7 +46,7 @@ class GateKind(enum.Enum):
 RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Item:
     """A ContextItem the run judges: a residue token, a pointer, a decision or the body."""
 
@@ -64,7 +64,7 @@ class Item:
     checklist: int = 11
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Substitution:
     """F1 row: surface token -> canonical reference (spec: Substitution)."""
 
@@ -75,7 +75,7 @@ class Substitution:
     unresolved: bool
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DecisionRecord:
     """Rule 33: a decision-shaped claim and the durable record of its rationale."""
 
@@ -86,21 +86,21 @@ class DecisionRecord:
     deferral: str | None = None
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GroundingMark:
     item_id: str
     grounding: Grounding
     detail: str
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProvenanceMark:
     item_id: str
     provenance: Provenance
     source: str
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Disposition:
     item_id: str
     kind: DispositionKind
@@ -109,7 +109,7 @@ class Disposition:
     by_gate: bool = False
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LedgerEntry:
     """ResidualLedger entry; every one is surfaced at a gate before convergence."""
 
@@ -119,7 +119,7 @@ class LedgerEntry:
     surfaced: bool = False
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RepairDelta:
     """A logged, claim-preserving change to the record (Rule 12)."""
 
@@ -132,7 +132,7 @@ class RepairDelta:
     added: str | None = None  # the text a resolution added, emitted in the certificate
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Answer:
     """A gate answer: Resolve/Route/Drop/Defer (Qd), Confirm/Correct (F0), or a Qp value."""
 
@@ -141,7 +141,7 @@ class Answer:
     value: str | None = None
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Question:
     """An open gate item, as shown to the author and in the paused JSON."""
 
@@ -153,7 +153,7 @@ class Question:
     line: int = 0
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryEntry:
     item_id: str
     token: str
@@ -161,7 +161,7 @@ class HistoryEntry:
     drop_reason: str | None = None
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FieldMark:
     """Rule 29: a tracked contract field marked against the constituting utterance.
 
@@ -175,7 +175,7 @@ class FieldMark:
     confirmed: str | None = None
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Measure:
     """F6 hygiene measure legs (spec: measure(Λ))."""
 
@@ -195,7 +195,7 @@ class Measure:
                 + self.unresolvable_route_pointers + self.ledgerless_decisions)
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RunState:
     """Λ: everything one certification run knows, advanced by frozen.replace."""
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from diylisis.digests import sha1, sha256
 from diylisis.errors import BadInput, GitError, StoreConflict
-from diylisis.frozen import frozen_model
 from diylisis.gitio import CatObjects, GitProcess, cat_objects, config_values, first_line, run_git, try_git
 from diylisis.note_text import CorruptNote, decode_note, encode_line
 
@@ -35,7 +35,7 @@ MAX_ATTEMPTS = 60
 FALLBACK_IDENTITY = {"name": "git distill", "email": "distill@localhost.invalid"}
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     """What the store reads from git config in one call."""
 
@@ -47,7 +47,7 @@ class Settings:
     idents: tuple[Ident, Ident] | None = None
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ident:
     """Who an author or committer line names, and its date as git writes it (None: the time of writing)."""
 

@@ -8,11 +8,11 @@ resolved again in the verifying repository, and the refuter realization is ranke
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 
 from diylisis import codec, store
-from diylisis.frozen import frozen_model
 from diylisis.model import Certificate, Finding, Realization, Reference, RepoContext, Snapshot, Target
 from diylisis.phases.f2_grounding import resolves_at
 from diylisis.signing import Policy, SignatureCheck
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     Detect = Callable[[Snapshot, RepoContext | None], tuple[Finding, ...]]
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Check:
     """The verdict on one record: ok, or each failure named; and whom the certificate that was
     checked is for, and which refuter it names (None when no certificate was found)."""
@@ -55,7 +55,7 @@ def check(snapshot: Snapshot, notes: list[dict], role: str | None, context: Repo
     return _check(snapshot, notes, role, lambda: context, min_realization, trust)
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Trust:
     """What verify checks beyond a certificate's own fields: its signature under a policy, and
     the record's findings under detect (None: not re-detected)."""

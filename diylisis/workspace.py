@@ -9,10 +9,10 @@ no more than reading the answers needs.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 
 from diylisis import config, gitio, signing, store
 from diylisis.errors import GitError
-from diylisis.frozen import field, frozen_model
 from diylisis.records import msgfile
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -26,7 +26,7 @@ GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS, *si
 _REV_PARSE = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Workspace:
     """The repository a command works in, read once. Its paths are absolute path strings."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from test_codec import _certificate
 
 from diylisis import accounting
-from diylisis.frozen import replace
 from diylisis.model import Category, Finding, InlineEvidence, RouteJudgment, Severity, Value
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import pytest
 
 from diylisis import codec
-from diylisis.frozen import field, frozen_model
 from diylisis.model import (
     CERTIFICATE_SCHEMA,
     CHECKLIST,
@@ -161,7 +161,7 @@ def test_a_verdict_tag_picks_its_class_and_an_unknown_tag_tries_each_in_order() 
     assert isinstance(codec.certificate_from_dict(data).judgments[1].verdict, Reference)
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Reading:
     """A test model with the field shapes certificates lack."""
 

@@ -30,9 +30,8 @@ the previous entry's bytes as this one's content.
 # FILE` before importing it), schema validation, stdlib families a message check never
 # needs (networking, email, XML, async, process pools, logging), and what the hook's own
 # modules avoid because each import costs milliseconds on every commit: subprocess and what it
-# pulls in (gitio starts git with os.posix_spawnp), dataclasses with inspect (frozen_model
-# builds the value classes), typing (annotations are strings; names only types need are
-# imported under TYPE_CHECKING), pathlib with urllib.parse (paths are strings), hashlib's
+# pulls in (gitio starts git with os.posix_spawnp), typing (annotations are strings; names
+# only types need are imported under TYPE_CHECKING), pathlib with urllib.parse (paths are strings), hashlib's
 # OpenSSL module (diylisis.digests), tomllib (read only when a configuration file exists) and
 # array (precompiled reads the shipped code words through a memoryview).
 DENIED = frozenset({
@@ -42,7 +41,7 @@ DENIED = frozenset({
     "asyncio", "concurrent", "multiprocessing", "sqlite3", "unittest", "logging",
     "decimal", "pickle", "tarfile", "zipfile", "argparse", "difflib",
     "subprocess", "threading", "selectors", "signal", "fnmatch", "unicodedata",
-    "dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "pathlib", "urllib.parse",
+    "typing", "pathlib", "urllib.parse",
     "hashlib", "_hashlib", "tomllib", "array",
 })
 
@@ -56,7 +55,7 @@ DENIED = frozenset({
 # scanner checks every reading, and hook_certificates keeps the certificate for post-commit.
 ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
-    "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.frozen", "diylisis.digests",
+    "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.digests",
     "diylisis.state", "diylisis.secrets", "diylisis.hook_certificates",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.signing",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -12,7 +13,6 @@ from conftest import commit, git
 from test_codec import _certificate
 
 from diylisis import certification, codec, store, verification
-from diylisis.frozen import replace
 from diylisis.gitio import history, open_repo
 from diylisis.model import (
     Realization,

@@ -80,7 +80,8 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
 
     workspace = certification.with_signing(certification.Workspace.open(), sign)
     if refuter_choice is not None:
-        from diylisis.frozen import replace
+        from dataclasses import replace
+
         from diylisis.refuter import settings_for
 
         workspace = replace(workspace, config=replace(

@@ -12,17 +12,17 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, DistillError
-from diylisis.frozen import frozen_model
 
 _FRAMEWORK_ID = re.compile(r"^\s*(?:-\s*)?id:\s*['\"]?(distill-[\w-]+)", re.MULTILINE)
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Report:
     """Everything doctor found, for text and JSON."""
 

@@ -8,17 +8,17 @@ hook runs it first; `--force` replaces it (keeping a copy as `<hook>.distill-bac
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from diylisis.errors import EXIT_OK, BadInput
-from diylisis.frozen import frozen_model
 
 BACKUP_SUFFIX = ".distill-backup"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Installed:
     """What happened to one hook."""
 

@@ -7,10 +7,11 @@ dispatching them. Contract fields awaiting Confirm/Correct are shown as if confi
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import click
 
 from diylisis.errors import EXIT_OK
-from diylisis.frozen import frozen_model, replace
 
 
 class _Captured(Exception):
@@ -19,7 +20,7 @@ class _Captured(Exception):
         self.request = request
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _ConfirmingGate:
     """Confirms contract fields so the first pass reaches F5; answers nothing else."""
 

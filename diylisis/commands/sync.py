@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from diylisis import codec, store
 from diylisis.errors import GitError, StoreConflict
-from diylisis.frozen import frozen_model
 from diylisis.gitio import first_line, run_git, toplevel, try_git
 
 INCOMING_PREFIX = store.TEMP_NOTES_PREFIX + "incoming-"
 MAX_ATTEMPTS = 20
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SyncResult:
     """What one sync moved, for text and JSON rendering."""
 

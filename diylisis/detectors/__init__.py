@@ -7,6 +7,7 @@ raises surfaces as RuleCrashed (fail closed), never as silence.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field, replace
 
 from diylisis.detectors import (
     claims,
@@ -26,7 +27,6 @@ from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.suppressions import ignored_lines
 from diylisis.detectors.text import prepare
 from diylisis.errors import RuleCrashed
-from diylisis.frozen import field, frozen_model, replace
 from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
 
 RULES: tuple[Rule, ...] = check_registry(
@@ -118,7 +118,7 @@ def detect_text(
     return kept, suppressed
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Plan:
     """The enabled rules for one (settings, path) with their levels, and which of them each requirement lets run."""
 

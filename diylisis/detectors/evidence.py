@@ -18,7 +18,8 @@ table when a rule changes.
 
 from __future__ import annotations
 
-from diylisis.frozen import replace
+from dataclasses import replace
+
 from diylisis.model import Severity
 
 TYPE_CHECKING = False

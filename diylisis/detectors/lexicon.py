@@ -20,10 +20,10 @@ import json
 import os
 import re
 import sys
+from dataclasses import dataclass
 
 from diylisis import precompiled
 from diylisis.digests import sha256
-from diylisis.frozen import frozen_model
 
 # os.path, not pathlib: the commit-msg hook imports this module and nothing else it loads needs pathlib
 LEXICON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicons")
@@ -32,7 +32,7 @@ _LEFT = r"(?<![A-Za-z0-9_])"
 _RIGHT = r"(?![A-Za-z0-9_])"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Lexicon:
     """The merged word lists of the enabled languages."""
 
@@ -229,7 +229,7 @@ def fold(text: str) -> str:
     return low if low.isascii() else low.translate(_FOLD)
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Gate:
     triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
     always: int  # fragments with no required literal: they always run
@@ -367,7 +367,7 @@ def _further_table(
     return sum(needs), needs, set_literals, fragments
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Layout:
     offset: dict[str, int]  # key -> the triggers_in() bit of its first fragment
     full: dict[str, int]  # key -> the bits of all its fragments, unshifted
@@ -491,7 +491,7 @@ def _piece(literal: str) -> str:
     return max(parts, key=len) if parts else literal
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Scanner:
     pattern: re.Pattern[str] | None  # every literal's piece in a trie, found at every position
     # found piece -> (the bits it and its prefixes let through, the literals they need confirmed)
@@ -773,7 +773,7 @@ def _union(sets: list[frozenset[str] | None]) -> frozenset[str] | None:
 # --- the precomputed file (lexicons/derived.json) -------------------------------------------
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Derived:
     lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns
     literals: dict[str, tuple[str, ...] | None]  # fragment -> required_literals, sorted

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
-from diylisis.frozen import frozen_model
 from diylisis.model import Category, Finding, Severity
 
 TYPE_CHECKING = False
@@ -21,7 +21,7 @@ DOC_SECTIONS = ("What it flags", "Why a fresh reader fails", "Example", "Repair"
 Detect = Callable[["Doc"], Iterable[Finding]]
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """One detector rule: stable id, kebab name, residue category, languages, doc, default severity."""
 

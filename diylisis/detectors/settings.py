@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from diylisis.errors import ConfigError
-from diylisis.frozen import frozen_model
 from diylisis.model import Severity
 
 TYPE_CHECKING = False
@@ -17,7 +17,7 @@ _KEYS = {"glossary", "reject", "disable", "severity", "per_path", "trackers", "l
 FORGES = ("github", "gitlab", "gitea", "forgejo", "bitbucket")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PathRule:
     """Rules disabled or re-levelled for files matching a glob."""
 
@@ -26,7 +26,7 @@ class PathRule:
     severity: tuple[tuple[str, Severity], ...] = ()
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DetectSettings:
     """Glossary, reject list, disabled rules, severity overrides, per-path rules, tracker URLs, languages."""
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import CODE_SPAN, FENCE, Doc
-from diylisis.frozen import frozen_model
 from diylisis.model import Category, Finding, Severity
 
 DIRECTIVE = re.compile(r"<!--\s*distill:\s*(?P<verb>[^\s>-]*)(?P<ids>.*?)-->")
@@ -31,7 +31,7 @@ ALL_RULES: frozenset[str] = frozenset()  # the value of a line every rule is sup
 RULE_ID = "RD904"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Directive:
     """One `<!-- distill: ... -->` comment: its line, verb, the ids it names, and where it is."""
 

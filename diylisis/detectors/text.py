@@ -9,8 +9,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
-from diylisis.frozen import field, frozen_model
 from diylisis.model import Category, Finding, Severity
 
 TYPE_CHECKING = False
@@ -51,7 +51,7 @@ _FOLDED = "folded"  # Doc.memo keys
 _TRIGGERS = "triggers"
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Doc:
     """A record prepared for the rules: its text, masked views, and what resolves_at may ask."""
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
-from diylisis.frozen import frozen_model
 from diylisis.model import Finding, RepoContext, Snapshot
 from diylisis.state import DecisionRecord, Item, ItemOrigin, Substitution
 
@@ -36,7 +36,7 @@ _DURABLE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "
 Detect = Callable[[Snapshot], tuple[Finding, ...]]
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ScanResult:
     """F1 output: items, their substitution rows and the decision records."""
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from diylisis.frozen import frozen_model
+from dataclasses import dataclass
+
 from diylisis.model import Contract
 from diylisis.state import (
     RESIDUAL_OPTIONS,
@@ -18,7 +19,7 @@ from diylisis.state import (
 )
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DispositionResult:
     provenance: tuple[ProvenanceMark, ...]
     dispositions: tuple[Disposition, ...]

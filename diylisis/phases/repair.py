@@ -10,15 +10,15 @@ write channel and logs each delta.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from diylisis.frozen import frozen_model
 from diylisis.state import Answer, DecisionRecord, Item, RepairDelta
 
 # categories whose surface token is a pointer: the canonical reference stands in for it
 POINTER_KINDS = frozenset({"deictic", "session-id", "bare-issue-ref", "ephemeral-ref"})
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Edit:
     item_id: str
     kind: str  # resolution | excision

@@ -10,9 +10,9 @@ Nothing here imports pygit2 at module load: the commit-msg hook parses `msgfile:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from diylisis.errors import BadInput, DistillError
-from diylisis.frozen import frozen_model
 from diylisis.model import RecordKind, Snapshot, Target
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -27,7 +27,7 @@ DEFAULT_MAX_BYTES = 1024 * 1024
 CHANNELS = ("worktree-commit", "amend", "edit-in-place")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WriteChannel:
     """How a repair of a record would be written (DESIGN.md, write channel)."""
 

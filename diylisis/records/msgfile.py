@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from diylisis.errors import BadInput
-from diylisis.frozen import frozen_model
 from diylisis.gitio import config_values, try_git
 from diylisis.model import Snapshot, Target
 from diylisis.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, replace_file
@@ -77,7 +77,7 @@ def reduce(message: bytes, mode: str, comment: bytes, *, truncate: bool) -> byte
 CONFIG_KEYS = ("commit.cleanup", "core.commentchar")
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GitFacts:
     """What reading a message file needs from the repository besides the file."""
 

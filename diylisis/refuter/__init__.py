@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from diylisis.frozen import frozen_model
 from diylisis.model import (
     ActivationEdge,
     Contract,
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 CHOICES = ("lint", "command")
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RefuterInput:
     """Everything F5 may read (spec F5 inputs); nothing of the author's session beyond this."""
 
@@ -52,8 +52,9 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
 
 def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSettings:
     """The refuter settings after `--refuter lint|command` (exit 2 when command has none)."""
+    from dataclasses import replace
+
     from diylisis.errors import BadInput, ConfigError
-    from diylisis.frozen import replace
 
     if override is None:
         return settings

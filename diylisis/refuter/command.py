@@ -34,12 +34,12 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis import gitio
 from diylisis.config import RefuterSettings
 from diylisis.errors import EXIT_FAILED, ConfigError, DistillError, GitError
-from diylisis.frozen import frozen_model
 from diylisis.model import Realization, ZeroMemoryVerdict
 from diylisis.refuter import RefuterInput
 from diylisis.refuter.prompt import build
@@ -284,7 +284,7 @@ def private_home() -> Iterator[Path]:
         shutil.rmtree(home, ignore_errors=True)
 
 
-@frozen_model
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Standing:
     """What must not change while a refuter runs: the directories the repository paths name
     (device and inode, so a moved repository with a copy planted at its path is seen), git's

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from conftest import commit, distill
 
 from diylisis import certification, engine
 from diylisis.config import ContractFields
-from diylisis.frozen import replace
 from diylisis.gate import PausedGate
 from diylisis.model import CHECKLIST, Realization, RecordKind, RefuterFinding, SweepRow, Target, ZeroMemoryVerdict
 

@@ -7,6 +7,7 @@ import os
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,6 @@ from conftest import commit, git
 from refuter_helpers import refuter_input, settings
 
 from diylisis.errors import ConfigError, GitError
-from diylisis.frozen import replace
 from diylisis.model import Realization
 from diylisis.refuter import command, realization_for, refute
 from diylisis.refuter.command import NoVerdict, dispatch
