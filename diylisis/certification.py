@@ -18,7 +18,7 @@ from diylisis.errors import BadInput
 from diylisis.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
 from diylisis.phases import f0_contract, f2_grounding
 from diylisis.records import msgfile
-from diylisis.state import Answer, RunState
+from diylisis.state import Answer, RunState, RunStatus
 from diylisis.workspace import Workspace, git_values
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -100,7 +100,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
     return RunState(
         run_id=runs.new_run_id(), target=target, contract=contract, utterances=utterances,
         contract_provenance=f0_contract.mark_provenance(contract, utterances, ratified_by),
-        status="running")
+        status=RunStatus.RUNNING)
 
 
 def _read_once(workspace: Workspace, target: Target):
@@ -283,7 +283,7 @@ def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bo
     except BaseException:
         forget(workspace, state.run_id)
         raise
-    if result.state.status != "paused":
+    if result.state.status != RunStatus.PAUSED:
         forget(workspace, state.run_id)
     return result
 
@@ -297,7 +297,7 @@ def forget(workspace: Workspace, run_id: str) -> None:
 def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
     """Record one answer in a paused run (`git distill answer`)."""
     state = runs.load(workspace.git_dir, run_id)
-    if state.status != "paused":
+    if state.status != RunStatus.PAUSED:
         raise BadInput(f"run {run_id} is {state.status}, not paused")
     question = next((q for q in state.open_questions if q.id == answer.item_id), None)
     if question is None:
@@ -314,7 +314,7 @@ def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
 def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
     """Continue a paused run from its saved state; a record edited meanwhile re-enters F1."""
     state, pending = runs.load_with_pending(workspace.git_dir, run_id)
-    if state.status not in ("paused", "running"):
+    if state.status not in (RunStatus.PAUSED, RunStatus.RUNNING):
         raise BadInput(f"run {run_id} is {state.status}; start a new certification instead")
     if pending is not None:  # a repair a kill interrupted: complete it before the next pass
         from diylisis import repair_commit
@@ -322,4 +322,4 @@ def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
         state = repair_commit.finish(workspace.root, workspace.git_dir, state, pending,
                                      sign=repair_commit.signs_commits(git_values(workspace)))
     refuse_dirty(workspace, state.target)
-    return certify(workspace, replace(state, status="running"), gate)
+    return certify(workspace, replace(state, status=RunStatus.RUNNING), gate)

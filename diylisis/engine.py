@@ -34,6 +34,7 @@ from diylisis.state import (
     LedgerEntry,
     Question,
     RunState,
+    RunStatus,
 )
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -75,41 +76,31 @@ class Result:
 def run(state: RunState, edges: Edges) -> Result:
     """Run passes until the fixed point, a pause or a stop; then Qp and F7."""
     state = _contract_gate(state, edges)
-    if state.status == "paused":
+    if state.status == RunStatus.PAUSED:
         edges.save(state)
         return Result(state=state)
     while True:
-        while state.pass_n < MAX_PASSES:
-            state, settled = _pass(replace(state, pass_n=state.pass_n + 1), edges)
-            edges.save(state)
-            if state.status in ("paused", "stopped"):
-                return Result(state=state)
-            if settled:
-                break
-        else:
-            state = replace(state, status="stopped",
-                            stop_reason=f"no fixed point after {MAX_PASSES} passes")
-            edges.save(state)
+        state, verdict = _passes_to_fixed_point(state, edges)
+        if verdict is None:
             return Result(state=state)
         state = _premise_gate(state, edges)
-        if state.status == "paused":
+        if state.status == RunStatus.PAUSED:
             edges.save(state)
             return Result(state=state)
         snapshot = edges.read()
         if f7_certify.identity_holds(snapshot, state.identity):
             break
         state = replace(state, verdict=None)  # mutated after the final Pass: re-enter (Rule 24)
-    assert state.verdict is not None
     _, suppressions = edges.detect(snapshot)
     certificate = f7_certify.assemble(
         snapshot=snapshot, contract=state.contract,
         edge=f0_contract.activation_edge(state.contract, state.target),
         judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
-        verdict=state.verdict, issued_at=edges.now(), suppressions=suppressions,
+        verdict=verdict, issued_at=edges.now(), suppressions=suppressions,
         consumer_profile=state.consumer_profile, authority_copy=state.authority_copy)
     brief = f7_certify.brief_text(certificate)
     edges.store(certificate, snapshot)
-    state = replace(state, status="certified", outcome=certificate.outcome, open_questions=())
+    state = replace(state, status=RunStatus.CERTIFIED, outcome=certificate.outcome, open_questions=())
     edges.save(state)
     return Result(state=state, certificate=certificate, brief=brief)
 
@@ -130,7 +121,7 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
         state = _record_answers(state, edges.gate.ask(questions, state))
     still_open = tuple(q for q in questions if not _answer(state.answers, q.id))
     if still_open:
-        return replace(state, status="paused", open_questions=still_open)
+        return replace(state, status=RunStatus.PAUSED, open_questions=still_open)
     contract = state.contract
     corrections: list[str] = []
     for name in authored:
@@ -144,7 +135,7 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
     marks = tuple(_answered_mark(m, _answer(state.answers, f"contract-{m.field}")) if m.field in authored else m
                   for m in state.contract_provenance)
     # a correction is the user's own words: it joins the utterance the fields are marked against
-    return replace(state, contract=contract, contract_provenance=marks, status="running",
+    return replace(state, contract=contract, contract_provenance=marks, status=RunStatus.RUNNING,
                    utterances=state.utterances + tuple(corrections), open_questions=())
 
 
@@ -155,8 +146,24 @@ def _answered_mark(mark: FieldMark, answer: Answer | None) -> FieldMark:
     return replace(mark, confirmed="the user confirmed it at F0")
 
 
-def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
-    """One pass F1..F6 with Qd and the repair step; returns (state, fixed point reached)."""
+def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | None]:
+    """Passes until one reaches the fixed point; returns the state and the verdict it settled
+    on, or no verdict when the run paused or stopped (the state is saved after every pass)."""
+    while state.pass_n < MAX_PASSES:
+        state, settled = _pass(replace(state, pass_n=state.pass_n + 1), edges)
+        edges.save(state)
+        if state.status in (RunStatus.PAUSED, RunStatus.STOPPED):
+            return state, None
+        if settled is not None:
+            return state, settled
+    state = replace(state, status=RunStatus.STOPPED, stop_reason=f"no fixed point after {MAX_PASSES} passes")
+    edges.save(state)
+    return state, None
+
+
+def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | None]:
+    """One pass F1..F6 with Qd and the repair step; returns the state and, when the pass
+    reached the fixed point, the verdict it settled on."""
     snapshot = edges.read()
     context = edges.context(snapshot)
     findings, _ = edges.detect(snapshot)
@@ -180,9 +187,9 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
         name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
-        return replace(state, verdict=verdict, status="stopped",
+        return replace(state, verdict=verdict, status=RunStatus.STOPPED,
                        stop_reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
-                                   f"re-declare the contract and run a fresh certification"), False
+                                   f"re-declare the contract and run a fresh certification"), None
     state = _dispose(_bind_findings(verdict, state, snapshot.text))
     questions = asked = _residual_questions(state, context, edges)
     if questions:
@@ -191,8 +198,8 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         questions = _residual_questions(state, context, edges)
         if questions:
             ledger = _surface(state.ledger, questions)
-            return replace(state, status="paused", open_questions=questions, ledger=ledger,
-                           verdict=verdict), False
+            return replace(state, status=RunStatus.PAUSED, open_questions=questions, ledger=ledger,
+                           verdict=verdict), None
     state = replace(state, ledger=_surface(state.ledger, asked))
     gate_changed = len(state.answers) != answers_before
     stop = _answer(state.answers, "contract-stop")
@@ -200,17 +207,17 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         state = replace(state, contract=replace(state.contract, stop=stop.value))
     state = _apply_contract_leak_answers(state)
     state = _apply_exposure_answers(state, lambda locator: edges.read_source(locator, snapshot))
-    state = replace(state, premises=_premises(state), open_questions=(), status="running")
+    state = replace(state, premises=_premises(state), open_questions=(), status=RunStatus.RUNNING)
 
     done = frozenset(delta.item_id for delta in state.repair_deltas)
     edits, conflicts = repair.plan(snapshot.text, state.items, _answers_by_item(state),
                                    state.decisions, done, _kept_spans(snapshot.text, state)) \
         if edges.write else ((), ())
     if conflicts:
-        return replace(state, status="paused", verdict=verdict, open_questions=tuple(
+        return replace(state, status=RunStatus.PAUSED, verdict=verdict, open_questions=tuple(
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
                      reason="dropping it would cut into kept content: answer again")
-            for c in conflicts)), False
+            for c in conflicts)), None
     deltas = ()
     if edits:
         new_text, deltas = repair.apply(snapshot.text, edits, state.pass_n)
@@ -242,15 +249,15 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     state = replace(state, measure=measure, verdict=verdict, ledger=ledger)
     settled = f6_settle.fixed_point(measure.total, verdict, len(deltas), gate_changed)
     if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
-        return replace(state, status="stopped", stop_reason=(
+        return replace(state, status=RunStatus.STOPPED, stop_reason=(
             "the refuter keeps failing on findings that were already answered: "
-            + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), False
+            + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), None
     if not settled and measure.total and not deltas and not gate_changed and verdict.passed:
         where = sorted({channel for _, channel in leaks})
-        return replace(state, status="stopped", stop_reason=(
+        return replace(state, status=RunStatus.STOPPED, stop_reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}"
-            + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), False
-    return state, settled
+            + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), None
+    return state, verdict if settled else None
 
 
 def _apply_contract_leak_answers(state: RunState) -> RunState:
@@ -690,5 +697,5 @@ def _premise_gate(state: RunState, edges: Edges) -> RunState:
               for q in wanted]
     still = tuple(q for q in wanted if not _answer(state.answers, q.id))
     if still:
-        return replace(state, status="paused", open_questions=still)
+        return replace(state, status=RunStatus.PAUSED, open_questions=still)
     return state

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
 from diylisis.gitio import cat_objects, run_git, try_git
 from diylisis.model import RecordKind, Snapshot, Target
-from diylisis.state import GateKind, Question, RunState
+from diylisis.state import GateKind, Question, RunState, RunStatus
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
 
     result = engine.run(state, edges)
     forget_run(workspace, result.state)
-    if result.state.status == "certified" and kept:
+    if result.state.status == RunStatus.CERTIFIED and kept:
         certificate, final = kept[-1]
         blocked = _other_readings(final, edges.detect)
         if blocked:
@@ -323,7 +323,7 @@ def forget_run(workspace, state: RunState) -> None:
 def report_refusal(out: Output, state: RunState, *, what: str, fix: str, fix_words: str) -> None:
     """Each finding (token, line, rule id, why, what would fix it), then how to go on."""
     items = {item.id: item for item in state.items}
-    if state.status == "stopped":
+    if state.status == RunStatus.STOPPED:
         out.line(out.paint(f"git distill: {what} not certified: ", "1;31") + (state.stop_reason or ""))
     else:
         count = len(state.open_questions)
@@ -397,7 +397,7 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
     # check_only: no write channel, so the hook never modifies a tracked file
     result = _run(workspace, state, hook_gate(role), read=lambda: snapshot, check_only=True)
     forget_run(workspace, result.state)
-    if result.state.status == "certified":
+    if result.state.status == RunStatus.CERTIFIED:
         out.note(f"git distill: {path} certified for {role}")
         return True
     report_refusal(out, result.state, what=path, fix=REPAIR_FILES.format(path=path),

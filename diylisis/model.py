@@ -72,6 +72,21 @@ class Snapshot:
         return self.data.decode("utf-8")
 
 
+class Outcome(enum.StrEnum):
+    """What a certificate says happened to the record (spec: outcome)."""
+
+    ALREADY_PORTABLE = "already-portable"
+    REPAIRED = "repaired"
+
+
+class SweepStatus(enum.StrEnum):
+    """A refuter's answer for one checklist category in its sweep table."""
+
+    CLEAR = "clear"
+    FINDING = "finding"
+    NOT_APPLICABLE = "not-applicable"
+
+
 class Category(enum.Enum):
     """Residue categories a detector reports (issue 4; corpus README)."""
 
@@ -269,7 +284,7 @@ class Realization(enum.Enum):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SweepRow:
     category: int
-    status: str  # "clear" | "finding" | "not-applicable"
+    status: SweepStatus
     checked: str
 
     def __post_init__(self) -> None:
@@ -363,7 +378,7 @@ class Certificate:
     activity: str | None
     activation_edge: ActivationEdge
     judgments: tuple[RouteJudgment, ...]
-    outcome: str  # "already-portable" | "repaired"
+    outcome: Outcome
     deltas: tuple[EmittedDelta, ...]
     reception: ReceptionProcedure
     realization: Realization
@@ -377,9 +392,9 @@ class Certificate:
     coverage: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        if self.outcome not in ("already-portable", "repaired"):
+        if self.outcome not in tuple(Outcome):
             raise ValueError(f"unknown outcome {self.outcome!r}")
         if not _one_row_per_category(self.sweep):
             raise ValueError("a certificate needs one sweep row for each of the eleven categories")
-        if (self.outcome == "repaired") != bool(self.deltas):
+        if (self.outcome == Outcome.REPAIRED) != bool(self.deltas):
             raise ValueError("outcome is repaired exactly when deltas were emitted")

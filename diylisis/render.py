@@ -13,7 +13,7 @@ from diylisis.engine import Result
 from diylisis.model import Certificate, Reference
 from diylisis.phases.f7_certify import rigor_words
 from diylisis.safe_text import visible, visible_block, visible_json, visible_lines
-from diylisis.state import DispositionKind, RunState
+from diylisis.state import DispositionKind, RunState, RunStatus
 
 DROPPED = "(dropped; excised from the record)"
 
@@ -52,12 +52,12 @@ def evidence(state: RunState) -> dict[str, Any]:
 def result_json(result: Result) -> str:
     """`--format json` for certify and resume."""
     state = result.state
-    if state.status == "paused":
+    if state.status == RunStatus.PAUSED:
         payload: dict[str, Any] = {
             "run": state.run_id, "status": "paused",
             "items": [{"id": q.id, "gate": q.gate.value, "token": q.token, "reason": q.reason,
                        "options": list(q.options), "line": q.line} for q in state.open_questions]}
-    elif state.status == "certified":
+    elif state.status == RunStatus.CERTIFIED:
         assert result.certificate is not None
         payload = {"run": state.run_id, "status": "certified",
                    "certificate": codec.certificate_to_dict(result.certificate),
@@ -78,7 +78,7 @@ def result_text(result: Result) -> str:
     """
     state = result.state
     lines: list[str] = []
-    if state.status == "paused":
+    if state.status == RunStatus.PAUSED:
         lines.append(f"Paused run {state.run_id}: {len(state.open_questions)} item(s) need your judgment.")
         for q in state.open_questions:
             where = f" line {q.line}" if q.line else ""
@@ -89,7 +89,7 @@ def result_text(result: Result) -> str:
                 lines.append(f"    git distill answer {state.run_id} {q.id} {option}{value}")
         lines.append(f"Then: git distill resume {state.run_id}")
         return visible_lines(lines) + "\n"
-    if state.status == "stopped":
+    if state.status == RunStatus.STOPPED:
         return visible(f"Stopped without a certificate (run {state.run_id}): {state.stop_reason}") + "\n"
     data = evidence(state)
     certificate = result.certificate

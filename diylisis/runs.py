@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from diylisis import codec
 from diylisis.errors import BadInput
-from diylisis.state import RunState
+from diylisis.state import RunState, RunStatus
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict:
         then = [f"git distill resume {run_id}", f"git distill runs abort {run_id}"]
     else:
         repair = None
-        if state.status == "paused":
+        if state.status == RunStatus.PAUSED:
             status = "paused"
             what = f"waiting for answers to {len(state.open_questions)} question(s)"
             then = [f"git distill answer {run_id} ITEM OPTION [VALUE]", f"git distill resume {run_id}",
@@ -188,7 +188,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict:
             status = "failed"
             what = state.stop_reason or f"stopped during pass {state.pass_n + 1} without finishing"
             then = [f"git distill runs abort {run_id}"]
-            if state.status == "running":
+            if state.status == RunStatus.RUNNING:
                 then.insert(0, f"git distill resume {run_id}")
     return {"run": run_id, "record": str(state.target), "role": state.contract.role, "status": status,
             "age_seconds": age, "pass": state.pass_n, "what": what,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict
+from diylisis.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
 
 
 class ItemOrigin(enum.Enum):
@@ -41,6 +41,15 @@ class GateKind(enum.Enum):
     CONTRACT = "contract"  # F0 Confirm / Correct (Rule 29)
     RESIDUAL = "residual"  # Qd: Resolve / Route / Drop / Defer
     PREMISE = "premise"  # Qp: consumer profile and authority copy (Rule 32)
+
+
+class RunStatus(enum.StrEnum):
+    """Where a certification run stands; the run file and `--format json` carry the value."""
+
+    RUNNING = "running"
+    PAUSED = "paused"  # open questions wait for answers (`git distill answer`, `resume`)
+    CERTIFIED = "certified"
+    STOPPED = "stopped"  # stop_reason says why; a fresh certification is needed
 
 
 RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
@@ -197,14 +206,14 @@ class Measure:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunState:
-    """Λ: everything one certification run knows, advanced by frozen.replace."""
+    """Λ: everything one certification run knows, advanced by dataclasses.replace."""
 
     run_id: str
     target: Target
     contract: Contract
     utterances: tuple[str, ...]
     contract_provenance: tuple[FieldMark, ...]
-    status: str  # running | paused | certified | stopped
+    status: RunStatus
     pass_n: int = 0
     identity: str | None = None  # digest of the state the last pass reviewed
     items: tuple[Item, ...] = ()
@@ -224,7 +233,7 @@ class RunState:
     open_questions: tuple[Question, ...] = ()
     measure: Measure = Measure()
     verdict: ZeroMemoryVerdict | None = None
-    outcome: str | None = None  # already-portable | repaired, bound at the fixed point
+    outcome: Outcome | None = None  # bound when the certificate is issued
     consumer_profile: str | None = None
     authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()

@@ -77,6 +77,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
     """
     from diylisis import certification, records
     from diylisis.config import ContractFields
+    from diylisis.state import RunStatus
 
     workspace = certification.with_signing(certification.Workspace.open(), sign)
     if refuter_choice is not None:
@@ -104,7 +105,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
     _refuse_unwritable_store(workspace, parsed)
     if check:
         result = certification.certify(workspace, state, choose_gate(None, True), check_only=True)
-        if result.state.status == "paused":
+        if result.state.status == RunStatus.PAUSED:
             return _not_portable(result, output_format)
         return emit(result, output_format)
     result = certification.certify(workspace, state, choose_gate(answers_file, no_input))

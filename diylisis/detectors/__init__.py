@@ -7,7 +7,7 @@ raises surfaces as RuleCrashed (fail closed), never as silence.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from diylisis.detectors import (
     claims,
@@ -133,22 +133,15 @@ class _Plan:
     # (a required pattern without literals, rules requiring it): searched in the text itself, and
     # only while one of those rules is not let through yet
     by_search: tuple[tuple[re.Pattern[str], int], ...]
-    chosen: dict[int, tuple[tuple[Rule, Severity], ...]] = field(default_factory=dict, compare=False, repr=False)
-    # triggers_in() bits & fragments -> the rules they let through
-    let_through: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def runs(self, triggers: int, folded: str, text: str) -> tuple[tuple[Rule, Severity], ...]:
         """The rules some requirement of which may match the text (folded: its fold();
         triggers: lexicon.triggers_in(folded))."""
         present = triggers & self.fragments
-        bits = self.let_through.get(present)
-        if bits is None:
-            bits = self.always
-            for fragments, owners in self.by_fragments:
-                if present & fragments:
-                    bits |= owners
-            if len(self.let_through) < _CHOSEN_MEMO:
-                self.let_through[present] = bits
+        bits = self.always
+        for fragments, owners in self.by_fragments:
+            if present & fragments:
+                bits |= owners
         for first, literals in self.by_literal:
             if first in folded:
                 for literal, owners in literals:
@@ -161,15 +154,7 @@ class _Plan:
         for pattern, owners in self.by_search:
             if owners & ~bits and pattern.search(text):
                 bits |= owners
-        chosen = self.chosen.get(bits)
-        if chosen is None:
-            chosen = tuple(pair for index, pair in enumerate(self.rules) if bits >> index & 1)
-            if len(self.chosen) < _CHOSEN_MEMO:
-                self.chosen[bits] = chosen
-        return chosen
-
-
-_CHOSEN_MEMO = 4096  # distinct rule sets (and fragment patterns) a plan remembers; a history has far fewer
+        return tuple(pair for index, pair in enumerate(self.rules) if bits >> index & 1)
 
 
 _PLANS: dict[tuple[DetectSettings, str | None], _Plan] = {}

@@ -8,6 +8,7 @@ from diylisis.model import (
     Certificate,
     Contract,
     EmittedDelta,
+    Outcome,
     ReceptionProcedure,
     Reference,
     RouteJudgment,
@@ -62,7 +63,7 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
         activity=contract.activity,
         activation_edge=edge,
         judgments=judgments,
-        outcome="repaired" if deltas else "already-portable",
+        outcome=Outcome.REPAIRED if deltas else Outcome.ALREADY_PORTABLE,
         deltas=emit_deltas(deltas),
         reception=ReceptionProcedure(
             role=contract.role, granted_sources=contract.allowed_sources,
@@ -146,7 +147,7 @@ def brief_lines(certificate: Certificate, signature_words: str | None = None) ->
 
         lines.append(f"{authority_line(certificate.authority_copy, str(certificate.target))}; "
                      f"issued {certificate.issued_at}; reverification premised: run step 1 first.")
-    if certificate.outcome == "repaired":
+    if certificate.outcome == Outcome.REPAIRED:
         lines.append(f"This record was repaired in place ({len(certificate.deltas)} change(s)) before certification.")
     return lines
 

@@ -12,6 +12,7 @@ from diylisis.model import (
     Reference,
     RefuterFinding,
     SweepRow,
+    SweepStatus,
     ZeroMemoryVerdict,
 )
 from diylisis.phases.f4_judgments import basis_supports
@@ -117,7 +118,7 @@ def _slug(token: str) -> str:
 
 
 def _row(number: int, hits: list[str], checked: str) -> SweepRow:
-    status = "finding" if hits else "clear"
+    status = SweepStatus.FINDING if hits else SweepStatus.CLEAR
     detail = f"{checked}; found {len(hits)}" if hits else checked
     return SweepRow(category=number, status=status, checked=detail)
 

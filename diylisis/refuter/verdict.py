@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from diylisis.model import CHECKLIST, Realization, RefuterFinding, SweepRow, ZeroMemoryVerdict
+from diylisis.model import CHECKLIST, Realization, RefuterFinding, SweepRow, SweepStatus, ZeroMemoryVerdict
 
 ADVISORY_TAGS = ("Resolve", "Route", "Drop", "Defer")
-SWEEP_STATUSES = ("clear", "finding", "not-applicable")
+SWEEP_STATUSES = tuple(status.value for status in SweepStatus)
 FINDINGS_HEADER = ("Quoted token", "Location", "Category", "Why unresolvable", "Advisory",
                    "Repair note")
 SWEEP_HEADER = ("Category", "Status", "What was checked")
@@ -231,7 +231,7 @@ def _sweep(rows: list[tuple[int, list[str]]], reasons: list[str]) -> tuple[Sweep
         if not checked.strip():
             reasons.append(f"{where}: category {category} says nothing about what was checked")
             continue
-        sweep[category] = SweepRow(category=category, status=status, checked=checked)
+        sweep[category] = SweepRow(category=category, status=SweepStatus(status), checked=checked)
     missing = [str(number) for number in CHECKLIST if number not in sweep]
     if missing and not rows:
         reasons.append("the category sweep table has no rows; it needs all eleven categories")
@@ -246,10 +246,10 @@ def _consistency(findings: tuple[RefuterFinding, ...], sweep: tuple[SweepRow, ..
     status = {row.category: row.status for row in sweep}
     cited = {finding.category for finding in findings}
     for category in sorted(cited):
-        if status[category] != "finding":
+        if status[category] != SweepStatus.FINDING:
             reasons.append(f"category {category} has a finding but its sweep row says "
-                           f"{status[category]!r}, not 'finding'")
-    for category in sorted(number for number, value in status.items() if value == "finding"):
+                           f"{str(status[category])!r}, not 'finding'")
+    for category in sorted(number for number, value in status.items() if value == SweepStatus.FINDING):
         if category not in cited:
             reasons.append(f"the sweep row for category {category} says 'finding' but no "
                            "findings row cites it")
