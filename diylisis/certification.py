@@ -19,7 +19,8 @@ from diylisis.model import Certificate, RecordKind, Severity, Snapshot, Target, 
 from diylisis.phases import f0_contract, f2_grounding
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState, RunStatus
-from diylisis.workspace import Workspace, git_values
+from diylisis.workspace import Workspace as Workspace  # re-exported: the commands reach it here
+from diylisis.workspace import git_values as git_values
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:

@@ -10,7 +10,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from diylisis.model import DEFAULT_VERB, Certificate, Finding, Reference, RepoContext, Snapshot, ZeroMemoryVerdict
+from diylisis.model import (
+    DEFAULT_VERB,
+    Certificate,
+    Contract,
+    Finding,
+    Reference,
+    RepoContext,
+    Snapshot,
+    ZeroMemoryVerdict,
+)
 from diylisis.phases import (
     f0_contract,
     f1_deixis,
@@ -33,12 +42,15 @@ from diylisis.state import (
     ItemOrigin,
     LedgerEntry,
     Question,
+    RepairDelta,
     RunState,
     RunStatus,
 )
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from diylisis.gate import Gate
 
 MAX_PASSES = 12
@@ -129,9 +141,8 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
         if answer and answer.option == "correct":
             value = answer.value or ""
             corrections.append(value)
-            contract = replace(contract, **{
-                name: tuple(v.strip() for v in value.split(";") if v.strip())
-                if name == "allowed_sources" else value})
+            contract = _with_contract_field(contract, name, tuple(v.strip() for v in value.split(";") if v.strip())
+                                            if name == "allowed_sources" else value)
     marks = tuple(_answered_mark(m, _answer(state.answers, f"contract-{m.field}")) if m.field in authored else m
                   for m in state.contract_provenance)
     # a correction is the user's own words: it joins the utterance the fields are marked against
@@ -218,7 +229,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
                      reason="dropping it would cut into kept content: answer again")
             for c in conflicts)), None
-    deltas = ()
+    deltas: tuple[RepairDelta, ...] = ()
     if edits:
         new_text, deltas = repair.apply(snapshot.text, edits, state.pass_n)
         state = replace(state, repair_deltas=state.repair_deltas + deltas,
@@ -260,6 +271,12 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
     return state, verdict if settled else None
 
 
+def _with_contract_field(contract: Contract, name: str, value: str | tuple[str, ...] | None) -> Contract:
+    """The contract with its field `name` (one of its own field names, chosen at run time) set to value."""
+    changes: dict[str, Any] = {name: value}  # replace() checks the name; the field's type is the caller's
+    return replace(contract, **changes)
+
+
 def _apply_contract_leak_answers(state: RunState) -> RunState:
     """A Resolve re-declares a contract field that held dropped content, a Drop unsets it (Rule 18)."""
     contract = state.contract
@@ -269,11 +286,12 @@ def _apply_contract_leak_answers(state: RunState) -> RunState:
             continue
         value = answer.value if answer.option == "resolve" else None
         if isinstance(getattr(contract, name), tuple):
-            contract = replace(contract, **{name: tuple(v.strip() for v in (value or "").split(";") if v.strip())})
+            contract = _with_contract_field(contract, name, tuple(v.strip() for v in (value or "").split(";")
+                                                                  if v.strip()))
         elif name == "activation_verb":
             contract = replace(contract, activation_verb=value or DEFAULT_VERB)
         else:
-            contract = replace(contract, **{name: value})
+            contract = _with_contract_field(contract, name, value)
     return state if contract == state.contract else replace(state, contract=contract)
 
 
@@ -614,7 +632,7 @@ def _mark_authored(items: tuple[Item, ...], state: RunState) -> tuple[Item, ...]
     return tuple(marked)
 
 
-def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds) -> RefuterInput:
+def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds: Callable[[str], bool]) -> RefuterInput:
     disposed = {d.item_id for d in state.dispositions}
     open_items = tuple(i for i in state.items if i.id not in disposed and i.kind not in ("pointer", "content"))
     siblings = tuple(

@@ -41,7 +41,8 @@ class Target:
 
 def sha256_digest(data: bytes) -> str:
     """ContentDigest over the exact snapshot bytes (spec: target_identity)."""
-    return "sha256:" + sha256(data).hexdigest()
+    digest: str = sha256(data).hexdigest()
+    return "sha256:" + digest
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -22,6 +22,7 @@ from diylisis.state import RunState, RunStatus
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 
 def runs_dir(git_dir: str | Path) -> str:
@@ -162,7 +163,7 @@ def _check_id(git_dir: str | Path, run_id: str) -> None:
         raise BadInput(f"no run {run_id}{hint}")
 
 
-def describe(root: str, git_dir: str, run_id: str) -> dict:
+def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     """One run as plain values: id, record, status (paused, in-repair or failed), age and what is next."""
     from diylisis import repair_commit
 
@@ -196,7 +197,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict:
             "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
 
 
-def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict:
+def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     """describe(), or a row saying the run file cannot be read (it can still be aborted)."""
     try:
         return describe(root, git_dir, run_id)

@@ -133,7 +133,7 @@ def sarif_for_checks(checks: Iterable[Any]) -> dict[str, Any]:
 
     rules = _rules()
     index = {rule["id"]: number for number, rule in enumerate(rules)}
-    results = []
+    results: list[dict[str, Any]] = []
     records = verified = 0
     for check in checks:
         records += 1

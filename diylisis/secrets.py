@@ -95,7 +95,8 @@ def scan(text: str) -> tuple[SecretFinding, ...]:
     found: list[tuple[int, SecretFinding]] = []
     if any(marker in text for marker in _MARKERS):
         for match in _TOKEN_PATTERN.finditer(text):
-            number = int(match.lastgroup[1:])  # t<n>: the outer group of the pattern that matched
+            group = match.lastgroup or "t0"  # every alternative of the pattern is a named group
+            number = int(group[1:])  # t<n>: the outer group of the pattern that matched
             value = match.group(f"v{number}")
             found.append((match.start(), SecretFinding(kind=_TOKENS[number][0], line=_line(text, match.start()),
                                                        masked=mask(value))))

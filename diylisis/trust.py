@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from diylisis import signing, verification
+    from diylisis.model import Finding, RepoContext, Snapshot
     from diylisis.workspace import Workspace
 
 
@@ -31,7 +32,7 @@ def trust_for(workspace: Workspace, *, require_signed: bool = False,
     policy = signature_policy(workspace, require_signed=require_signed, allowed_signers=allowed_signers)
     detect_settings = workspace.config.detect_settings()
 
-    def detect(snapshot, context):
+    def detect(snapshot: Snapshot, context: RepoContext | None) -> tuple[Finding, ...]:
         return detect_with_suppressions(snapshot, context, detect_settings)[0]
 
     return verification.Trust(policy=policy, detect=detect)
@@ -75,7 +76,7 @@ def _policy(workspace: Workspace, *, require_signed: bool, allowed_signers: Path
     values = workspace.git_config
     if allowed_signers is not None:
         allowed: str | None = os.path.abspath(allowed_signers)
-        if not os.path.isfile(allowed):
+        if not os.path.isfile(os.path.abspath(allowed_signers)):
             raise BadInput(f"--allowed-signers {allowed_signers}: no such file")
     elif settings.allowed_signers is not None:
         allowed = os.path.join(workspace.root, settings.allowed_signers)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import click
 
+F = TypeVar("F", bound=Callable[..., object])
 
-def jobs(parallel_from: int):  # type: ignore[no-untyped-def]
+
+def jobs(parallel_from: int) -> Callable[[F], F]:
     """-j/--jobs of a command that shares a range among worker processes from parallel_from commits on."""
     return click.option(
         "-j",

@@ -22,13 +22,12 @@ def command(rule_id: str | None, output_format: str) -> int:
     """List the rules (id, name, category, languages, severity, summary); with RULE_ID, explain one."""
     from diylisis.detectors import RULES, rule_by_key
 
+    chosen = RULES
     if rule_id is not None:
         rule = rule_by_key(rule_id)
         if rule is None:
             raise BadInput(f"no rule {rule_id!r}; `git distill rules` lists them")
         chosen = (rule,)
-    else:
-        chosen = RULES
     if output_format == "json":
         rows = [
             {

@@ -127,7 +127,8 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
         count += 1
         if c.ok and verbose:
             signed = f", {c.signature.words()}" if c.signature is not None and c.signature.format else ""
-            lines.append(visible(f"ok  {c.target}  {c.certified_role} ({c.realization.value}{signed})"))
+            realization = c.realization.value if c.realization is not None else "realization unknown"
+            lines.append(visible(f"ok  {c.target}  {c.certified_role} ({realization}{signed})"))
         lines.extend(visible(f"FAIL {c.target}: {failure}") for failure in c.failures)
     if failed or verbose:
         lines.append(f"{count - failed} of {count} record(s) verify")

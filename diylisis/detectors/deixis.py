@@ -37,7 +37,8 @@ def session_deixis(doc: Doc) -> Iterator[Finding]:
         offset = doc.line_starts[finding.line - 1] + finding.column - 1
         if intro is False:
             intro = _SESSION_INTRO.search(doc.prose)
-        if intro and intro.start() < offset and any(w in low for w in ("this", "이번", "본", "현재", "the current")):
+        if isinstance(intro, re.Match) and intro.start() < offset and any(
+                w in low for w in ("this", "이번", "본", "현재", "the current")):
             continue
         yield finding
 

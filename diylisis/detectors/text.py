@@ -180,7 +180,7 @@ def prepare(
             prose_spans.append(span)
             if fence is None and opened:
                 fence = opened.group(1)[0] * len(opened.group(1))
-            elif opened and opened.group(1).startswith(fence):
+            elif opened and fence is not None and opened.group(1).startswith(fence):
                 fence = None
             continue
         if QUOTE.match(line):

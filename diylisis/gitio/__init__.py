@@ -311,7 +311,8 @@ def _start(argv: list[str], input: bytes | None, env: Mapping[str, str] | None) 
 def _default_signals() -> tuple[int, ...]:
     """The signals Python ignores for itself (SIGPIPE, SIGXFSZ), which a child gets back at their
     defaults, as subprocess restores them: a git writing into a closed pipe then stops."""
-    import _signal  # what the signal module re-exports; loaded at interpreter start, unlike signal
+    # what the signal module re-exports; loaded at interpreter start, unlike signal (no stub in typeshed)
+    import _signal  # type: ignore[import-not-found]
 
     return tuple(getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name))
 

@@ -180,7 +180,8 @@ def _may_decide(line: str) -> bool:
 
 def _ledger_ref(claim: str, context: RepoContext | None) -> str | None:
     """The durable record the decision names, when the sentence itself carries one (Rule 33)."""
-    for url in _URL.findall(claim):
+    for found in _URL.finditer(claim):
+        url = found.group(0)
         if durable_url(url):
             return url.rstrip(".,;:")
     if context is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from diylisis.model import Contract, Reference, RouteJudgment, ZeroMemoryVerdict
 from diylisis.phases.f4_judgments import basis_supports
@@ -33,7 +33,7 @@ def measure(*, items: tuple[Item, ...], dispositions: tuple[Disposition, ...],
     )
 
 
-def unresolved_references(judgments: tuple[RouteJudgment, ...], holds) -> tuple[str, ...]:
+def unresolved_references(judgments: tuple[RouteJudgment, ...], holds: Callable[[str], bool]) -> tuple[str, ...]:
     """Reference locators that fail resolves_at now (the unresolvable-route-pointers leg)."""
     return tuple(j.verdict.ref.locator for j in judgments
                  if isinstance(j.verdict, Reference) and not holds(j.verdict.ref.locator))

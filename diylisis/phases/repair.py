@@ -75,7 +75,7 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
             continue
         if answer.option == "drop":  # Rule 33: a Drop releases the decision and its record
             cut = _decision_excision(text, offsets, decision, kept_spans)
-            if cut == "conflict":
+            if isinstance(cut, str):  # "conflict": the excision would cut into kept content
                 conflicts.append(decision.id)
             elif cut is not None:
                 edits.append(cut)

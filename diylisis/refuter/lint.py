@@ -55,8 +55,8 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
                      f"{references} Reference judgment(s) has a receiver-executable dereference step"))
 
     weak = [j.item for j in request.judgments if not basis_supports(j)]
-    for item in weak:
-        findings.append(RefuterFinding(token=item, location="judgment", category=7,
+    for judged in weak:
+        findings.append(RefuterFinding(token=judged, location="judgment", category=7,
                                        why="the basis does not support the verdict it carries",
                                        advisory="Resolve", repair="cite the observation or gate answer"))
     rows.append(_row(7, by_category[7] + weak,

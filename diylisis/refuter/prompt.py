@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from diylisis.model import Realization, Reference, Value
+from diylisis.model import Realization, Reference, RouteJudgment, Value
 from diylisis.phases.f7_certify import premise_text
 from diylisis.refuter import RefuterInput
 
@@ -85,7 +85,7 @@ def _target_text(text: str) -> str:
             f"----- BEGIN TARGET ({len(lines)} lines) -----\n{body}\n----- END TARGET -----")
 
 
-def _judgment(judgment) -> str:
+def _judgment(judgment: RouteJudgment) -> str:
     match judgment.verdict:
         case Value(evidence=evidence):
             verdict = f"Value (kept inline): {evidence.content!r}"

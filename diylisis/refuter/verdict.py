@@ -132,7 +132,8 @@ def _realization_line(values: list[str], expected: Realization, reasons: list[st
                        f"as {expected.value!r}")
 
 
-def _tables(tables: list[list[tuple[int, list[str]]]], reasons: list[str]):
+def _tables(tables: list[list[tuple[int, list[str]]]], reasons: list[str]
+            ) -> tuple[list[tuple[int, list[str]]] | None, list[tuple[int, list[str]]] | None]:
     """(findings rows, sweep rows) without their header and separator; None when absent."""
     found: dict[str, list[tuple[int, list[str]]]] = {}
     for table in tables:
