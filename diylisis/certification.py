@@ -10,12 +10,13 @@ import json
 import os
 import time
 from dataclasses import replace
+from functools import partial
 
 from diylisis import codec, gitio, records, runs, signing, store
 from diylisis.config import ContractFields
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
-from diylisis.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
+from diylisis.model import DEFAULT_VERB, Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
 from diylisis.phases import f0_contract, f2_grounding
 from diylisis.records import msgfile
 from diylisis.state import Answer, RunState, RunStatus
@@ -24,7 +25,13 @@ from diylisis.workspace import git_values as git_values
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from diylisis.gate import Gate
+    from diylisis.model import Finding, RepoContext, ZeroMemoryVerdict
+    from diylisis.refuter import RefuterInput
+
+    Detect = Callable[[Snapshot, RepoContext | None], tuple[tuple[Finding, ...], tuple[str, ...]]]
 
 
 def read(workspace: Workspace, target: Target) -> Snapshot:
@@ -37,14 +44,14 @@ def read(workspace: Workspace, target: Target) -> Snapshot:
     return records.read_snapshot(target, workspace.root, max_bytes=workspace.config.max_record_bytes)
 
 
-def detector(workspace: Workspace):
+def detector(workspace: Workspace) -> Detect:
     """detect(snapshot, context) -> (findings, suppressions) with the repository's settings."""
     from diylisis import detectors
 
     settings = workspace.config.detect_settings()
-    seen: dict[tuple[Snapshot, object], tuple[tuple, tuple[str, ...]]] = {}
+    seen: dict[tuple[Snapshot, object], tuple[tuple[Finding, ...], tuple[str, ...]]] = {}
 
-    def detect(snapshot: Snapshot, context=None) -> tuple[tuple, tuple[str, ...]]:
+    def detect(snapshot: Snapshot, context: RepoContext | None = None) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
         # the engine asks again for the same snapshot (each pass, then F7's suppressions)
         key = (snapshot, context)
         if key not in seen:
@@ -58,25 +65,26 @@ def detector(workspace: Workspace):
     return detect
 
 
-def context_for(workspace: Workspace):
+def context_for(workspace: Workspace) -> Callable[[Snapshot], RepoContext]:
     """RepoContext per record: pygit2 at the certified revision, or `git` calls on the index for a
     message or staged file being committed (the tree the new commit will have; no pygit2 import)."""
     from diylisis.gitio import context as contexts
 
-    cache: dict[tuple[str | None, str | None, bool], object] = {}
+    cache: dict[tuple[str | None, str | None, bool], RepoContext] = {}
 
-    def context(snapshot: Snapshot):
+    def context(snapshot: Snapshot) -> RepoContext:
         on_index = snapshot.target.kind is RecordKind.MSGFILE or snapshot.tree_revision is None
         own_tree_only = snapshot.target.kind is RecordKind.FILE  # a message may name what its change removed
-        key = (None if on_index else snapshot.tree_revision, snapshot.path, own_tree_only)
+        revision = None if on_index else snapshot.tree_revision
+        key = (revision, snapshot.path, own_tree_only)
         if key not in cache:
-            if on_index:
+            if revision is None:
                 cache[key] = contexts.GitCommandContext(workspace.root, None, exclude_path=snapshot.path,
-                                                        config=git_values(workspace))
+                                                        config=dict(git_values(workspace)))
             else:
                 from diylisis.workers import open_in_this_process  # one handle per process, not per revision
 
-                cache[key] = contexts.PygitContext(open_in_this_process(workspace.root), snapshot.tree_revision,
+                cache[key] = contexts.PygitContext(open_in_this_process(workspace.root), revision,
                                                    exclude_path=snapshot.path, first_parent=not own_tree_only)
         return cache[key]
 
@@ -91,7 +99,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
     contract, _ = f0_contract.declare(request, workspace.config.contract)
     snapshot = _read_once(workspace, target)  # only a guard that needs the record reads it
     f0_contract.check_content_free(contract, ())
-    if contract.activation_verb != f0_contract.DEFAULT_VERB:
+    if contract.activation_verb != DEFAULT_VERB:
         f0_contract.check_verb_against_target(contract, snapshot().text)
     f0_contract.check_competence_substitution(contract, resolves=lambda locator: f2_grounding.resolves_at(
         locator, context_for(workspace)(snapshot()))[0])
@@ -104,7 +112,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
         status=RunStatus.RUNNING)
 
 
-def _read_once(workspace: Workspace, target: Target):
+def _read_once(workspace: Workspace, target: Target) -> Callable[[], Snapshot]:
     """read(workspace, target), on first call, remembered."""
     made: list[Snapshot] = []
 
@@ -236,7 +244,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         refute=refuter_for(workspace),
         gate=gate,
         write=write if channel is not None else None,
-        save=unsaved if check_only else (lambda state: runs.save(workspace.git_dir, state)),
+        save=unsaved if check_only else partial(_save, workspace.git_dir),
         certified_elsewhere=certified_elsewhere,
         read_source=read_source,
         store=store_certificate,
@@ -260,11 +268,15 @@ def with_signing(workspace: Workspace, sign: bool | None) -> Workspace:
     return replace(workspace, git_config={**git_values(workspace), "distill.sign": "true" if sign else "false"})
 
 
-def refuter_for(workspace: Workspace):
+def refuter_for(workspace: Workspace) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
     """F5 realization from `[refuter]`: the configured command, else the built-in lint."""
     from diylisis import refuter
 
     return refuter.realization_for(workspace.config.refuter, root=workspace.root)
+
+
+def _save(git_dir: str, state: RunState) -> None:
+    runs.save(git_dir, state)
 
 
 def unsaved(state: RunState) -> None:

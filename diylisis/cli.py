@@ -14,6 +14,13 @@ from collections.abc import Callable
 
 from diylisis.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, DistillError
 
+TYPE_CHECKING = False  # true for type checkers only: the commit-msg path never imports click
+if TYPE_CHECKING:
+    import click
+
+    group: click.Group  # built by __getattr__ on first use
+    LazyGroup: type[click.Group]
+
 RUNTIME_PACKAGES = frozenset({"pygit2", "click", "rich", "tomli_w", "tomlkit", "pathspec"})  # pyproject's dependencies
 
 # command name -> module defining `command` (a click.Command). Explicit, not discovered.
@@ -41,7 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 _VERBOSE_FLAGS = ("-v", "--verbose")
 
 
-def _build_group():
+def _build_group() -> click.Group:
     """The click group (imported and built on first use, never on the commit-msg fast path)."""
     from importlib import import_module  # importlib and warnings: not on the commit-msg path
 
@@ -57,7 +64,8 @@ def _build_group():
             if name not in COMMANDS:
                 return None
             module_name, _ = COMMANDS[name]
-            return import_module(module_name).command
+            command: click.Command = import_module(module_name).command
+            return command
 
         def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
             rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]
@@ -80,16 +88,22 @@ def _build_group():
     return group
 
 
-_BUILT: dict[str, object] = {}
+_BUILT: list[click.Group] = []  # the group, once built
 
 
-def __getattr__(name: str):
+def _group() -> click.Group:
+    """The click group, built on first use."""
+    if not _BUILT:
+        _BUILT.append(_build_group())
+    return _BUILT[0]
+
+
+def __getattr__(name: str) -> object:
     """`group` and `LazyGroup`, built with click only when something asks for them."""
-    if name in ("group", "LazyGroup"):
-        if "group" not in _BUILT:
-            built = _build_group()
-            _BUILT.update(group=built, LazyGroup=type(built))
-        return _BUILT[name]
+    if name == "group":
+        return _group()
+    if name == "LazyGroup":
+        return type(_group())
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -131,7 +145,7 @@ def _click_main(argv: list[str] | None) -> int:
     import click
 
     try:
-        code = __getattr__("group").main(args=argv, prog_name="git distill", standalone_mode=False)
+        code = _group().main(args=argv, prog_name="git distill", standalone_mode=False)
     except click.exceptions.Abort:
         _say("git distill: aborted")
         return 130

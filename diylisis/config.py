@@ -19,6 +19,7 @@ from diylisis.errors import ConfigError
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
@@ -137,7 +138,7 @@ def _build(root: str | Path, table: Mapping[str, Any], source: str | None,
             sections[name] = value
         else:
             problems.append(Problem(keys=(name,), text=f"[{name}] must be a table"))
-    builders = {
+    builders: dict[str, Callable[[Any], Any]] = {
         "contract": lambda section: _checked_contract(root, section),
         "detect": _detect,
         "hooks": _hooks,

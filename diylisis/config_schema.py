@@ -119,14 +119,14 @@ def _unknown_ids(value: Any, keys: tuple[str | int, ...], ids: frozenset[str],
                  label: str | None = None) -> list[Problem]:
     if not isinstance(value, list):
         return []  # a wrong type is from_mapping's to report
-    label = label or keys[-1]
+    label = label or str(keys[-1])
     return [Problem(keys=(*keys, index), text=f"[detect] {label}: {unknown_id_text(item)}")
             for index, item in enumerate(value) if isinstance(item, str) and item not in ids]
 
 
 def _unknown_levels(value: Any, keys: tuple[str | int, ...], ids: frozenset[str],
                     label: str | None = None) -> list[Problem]:
-    label = label or keys[-1]
+    label = label or str(keys[-1])
     if value is None:
         return []
     if not isinstance(value, Mapping):

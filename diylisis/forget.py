@@ -14,6 +14,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from diylisis import store
 from diylisis.errors import BadInput, GitError, StoreConflict
@@ -80,7 +81,7 @@ def _remove(repo_root: str, config: store.Settings, blob: str) -> tuple[int, boo
         updates = {config.notes_ref: (new_notes or notes_tip, notes_tip),
                    store.SNAPSHOTS_REF: (new_snapshots or snapshots_tip, snapshots_tip)}
         if store.compare_and_swap(repo_root, updates, config.object_format):
-            return lines, kept
+            return int(lines), bool(kept)  # the notes tree counts lines, the snapshots tree holds or not
     raise StoreConflict(f"{config.notes_ref} kept moving under {MAX_ATTEMPTS} attempts; nothing was "
                         "forgotten, run the command again")
 
@@ -155,7 +156,7 @@ def _push(repo_root: str, config: store.Settings, remote: str, blob: str) -> tup
             raise GitError(f"forgotten locally, but cannot reach {remote}: {first_line(err) or 'no reason given'}")
         theirs = {line.split("\t")[1]: line.split("\t")[0] for line in out.decode().splitlines() if "\t" in line}
         if theirs:
-            sync.fetch_and_merge(repo_root, remote, config)
+            sync.fetch_and_merge(Path(repo_root), remote, config)
             _remove(repo_root, config, blob)
         local = [ref for ref, tip in store.ref_tips(repo_root, refs).items() if tip]
         if not local:

@@ -140,6 +140,7 @@ class InteractiveGate:
             console.print(render.plain(question.id, "bold") + render.plain(
                 f" ({question.gate.value}){where}: {question.token!r}"))
             console.print(render.plain(f"  {question.reason}"))
+            value: str | None
             if question.options == ("value",):
                 option, value = "value", Prompt.ask("  answer", console=console)
             else:

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
+    from diylisis.hooks import Output
+
 PENDING = os.path.join("distill", "hook-certificate.json")
 
 
@@ -81,7 +83,7 @@ def relocated(certificate: Mapping[str, Any], target: Mapping[str, Any]) -> dict
     new = f"{target['kind']}:{target['locator']}" + (f"@{target['revision']}" if target.get("revision") else "")
     quoted = json.dumps(old, ensure_ascii=False)[1:-1]
     text = json.dumps(certificate, ensure_ascii=False).replace(quoted, json.dumps(new, ensure_ascii=False)[1:-1])
-    made = json.loads(text)
+    made: dict[str, Any] = json.loads(text)
     made["target"] = dict(target)
     if isinstance(made.get("activation_edge"), dict):
         made["activation_edge"] = {**made["activation_edge"], "locator": new}
@@ -135,7 +137,7 @@ def _signed(root: str, certificate: dict[str, Any], message: bytes, values: Mapp
     return signing.sign(certificate, sha256_digest(message), signing.signer_from(values), root)
 
 
-def post_commit(root: str, git_dir: str, out) -> int:
+def post_commit(root: str, git_dir: str, out: Output) -> int:
     """The post-commit hook: key the waiting certificate under the message git stored.
 
     Always exit 0 (the commit is made; git ignores a post-commit failure anyway), saying on

@@ -6,7 +6,8 @@ Text goes to stdout; JSON is the same result objects through the codec.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
 
 from diylisis import codec
 from diylisis.engine import Result
@@ -14,6 +15,8 @@ from diylisis.model import Certificate, Reference
 from diylisis.phases.f7_certify import rigor_words
 from diylisis.safe_text import visible, visible_block, visible_json, visible_lines
 from diylisis.state import DispositionKind, RunState, RunStatus
+
+T = TypeVar("T")
 
 DROPPED = "(dropped; excised from the record)"
 
@@ -176,7 +179,7 @@ def plain(text: str, style: str = "") -> Any:
 LONG_RANGE = 200  # records; below this a bar would only flicker
 
 
-def progress(items, label: str, total: int | None = None):
+def progress(items: Iterable[T], label: str, total: int | None = None) -> Iterator[T]:
     """Yield items under a rich progress bar on stderr when it is a terminal and the work is long.
 
     stdout stays the report (text, json, sarif); the bar lives on stderr and disappears after.

@@ -162,7 +162,7 @@ def text_lines(results: Iterable[ScanResult]) -> Iterator[str]:
 
 def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:
     """The JSON document of `scan --format json`."""
-    out = []
+    out: list[dict[str, Any]] = []
     for result in results:
         out.append(
             {

@@ -14,12 +14,17 @@ from itertools import chain
 
 from diylisis import codec, store
 from diylisis.model import Certificate, Finding, Realization, Reference, RepoContext, Snapshot, Target
+from diylisis.note_text import CorruptNote
 from diylisis.phases.f2_grounding import resolves_at
 from diylisis.signing import Policy, SignatureCheck
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
+    from typing import Any
+
     from diylisis.gitio.history import Walk
+
+    ContextFor = Callable[[Snapshot], RepoContext | None]
 
     # (snapshot, its repository context) -> the record's findings, as certification's detector gives them
     Detect = Callable[[Snapshot, RepoContext | None], tuple[Finding, ...]]
@@ -49,7 +54,7 @@ class Check:
         return any(failure.startswith("corrupt: ") for failure in self.failures)
 
 
-def check(snapshot: Snapshot, notes: list[dict], role: str | None, context: RepoContext | None,
+def check(snapshot: Snapshot, notes: list[dict[str, Any]], role: str | None, context: RepoContext | None,
           min_realization: Realization | None = None, *, trust: Trust | None = None) -> Check:
     """Verify one snapshot against the certificates stored under its content."""
     return _check(snapshot, notes, role, lambda: context, min_realization, trust)
@@ -64,7 +69,7 @@ class Trust:
     detect: Detect | None = None
 
 
-def _check(snapshot: Snapshot, notes: list[dict] | store.CorruptNote, role: str | None,
+def _check(snapshot: Snapshot, notes: list[dict[str, Any]] | CorruptNote, role: str | None,
            context: Callable[[], RepoContext | None], min_realization: Realization | None,
            trust: Trust | None = None) -> Check:
     """check(), asking for the repository context only when a Reference must be resolved:
@@ -73,9 +78,9 @@ def _check(snapshot: Snapshot, notes: list[dict] | store.CorruptNote, role: str 
     its reason, and the records around it are still judged."""
     failures: list[str] = []
     certificates: list[Certificate] = []
-    note_of: dict[int, dict] = {}  # id(certificate) -> the note data it was decoded from
+    note_of: dict[int, dict[str, Any]] = {}  # id(certificate) -> the note data it was decoded from
     digest = snapshot.digest  # a sha256 over the snapshot: computed once
-    if isinstance(notes, store.CorruptNote):
+    if isinstance(notes, CorruptNote):
         return Check(target=snapshot.target, revision=snapshot.revision, digest=digest, role=role,
                      failures=(f"corrupt: the certificate note on this content does not read ({notes.what}); "
                                f"inspect it with git notes --ref {notes.ref} show {notes.blob}",))
@@ -116,7 +121,7 @@ def _check(snapshot: Snapshot, notes: list[dict] | store.CorruptNote, role: str 
                  signature=signature)
 
 
-def trusted_failures(trust: Trust, note: dict, certificate: Certificate, snapshot: Snapshot,
+def trusted_failures(trust: Trust, note: dict[str, Any], certificate: Certificate, snapshot: Snapshot,
                      context: Callable[[], RepoContext | None]) -> tuple[SignatureCheck, list[str]]:
     """The certificate's signature check, and the failures of it and of the record's findings: a
     certificate whose record has blocking findings it does not account for was not made by a
@@ -163,7 +168,7 @@ RANGE_CHUNK = 250
 PARALLEL_FROM = 2000
 
 
-def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_for,
+def check_many(root: str, snapshots: Iterable[Snapshot], role: str | None, context_for: ContextFor,
                min_realization: Realization | None = None, *,
                read_config: Callable[[], store.Settings] | None = None, trust: Trust | None = None
                ) -> Iterator[Check]:
@@ -185,7 +190,8 @@ def check_many(root, snapshots: Iterable[Snapshot], role: str | None, context_fo
     yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=1, chunk=CHUNK)
 
 
-def check_range(root, walk: Walk, role: str | None, context_for, min_realization: Realization | None = None,
+def check_range(root: str, walk: Walk, role: str | None, context_for: ContextFor,
+                min_realization: Realization | None = None,
                 *, jobs: int = 0, max_bytes: int, read_config: Callable[[], store.Settings],
                 trust: Trust | None = None) -> Iterator[Check]:
     """Verify the commit messages of a range (a started gitio.history.Walk), in order, as check_many
@@ -215,7 +221,8 @@ def check_range(root, walk: Walk, role: str | None, context_for, min_realization
 _EARLY_BATCH = 64  # records per note read while the range is sorted
 
 
-def _check_messages(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
+def _check_messages(root: str, config: store.Settings, note_of: dict[str, str], role: str | None,
+                    context_for: ContextFor,
                     min_realization: Realization | None, max_bytes: int, chunk: list[tuple[str, bytes]], *,
                     trust: Trust | None = None) -> list[Check]:
     """The checks of one chunk of commit messages (id, bytes) of a range, its notes read through
@@ -227,7 +234,7 @@ def _check_messages(root, config: store.Settings, note_of: dict[str, str], role:
                         trust=trust)
 
 
-def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: str | None, context_for,
+def _check_chunk(root: str, config: store.Settings, note_of: dict[str, str], role: str | None, context_for: ContextFor,
                  min_realization: Realization | None, chunk: list[Snapshot], *, long_lived: bool = False,
                  trust: Trust | None = None) -> list[Check]:
     """The checks of one chunk of snapshots, its notes read in one `git cat-file --batch` (the
@@ -239,7 +246,7 @@ def _check_chunk(root, config: store.Settings, note_of: dict[str, str], role: st
             for snapshot, key in zip(chunk, keys, strict=True)]
 
 
-def _once(context_for, snapshot: Snapshot) -> Callable[[], RepoContext | None]:
+def _once(context_for: ContextFor, snapshot: Snapshot) -> Callable[[], RepoContext | None]:
     """context_for(snapshot), called on first use and remembered."""
     made: list[RepoContext | None] = []
 

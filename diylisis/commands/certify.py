@@ -9,6 +9,15 @@ import click
 
 from diylisis.errors import EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
 
+TYPE_CHECKING = False  # true for type checkers only
+if TYPE_CHECKING:
+    from typing import Any
+
+    from diylisis.engine import Result
+    from diylisis.gate import Gate
+    from diylisis.model import Target
+    from diylisis.workspace import Workspace
+
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -20,7 +29,7 @@ NO_INPUT = click.option("--no-input", is_flag=True,
                         help="Never prompt: open questions pause the run (exit 3).")
 
 
-def choose_gate(answers_file: Path | None, no_input: bool):
+def choose_gate(answers_file: Path | None, no_input: bool) -> Gate:
     """Interactive on a terminal, answers from a file, or paused (issue: three realizations)."""
     from diylisis import gate
 
@@ -31,7 +40,7 @@ def choose_gate(answers_file: Path | None, no_input: bool):
     return gate.PausedGate()
 
 
-def emit(result, output_format: str) -> int:
+def emit(result: Result, output_format: str) -> int:
     """Print a run's result and return its exit code."""
     from diylisis import render
 
@@ -62,9 +71,11 @@ def emit(result, output_format: str) -> int:
 @ANSWERS
 @NO_INPUT
 @FORMAT
-def command(target: str, role, activity, sources, scope, verification, stop, certificate_target,
-            activation_verb, utterances, utterance_file, refuter_choice, check, sign, answers_file,
-            no_input, output_format) -> int:
+def command(target: str, role: str | None, activity: str | None, sources: tuple[str, ...], scope: str | None,
+            verification: tuple[str, ...], stop: str | None, certificate_target: str | None,
+            activation_verb: str | None, utterances: tuple[str, ...], utterance_file: Path | None,
+            refuter_choice: str | None, check: bool, sign: bool | None, answers_file: Path | None,
+            no_input: bool, output_format: str) -> int:
     """Certify TARGET's portability for a recipient ROLE and store the certificate as a git note.
 
     TARGET is commit:REV, file:PATH[@REV], msgfile:PATH, prbody:PATH or prbody:-, or a bare
@@ -112,7 +123,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
     return emit(result, output_format)
 
 
-def _refuse_undecodable_arguments(arguments: dict) -> None:
+def _refuse_undecodable_arguments(arguments: dict[str, Any]) -> None:
     """An argument with bytes that are not UTF-8 (Python holds them as lone surrogates) is bad input:
     the certificate and the run file that would carry it are UTF-8 text."""
     for option, given in arguments.items():
@@ -124,19 +135,20 @@ def _refuse_undecodable_arguments(arguments: dict) -> None:
                                "that is not UTF-8)") from None
 
 
-def _refuse_unwritable_store(workspace, target) -> None:
+def _refuse_unwritable_store(workspace: Workspace, target: Target) -> None:
     """A notes ref the certificate cannot be added to, or a corrupt note on the record's content,
     stops the run before it starts: it would fail only at the end, after its run file was written."""
     from diylisis import certification, store
+    from diylisis.note_text import CorruptNote
 
     snapshot = certification.read(workspace, target)
     try:
         store.check_writable(workspace.root, (snapshot.data, *snapshot.alternates))
-    except store.CorruptNote as error:
+    except CorruptNote as error:
         raise error.for_record(str(snapshot.target)) from None
 
 
-def _not_portable(result, output_format: str) -> int:
+def _not_portable(result: Result, output_format: str) -> int:
     import json
 
     from diylisis.safe_text import visible, visible_json

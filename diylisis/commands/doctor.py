@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,7 +115,8 @@ def _remote_tip(root: Path, remote: str, ref: str) -> tuple[str | None, str | No
     return "", None
 
 
-def _ls_remote(root: Path, remote: str, ref: str, try_git):
+def _ls_remote(root: Path, remote: str, ref: str,
+               try_git: Callable[[list[str], Path], tuple[int, bytes, bytes]]) -> tuple[int, bytes, bytes]:
     saved = os.environ.get("GIT_TERMINAL_PROMPT")
     os.environ["GIT_TERMINAL_PROMPT"] = "0"  # doctor never waits for a password prompt
     try:

@@ -18,9 +18,9 @@ def command(ctx: click.Context, name: str | None) -> int:
     """Print the help of git distill, or of one COMMAND (the same text as `git distill COMMAND -h`)."""
     group_ctx = ctx.parent
     if group_ctx is None:  # called outside the group (tests of this module alone)
-        from diylisis.cli import group
+        from diylisis.cli import group as built
 
-        group_ctx = click.Context(group, info_name="git distill")
+        group_ctx = click.Context(built, info_name="git distill")
     group = group_ctx.command
     if name is None:
         click.echo(group.get_help(group_ctx))

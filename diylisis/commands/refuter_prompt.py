@@ -12,10 +12,17 @@ from dataclasses import dataclass, replace
 import click
 
 from diylisis.errors import EXIT_OK
+from diylisis.state import Answer
+
+TYPE_CHECKING = False  # true for type checkers only
+if TYPE_CHECKING:
+    from diylisis.model import ZeroMemoryVerdict
+    from diylisis.refuter import RefuterInput
+    from diylisis.state import Question, RunState
 
 
 class _Captured(Exception):
-    def __init__(self, request) -> None:
+    def __init__(self, request: RefuterInput) -> None:
         super().__init__("captured")
         self.request = request
 
@@ -24,8 +31,8 @@ class _Captured(Exception):
 class _ConfirmingGate:
     """Confirms contract fields so the first pass reaches F5; answers nothing else."""
 
-    def ask(self, questions, state):
-        from diylisis.state import Answer, GateKind
+    def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
+        from diylisis.state import GateKind
 
         return tuple(Answer(item_id=q.id, option="confirm") for q in questions
                      if q.gate is GateKind.CONTRACT)
@@ -40,7 +47,8 @@ class _ConfirmingGate:
               help="Your own words that asked for this certification.")
 @click.option("--realization", type=click.Choice(["generic-subagent", "refuter-subagent"]),
               help="The Realization line the prompt asks for (default: [refuter] realization).")
-def command(target: str, role, activity, sources, utterances, realization) -> int:
+def command(target: str, role: str | None, activity: str | None, sources: tuple[str, ...],
+            utterances: tuple[str, ...], realization: str | None) -> int:
     """Print the full prompt the [refuter] command would receive on stdin for TARGET.
 
     Nothing is written: no repair, no run file, no certificate. Use it to check what a
@@ -57,7 +65,7 @@ def command(target: str, role, activity, sources, utterances, realization) -> in
     request = ContractFields(role=role, activity=activity, allowed_sources=tuple(sources))
     state = certification.start(workspace, parsed, request, tuple(utterances), check_dirty=False)
 
-    def capture(refuter_input):
+    def capture(refuter_input: RefuterInput) -> ZeroMemoryVerdict:
         raise _Captured(refuter_input)
 
     edges = replace(certification.edges(workspace, parsed, _ConfirmingGate(), check_only=True),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from diylisis.commands.certify import ANSWERS, FORMAT, NO_INPUT, SIGN, choose_gate, emit
@@ -13,7 +15,7 @@ from diylisis.commands.certify import ANSWERS, FORMAT, NO_INPUT, SIGN, choose_ga
 @ANSWERS
 @NO_INPUT
 @FORMAT
-def command(run_id: str, sign: bool | None, answers_file, no_input: bool, output_format: str) -> int:
+def command(run_id: str, sign: bool | None, answers_file: Path | None, no_input: bool, output_format: str) -> int:
     """Continue paused run RUN; a record edited while paused re-enters the loop from F1."""
     from diylisis import certification
 

@@ -15,6 +15,10 @@ import click
 from diylisis.errors import EXIT_OK, BadInput
 from diylisis.safe_text import visible, visible_json
 
+TYPE_CHECKING = False  # true for type checkers only
+if TYPE_CHECKING:
+    from diylisis.workspace import Workspace
+
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
 
@@ -26,7 +30,7 @@ def _age(seconds: int) -> str:
     return f"{seconds} s ago"
 
 
-def _workspace():
+def _workspace() -> Workspace:
     from diylisis import certification
 
     return certification.Workspace.open()

@@ -9,6 +9,14 @@ import click
 from diylisis.commands import options
 from diylisis.errors import BadInput
 
+TYPE_CHECKING = False  # true for type checkers only
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pygit2
+
+    from diylisis.model import RepoContext, Snapshot
+
 
 @click.command()
 @click.argument("targets", nargs=-1)
@@ -72,13 +80,13 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     return scan.exit_code(results)
 
 
-def _context_for(repo):  # type: ignore[no-untyped-def]
+def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | None]:
     """A pygit2 context per certified revision (HEAD for work-tree files), cached."""
     from diylisis.gitio.context import PygitContext
 
-    cache: dict[tuple[str, str | None], object] = {}
+    cache: dict[tuple[str, str | None], RepoContext] = {}
 
-    def context(snapshot):  # type: ignore[no-untyped-def]
+    def context(snapshot: Snapshot) -> RepoContext | None:
         revision = snapshot.tree_revision or snapshot.revision or ("HEAD" if not repo.head_is_unborn else None)
         if revision is None:
             return None

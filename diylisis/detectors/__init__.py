@@ -158,14 +158,13 @@ class _Plan:
 
 
 _PLANS: dict[tuple[DetectSettings, str | None], _Plan] = {}
-_LAST_PLAN: list = [None, None, None]  # the settings object, path and plan of the latest lookup
+_LAST_PLAN: list[tuple[DetectSettings, str | None, _Plan]] = []  # the settings object, path and plan last looked up
 
 
 def _plan(settings: DetectSettings, path: str | None) -> _Plan:
     """The plan for a record at path (a scan asks once, not per record)."""
-    last_settings, last_path, last_plan = _LAST_PLAN
-    if settings is last_settings and path == last_path:
-        return last_plan  # hashing the settings costs more than the rest of this lookup
+    if _LAST_PLAN and _LAST_PLAN[0][0] is settings and _LAST_PLAN[0][1] == path:
+        return _LAST_PLAN[0][2]  # hashing the settings costs more than the rest of this lookup
     key = (settings, path)
     plan = _PLANS.get(key)
     if plan is None:
@@ -211,7 +210,7 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
         if len(_PLANS) > 256:
             _PLANS.clear()
         _PLANS[key] = plan
-    _LAST_PLAN[:] = [settings, path, plan]
+    _LAST_PLAN[:] = [(settings, path, plan)]
     return plan
 
 

@@ -85,7 +85,10 @@ _SCHEMES = {kind.value: kind for kind in RecordKind}
 def root_of(repo: str | Path | object) -> str:
     """The work-tree root of a path or of an opened pygit2 repository."""
     workdir = getattr(repo, "workdir", None)
-    return os.path.normpath(os.fspath(workdir if workdir is not None else repo))
+    path = workdir if workdir is not None else repo
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"not a path or a repository: {repo!r}")
+    return os.path.normpath(os.fspath(path))
 
 
 def parse_target(text: str, repo: object, cwd: str | Path | None = None) -> Target:

@@ -158,7 +158,7 @@ _CUT_NOTICE = b" Do not modify or remove the line above.\n"  # git: wt_status_ad
 def _template_modes(message: bytes, comment: bytes) -> tuple[str, ...] | None:
     """The cleanup modes git's own template in the file names, or None when it names none or both."""
     lines = set(_lines(message))
-    named = [modes for text, modes in _TEMPLATE_LINES
+    named: list[tuple[str, ...]] = [modes for text, modes in _TEMPLATE_LINES
              if comment + text.replace(b"{c}", comment) in lines]
     if not named:
         named = _translated_template_modes(message, comment)
@@ -186,7 +186,7 @@ def _translated_template_modes(message: bytes, comment: bytes) -> list[tuple[str
     catalogs = [gettext.translation("git", localedir=d, fallback=True) for d in directories if d]
     text = "\n" + message.decode("utf-8", errors="replace")
     char = comment.decode("utf-8", errors="replace")
-    named = []
+    named: list[tuple[str, ...]] = []
     for msgid, modes in _MODE_MSGIDS:
         for catalog in catalogs:
             for placeholder in ("%c", "%s"):
