@@ -32,6 +32,7 @@ from diylisis.model import (
     RouteJudgment,
     StableRef,
     SweepRow,
+    SweepStatus,
     Target,
     TargetIdentity,
     Value,
@@ -120,7 +121,8 @@ def random_certificate(rng: random.Random) -> Certificate:
                                      scope=optional(), stop=optional(), dereference_steps=several(),
                                      premises=several()),
         realization=rng.choice(list(Realization)),
-        sweep=tuple(SweepRow(category=n, status=text(), checked=nonblank()) for n in sorted(CHECKLIST)),
+        sweep=tuple(SweepRow(category=n, status=rng.choice(list(SweepStatus)), checked=nonblank())
+                    for n in sorted(CHECKLIST)),
         issued_at=text(),
         tool_version=text(),
         suppressions=several(),
