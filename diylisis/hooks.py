@@ -27,21 +27,14 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import TextIO
 
+    from diylisis.core.generated import GeneratedRule
+
 HOOK_ID = "# diylisis-hook v1"
 HOOK_NAMES = ("commit-msg", "post-commit", "pre-push")
 CHAINED_SUFFIX = ".local"
 REUSE = "git commit -e -F {path}"
 REPAIR_FILES = "git distill certify {path}"
 ZERO = re.compile(r"^0+$")
-
-_AUTOSQUASH = re.compile(r"^(?:fixup|squash|amend)! ")
-# git fmt-merge-msg subjects: Merge branch 'x' [of URL] [into y], branches, tags, commits
-_MERGE = re.compile(
-    r"^Merge (?:(?:remote-tracking )?branch(?:es)?|tags?|commits?) '.+'(?: of \S+)?(?: into \S+)?$"
-)
-_REVERT_SUBJECT = re.compile(r'^(?:Revert|Reapply) ".*"$')
-_REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.$")
-
 
 # --- output ------------------------------------------------------------------------------
 
@@ -94,18 +87,12 @@ def _isatty(stream: TextIO) -> bool:
 
 
 def generated_kind(message: str) -> str | None:
-    """Why a message is one git or an autosquash workflow wrote, or None for an authored one."""
-    lines = [line for line in message.splitlines() if line.strip()]
-    if not lines:
-        return None
-    subject = lines[0].strip()
-    if _AUTOSQUASH.match(subject):
-        return f"a {subject.split('!', 1)[0]}! message"
-    if _MERGE.match(subject):
-        return "git's default merge message"
-    if _REVERT_SUBJECT.match(subject) and len(lines) == 2 and _REVERT_BODY.match(lines[1].strip()):
-        return "git's default revert message"
-    return None
+    """Why a message is one a tool wrote (git, an autosquash workflow, a repair), or None for an
+    authored one; the rule that skips such messages is diylisis.core.generated's, shared by every command."""
+    from diylisis.core.generated import generated
+
+    found = generated(message)
+    return found.words if found is not None else None
 
 
 # --- the gate a hook can offer ------------------------------------------------------------
@@ -175,9 +162,9 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     if not snapshot.data.strip():
         return EXIT_OK  # every reading is empty: git refuses an empty message itself, with its own words
     settings = workspace.config.hooks
-    kind = generated_kind(snapshot.text)
-    if kind and not settings.check_generated:
-        out.note(f"git distill: skipped {kind} (set [hooks] check_generated = true to check it)")
+    skipped = settings.generated.skips(snapshot.text)
+    if skipped is not None:
+        out.note(f"git distill: skipped {skipped.words} (set [hooks] check_generated = true to check it)")
         return EXIT_OK
     leaks = secret_findings(snapshot)
     if leaks:
@@ -505,14 +492,14 @@ def commit_messages(root: Path, commit_ids: Sequence[str]) -> dict[str, bytes]:
 
 
 def commit_snapshots(root: Path, commit_ids: Sequence[str], max_bytes: int,
-                     *, check_generated: bool) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
+                     *, rule: GeneratedRule) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
     """Snapshots of the commits' messages, and the ids skipped as generated messages."""
     from diylisis.records.commit import message_snapshot
 
     snapshots, skipped = [], []
     for commit_id, data in commit_messages(root, commit_ids).items():
         snapshot = message_snapshot(commit_id, data, max_bytes)
-        if not check_generated and generated_kind(snapshot.text):
+        if rule.skips(snapshot.text) is not None:
             skipped.append(commit_id)
             continue
         snapshots.append(snapshot)
@@ -531,7 +518,7 @@ def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
     commits = pushed_commits(workspace.root, remote, refs)
     snapshots, skipped = commit_snapshots(
         workspace.root, commits, workspace.config.max_record_bytes,
-        check_generated=workspace.config.hooks.check_generated)
+        rule=workspace.config.hooks.generated)
     read_config = partial(store.settings_from, certification.git_values(workspace))  # read with the workspace
     # the repository's [verify] policy and rules, as CI will apply them to these commits
     checks = list(verification.check_many(workspace.root, snapshots, None, certification.context_for(workspace),

@@ -110,7 +110,7 @@ def test_range_scan_works_in_a_bare_clone(repo: Path, tmp_path: Path, capsys, mo
     monkeypatch.chdir(bare)
     code, out, _ = run(capsys, "scan", "--range", "HEAD", "--format", "json")
     data = json.loads(out)
-    assert code == 1 and data["summary"] == {"records": 2, "findings": 1, "not_portable": 1}
+    assert code == 1 and data["summary"] == {"records": 2, "findings": 1, "not_portable": 1, "skipped": 0}
 
 
 def _fast_import_history(repo: Path, count: int) -> None:
@@ -148,7 +148,7 @@ def test_a_scan_process_ends_with_its_whole_report_and_exit_code(repo: Path) -> 
     done = distill(repo, "scan", "--range", "HEAD", "--format", "json")
     assert done.returncode == 1, done.stderr
     assert len(done.stdout) > 65_536  # more than a pipe holds, and it arrives whole
-    assert json.loads(done.stdout)["summary"] == {"records": 600, "findings": 87, "not_portable": 86}
+    assert json.loads(done.stdout)["summary"] == {"records": 600, "findings": 87, "not_portable": 86, "skipped": 0}
 
 
 def test_the_jobs_help_names_the_range_length_each_command_starts_workers_from() -> None:

@@ -63,7 +63,10 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     if walk is not None:
         from diylisis.render import progress
 
-        results = list(progress(scan.scan_range(repo, walk, detect_settings, jobs=jobs), "scanning"))
+        generated = settings.hooks.generated if settings is not None else None
+        results = list(
+            progress(scan.scan_range(repo, walk, detect_settings, jobs=jobs, generated=generated), "scanning")
+        )
     else:
         parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
         snapshots = [records.read_snapshot(t, root) for t in parsed]

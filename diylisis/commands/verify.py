@@ -70,13 +70,13 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     if range_spec:
         checks = verification.check_range(workspace.root, walk, role, context, wanted, jobs=jobs,
                                           max_bytes=workspace.config.max_record_bytes, read_config=read_config,
-                                          trust=trust)
+                                          trust=trust, generated=workspace.config.hooks.generated)
         total = None
     else:
         parsed = [records.parse_target(t, workspace.root) for t in (targets or ("HEAD",))]
         snapshots = [certification.read(workspace, target) for target in parsed]
         checks = verification.check_many(workspace.root, snapshots, role, context, wanted, read_config=read_config,
-                                         trust=trust)
+                                         trust=trust, generated=workspace.config.hooks.generated)
         total = len(snapshots)
     from diylisis.render import progress
 
@@ -112,7 +112,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
         records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
                     "ok": c.ok, "failures": list(c.failures),
                     "realization": c.realization.value if c.realization else None,
-                    "signature": _signature_json(c)}
+                    "signature": _signature_json(c), "skipped": c.skipped}
                    for c in tally(checks)]
         click.echo(visible_json(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2)))
         return not failed
@@ -122,15 +122,21 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
         click.echo(visible_json(json.dumps(sarif_for_checks(tally(checks)), indent=2)))
         return not failed
     lines = []
-    count = 0
+    count = skipped = 0
     for c in tally(checks):
         count += 1
+        if c.skipped is not None:
+            skipped += 1
+            if verbose:
+                lines.append(visible(f"skip {c.target}  {c.skipped}"))
+            continue
         if c.ok and verbose:
             signed = f", {c.signature.words()}" if c.signature is not None and c.signature.format else ""
             lines.append(visible(f"ok  {c.target}  {c.certified_role} ({c.realization.value}{signed})"))
         lines.extend(visible(f"FAIL {c.target}: {failure}") for failure in c.failures)
     if failed or verbose:
-        lines.append(f"{count - failed} of {count} record(s) verify")
+        lines.append(f"{count - failed - skipped} of {count - skipped} record(s) verify"
+                     + (f"; {skipped} generated message(s) skipped ([hooks] check_generated)" if skipped else ""))
     if lines:
         click.echo("\n".join(lines))
     return not failed
