@@ -550,28 +550,13 @@ def snapshots_by_id(snapshots: Iterable[Snapshot]) -> dict[str, str]:
 
 
 def push_certificates(root: Path, remote: str) -> tuple[str, ...]:
-    """Push the notes and snapshot refs beside the commits; merge the remote's first if it moved."""
-    from diylisis import publish_check, store
-    from diylisis.commands import sync
+    """Push every certificate ref beside the commits, by the routine `git distill sync` uses
+    (diylisis.app.sync): the remote's are fetched and merged first when it moved."""
+    from diylisis import store
+    from diylisis.app.sync import push_certificates as push
 
-    config = store.settings(root)
-    refs = (config.notes_ref, store.SNAPSHOTS_REF)
-    publish_check.refuse_secrets(root, remote, store.ref_tips(root, refs), config.notes_ref)
-    for attempt in range(3):
-        local = [ref for ref, tip in store.ref_tips(root, refs).items() if tip]
-        if not local:
-            return ()
-        # --no-verify: this push runs inside a pre-push hook and must not start it again
-        code, _, err = try_git(["push", "-q", "--no-verify", remote,
-                                *(f"{ref}:{ref}" for ref in local)], root)
-        if code == 0:
-            return tuple(local)
-        reason = err.decode("utf-8", errors="replace").strip().splitlines()
-        if attempt == 2 or not any("rejected" in line or "fetch first" in line for line in reason):
-            raise GitError(f"cannot push certificates to {remote}: "
-                           f"{reason[-1] if reason else f'exit {code}'}")
-        sync.fetch_and_merge(root, remote, config)
-    return ()
+    pushed, _ = push(root, remote, store.settings(root), merge=True)
+    return pushed
 
 
 # --- hook scripts --------------------------------------------------------------------------
