@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "init": ("diylisis.commands.init", "Write a commented starter .distill.toml."),
     "hook": ("diylisis.commands.hook", "Entry points for git hooks: commit-msg, pre-push, staged files."),
     "install-hooks": ("diylisis.commands.install_hooks", "Install the commit-msg and pre-push hooks."),
+    "uninstall-hooks": ("diylisis.commands.uninstall_hooks", "Remove the hooks install-hooks wrote; restore what it saved."),  # noqa: E501
     "doctor": ("diylisis.commands.doctor", "Check hooks, certificate refs, configuration and refuter setup."),
     "refuter-prompt": ("diylisis.commands.refuter_prompt", "Print the prompt a refuter command would receive."),
     "scan": ("diylisis.commands.scan", "Find session residue in records or a commit range (detection only)."),

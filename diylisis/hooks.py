@@ -95,6 +95,27 @@ def generated_kind(message: str) -> str | None:
     return found.words if found is not None else None
 
 
+def run_skips():
+    """What DISTILL_SKIP and SKIP ask this run to skip (diylisis.core.skip); a bad name is exit 2."""
+    from diylisis.core.skip import skips_from
+
+    def rule_id(name: str) -> str | None:
+        from diylisis.detectors import rule_by_key  # only for a name that is no hook
+
+        rule = rule_by_key(name)
+        return rule.id if rule is not None else None
+
+    return skips_from(os.environ, rule_id)
+
+
+def said_skipped(out: Output, hook: str) -> bool:
+    """True, having said so, when DISTILL_SKIP or SKIP asks to skip hook for this run."""
+    if not run_skips().skips_hook(hook):
+        return False
+    out.line(f"git distill: {hook} hook skipped for this run (DISTILL_SKIP or SKIP)")
+    return True
+
+
 # --- the gate a hook can offer ------------------------------------------------------------
 
 
@@ -151,6 +172,10 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     repairs, refuse what needs judgment; the certificate waits for post-commit (hook_certificates)."""
     from diylisis.workspace import start_open
 
+    skips = run_skips()
+    if skips.skips_hook("commit-msg"):
+        out.line("git distill: commit-msg hook skipped for this run (DISTILL_SKIP or SKIP)")
+        return EXIT_OK
     opening = start_open(cwd)  # git answers while the engine is imported
     from diylisis import certification, hook_certificates
 
@@ -194,9 +219,22 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         out.note(f"git distill: message certified for {settings.role} "
                  f"({result.certificate.realization.value}); stored once git has committed it")
         return EXIT_OK
+    if _only_skipped_rules(result.state, skips.rules):
+        out.line(f"git distill: commit message not certified: its findings of {', '.join(sorted(skips.rules))} "
+                 "were let through for this commit (DISTILL_SKIP); the pre-push hook and CI will ask for a "
+                 "certificate: git distill certify commit:HEAD")
+        return EXIT_OK
     report_refusal(out, result.state, what="commit message", fix=REUSE.format(path=message_path),
                    fix_words="the message you typed is kept; edit and reuse it with")
     return EXIT_FAILED
+
+
+def _only_skipped_rules(state: RunState, rules: frozenset[str]) -> bool:
+    """Every open question of a paused run comes from a finding of a rule in rules."""
+    if not rules or state.status == "stopped" or not state.open_questions:
+        return False
+    items = {item.id: item for item in state.items}
+    return all(question.id in items and items[question.id].rule_id in rules for question in state.open_questions)
 
 
 def secret_findings(snapshot: Snapshot) -> tuple[tuple[int, object], ...]:
@@ -273,6 +311,8 @@ def post_commit(*, out: Output, cwd: str | Path = ".") -> int:
     """The post-commit hook: store the certificate the commit-msg hook made, keyed by the stored message."""
     from diylisis import hook_certificates
 
+    if said_skipped(out, "post-commit"):
+        return EXIT_OK
     code, listing, _ = try_git(["rev-parse", "--show-toplevel", "--absolute-git-dir"], cwd)
     lines = listing.decode("utf-8", errors="surrogateescape").splitlines()
     if code != 0 or len(lines) < 2:
@@ -337,6 +377,8 @@ def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") ->
     """The pre-commit hook: certify the staged content (index blob) of each record file."""
     from diylisis import certification
 
+    if said_skipped(out, "files"):
+        return EXIT_OK
     workspace = certification.Workspace.open(cwd)
     import fnmatch  # the pre-commit file hook, not the commit-msg path
 
@@ -514,6 +556,8 @@ def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
     from diylisis import certification, store, verification
     from diylisis.trust import trust_for
 
+    if said_skipped(out, "pre-push"):
+        return EXIT_OK
     workspace = certification.Workspace.open(cwd)
     commits = pushed_commits(workspace.root, remote, refs)
     snapshots, skipped = commit_snapshots(
@@ -566,13 +610,13 @@ _SCRIPT = """#!/bin/sh
 # {purpose}
 # Installed by `git distill install-hooks`. A hook this replaced with --chain lives
 # beside it as {name}{suffix} and runs first; its failure stops the commit or push.
-hook_dir=$(dirname "$0")
+{saved}hook_dir=$(dirname "$0")
 {body}"""
 
 _COMMIT_MSG_BODY = """if [ -x "$hook_dir/commit-msg{suffix}" ]; then
     "$hook_dir/commit-msg{suffix}" "$@" || exit $?
 fi
-if command -v git-distill >/dev/null 2>&1; then
+{interpreter}if command -v git-distill >/dev/null 2>&1; then
     exec git-distill hook commit-msg "$@"
 fi
 if python3 -c 'import diylisis' 2>/dev/null; then
@@ -585,7 +629,7 @@ exit 1
 _POST_COMMIT_BODY = """if [ -x "$hook_dir/post-commit{suffix}" ]; then
     "$hook_dir/post-commit{suffix}" "$@"
 fi
-if command -v git-distill >/dev/null 2>&1; then
+{interpreter}if command -v git-distill >/dev/null 2>&1; then
     exec git-distill hook post-commit
 fi
 if python3 -c 'import diylisis' 2>/dev/null; then
@@ -600,7 +644,7 @@ refs=$(cat)
 if [ -x "$hook_dir/pre-push{suffix}" ]; then
     printf '%s\\n' "$refs" | "$hook_dir/pre-push{suffix}" "$@" || exit $?
 fi
-if command -v git-distill >/dev/null 2>&1; then
+{interpreter}if command -v git-distill >/dev/null 2>&1; then
     printf '%s\\n' "$refs" | git-distill hook pre-push "$@"
     exit $?
 fi
@@ -612,6 +656,19 @@ echo "{missing}" >&2
 exit 1
 """
 
+# the interpreter install-hooks ran under, tried first: the hook works once its venv is not active
+_INTERPRETER = """interpreter={quoted}
+if [ -x "$interpreter" ]; then
+    {run}
+fi
+"""
+_RUN = {
+    "commit-msg": 'exec "$interpreter" -m diylisis hook commit-msg "$@"',
+    "post-commit": 'exec "$interpreter" -m diylisis hook post-commit',
+    "pre-push": 'printf \'%s\\n\' "$refs" | "$interpreter" -m diylisis hook pre-push "$@"\n    exit $?',
+}
+SAVED_MARK = "# diylisis-saved: "  # the hook install-hooks moved aside, which uninstall-hooks puts back
+
 _PURPOSE = {
     "commit-msg": "Certify the commit message with git distill before git records it.",
     "post-commit": "Store the certificate of the message git just committed (keyed by its bytes).",
@@ -619,16 +676,32 @@ _PURPOSE = {
 }
 
 
-def hook_script(name: str) -> str:
-    """The POSIX sh shim for a hook name (commit-msg, post-commit or pre-push), carrying HOOK_ID."""
+def hook_script(name: str, *, interpreter: str | None = None, saved: str | None = None) -> str:
+    """The POSIX sh shim for a hook name (commit-msg, post-commit or pre-push), carrying HOOK_ID.
+
+    interpreter: the Python that runs diylisis, tried before git-distill on PATH; saved: the
+    file name a hook this one replaced was moved to (uninstall-hooks restores it)."""
     if name not in HOOK_NAMES:
         raise BadInput(f"no diylisis hook named {name!r}; known: {', '.join(HOOK_NAMES)}")
     body = {"commit-msg": _COMMIT_MSG_BODY, "post-commit": _POST_COMMIT_BODY}.get(name, _PRE_PUSH_BODY)
     missing = (f"{name}: git distill is not installed (no git-distill on PATH, and python3 "
                "cannot import diylisis); install it, or skip this hook once with --no-verify")
+    first = ""
+    if interpreter is not None:
+        import shlex  # install-hooks only
+
+        first = _INTERPRETER.format(quoted=shlex.quote(interpreter), run=_RUN[name])
     return _SCRIPT.format(hook_id=HOOK_ID, name=name, purpose=_PURPOSE[name],
-                          suffix=CHAINED_SUFFIX,
-                          body=body.format(suffix=CHAINED_SUFFIX, missing=missing))
+                          suffix=CHAINED_SUFFIX, saved=f"{SAVED_MARK}{saved}\n" if saved else "",
+                          body=body.format(suffix=CHAINED_SUFFIX, missing=missing, interpreter=first))
+
+
+def saved_hook(text: str) -> str | None:
+    """The file name our hook script says it moved aside at install, or None."""
+    for line in text.splitlines()[:8]:
+        if line.startswith(SAVED_MARK):
+            return line[len(SAVED_MARK):].strip() or None
+    return None
 
 
 def is_ours(text: str) -> bool:

@@ -52,7 +52,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.model import Realization
     from diylisis.trust import trust_for
 
-    workspace = certification.Workspace.open()
+    workspace = _open_workspace()
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
     if range_spec:
@@ -81,19 +81,59 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.render import progress
 
     corrupt: list[Check] = []
+    missing = 0
 
     def noting_corrupt(checks: Iterable[Check]) -> Iterator[Check]:
+        nonlocal missing
         for check in checks:
             if check.corrupt:
                 corrupt.append(check)
+            missing += any(failure.startswith("missing: ") for failure in check.failures)
             yield check
 
     passed = _render(noting_corrupt(progress(checks, "verifying", total)), output_format, verbose)
+    if missing:
+        _hint_unfetched(workspace, read_config().notes_ref)
     if corrupt:  # bad input, not a verdict: exit 2 once every record has been judged
         click.echo(f"git distill: {len(corrupt)} record(s) have a corrupt certificate note, the first "
                    f"{corrupt[0].target}; see the report", err=True)
         return EXIT_BAD_INPUT
     return EXIT_OK if passed else EXIT_FAILED
+
+
+def _open_workspace():  # type: ignore[no-untyped-def]
+    """The repository verify runs in: a work tree, or a bare repository (a CI mirror) as scan accepts."""
+    from diylisis import certification
+    from diylisis.errors import GitError
+
+    try:
+        return certification.Workspace.open()
+    except GitError as error:
+        from diylisis.edges.bare_workspace import open_bare
+
+        try:
+            return open_bare(".")
+        except GitError:
+            raise error from None
+
+
+def _hint_unfetched(workspace, notes_ref: str) -> None:  # type: ignore[no-untyped-def]
+    """Say so when certificates are missing because this clone never fetched the notes ref."""
+    from diylisis import store
+    from diylisis.gitio import try_git
+    from diylisis.safe_text import visible
+
+    if store.ref_tips(workspace.root, (notes_ref,))[notes_ref]:
+        return
+    code, out, _ = try_git(["remote"], workspace.root)
+    remotes = out.decode("utf-8", errors="replace").split() if code == 0 else []
+    if not remotes:
+        return  # nothing to fetch from: no certificate was ever made here
+    remote = "origin" if "origin" in remotes else remotes[0]
+    fetch = (f"git fetch {remote} '+{notes_ref}:{notes_ref}'" if workspace.root == workspace.git_dir
+             else f"git distill sync --fetch {remote}")
+    click.echo(visible(f"git distill: this repository has no {notes_ref}: its certificates were never fetched "
+                       f"from {remote}; fetch them with: {fetch}"), err=True)
 
 
 def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
