@@ -199,6 +199,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
                                 check_dirty=False, ratified_by=HOOK_RATIFIER)
     kept: list = []  # (certificate, snapshot) as the engine would store them
     edges = _hook_edges(workspace, state, hook_gate(settings.role), kept)
+    edges = replace(edges, certified_elsewhere=staged_records(workspace, out, edges.certified_elsewhere))
     from diylisis import engine
 
     result = engine.run(state, edges)
@@ -397,6 +398,45 @@ def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") ->
     return EXIT_FAILED if failed else EXIT_OK
 
 
+def staged_records(workspace, out: Output, certified_elsewhere):
+    """certified_elsewhere for a message being committed: a record file the message names is
+    judged as this commit will hold it, as distill-files judges it.
+
+    A file outside `[hooks] files` (when set) is no record here, as distill-files skips it. One
+    this commit adds or changes is certified from its staged content (never edited); its
+    certificate is keyed by those bytes, so it holds once the commit is made. When that content
+    is not portable its findings are printed and the message may still name it: `certify PATH`
+    repairs only a committed file, so refusing would leave no way to commit either. Any other
+    file is asked about as before (a certificate for its committed content)."""
+    settings = workspace.config.hooks
+    decided: dict[tuple[str, str], bool] = {}
+
+    def certified(path: str, role: str) -> bool:
+        if (path, role) in decided:
+            return decided[(path, role)]
+        import fnmatch  # a message that names a record file, not the common commit
+
+        if settings.files and not any(fnmatch.fnmatch(path, glob) for glob in settings.files):
+            out.note(f"git distill: {path} is outside [hooks] files; not asked for a certificate")
+            decided[(path, role)] = True
+            return True
+        staged = staged_blob(workspace.root, path)
+        code, committed, _ = try_git(["cat-file", "blob", f"HEAD:{path}"], workspace.root)
+        if staged is None or (code == 0 and committed == staged):
+            decided[(path, role)] = certified_elsewhere(path, role)
+        else:
+            from diylisis import store
+
+            held = any(c.get("role") == role for c in store.get(workspace.root, staged))
+            if not held and not _certify_staged(workspace, path, staged, role, out, in_message=True):
+                out.line(f"git distill: {path} is staged in this commit, so the message may name it; "
+                         f"it has no certificate until you repair it after the commit")
+            decided[(path, role)] = True  # this commit brings the record: its own check is its own
+        return decided[(path, role)]
+
+    return certified
+
+
 def _repo_path(root: str | Path, cwd: str | Path, path: str) -> str:
     relative = os.path.relpath(os.path.abspath(os.path.join(cwd, path)), os.path.abspath(root))
     if relative == os.pardir or relative.startswith(os.pardir + os.sep):
@@ -410,7 +450,7 @@ def staged_blob(root: Path, path: str) -> bytes | None:
     return out if code == 0 else None
 
 
-def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -> bool:
+def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output, *, in_message: bool = False) -> bool:
     from diylisis import certification
     from diylisis.records.base import check_record
 
@@ -430,7 +470,8 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
         out.note(f"git distill: {path} certified for {role}")
         return True
     report_refusal(out, result.state, what=path, fix=REPAIR_FILES.format(path=path),
-                   fix_words="this hook never edits files; repair it with")
+                   fix_words=("once this commit is made, repair it with" if in_message
+                              else "this hook never edits files; repair it with"))
     return False
 
 
