@@ -155,27 +155,44 @@ def exit_code(results: Iterable[ScanResult]) -> int:
     return EXIT_FAILED if any(r.blocking for r in results) else EXIT_OK
 
 
+def not_blocking_why(finding: Finding) -> str:
+    """Why a finding does not fail the record: it is a warning (or a note), or the origin host resolves it."""
+    if finding.severity.value != "error":
+        return finding.severity.value
+    return "resolvable"
+
+
 def text_lines(results: Iterable[ScanResult]) -> Iterator[str]:
-    """One line per finding: `target:line:col: RULE category token — why (fix)`, then a summary."""
-    records = findings = blocking = skipped = 0
+    """Per record, its blocking findings, then the others marked `[not blocking: why]`; one line each,
+    `target:line:col: RULE category token — why (fix)`; then a summary with a count of each.
+
+    The lines of a record are given as soon as it is judged, so a long range prints as it goes.
+    """
+    records = blocking = other = skipped = 0
     for result in results:
         records += 1
         skipped += result.skipped is not None
-        for f in result.findings:
-            findings += 1
-            blocking += is_blocking(f)
-            level = "" if f.severity.value == "error" else f" [{f.severity.value}]"
-            fix = f"write {f.resolution}" if f.resolution else f.fix
-            yield (
-                f"{result.label}:{f.line}:{f.column}: {f.rule_id} {f.category.value} "
-                f"{_one_line(f.token)} — {f.why} ({fix}){level}"
-            )
+        stops = [f for f in result.findings if is_blocking(f)]
+        passes = [f for f in result.findings if not is_blocking(f)]
+        blocking += len(stops)
+        other += len(passes)
+        for f in stops:
+            yield _finding_line(result, f, "")
+        for f in passes:
+            yield _finding_line(result, f, f" [not blocking: {not_blocking_why(f)}]")
         for f in result.suppressed:
             yield f"{result.label}:{f.line}:{f.column}: {f.rule_id} suppressed by an inline ignore"
         for note in result.coverage:
             yield f"{result.label}: {note}"
     extra = f"; {skipped} generated message(s) skipped ([hooks] check_generated)" if skipped else ""
-    yield f"scan: {findings} finding(s), {blocking} blocking, in {records} record(s){extra}"
+    yield (f"scan: {blocking + other} finding(s), {blocking} blocking, {other} not blocking, "
+           f"in {records} record(s){extra}")
+
+
+def _finding_line(result: ScanResult, f: Finding, mark: str) -> str:
+    fix = f"write {f.resolution}" if f.resolution else f.fix
+    return (f"{result.label}:{f.line}:{f.column}: {f.rule_id} {f.category.value} "
+            f"{_one_line(f.token)} — {f.why} ({fix}){mark}")
 
 
 def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:

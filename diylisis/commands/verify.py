@@ -91,7 +91,8 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
             missing += any(failure.startswith("missing: ") for failure in check.failures)
             yield check
 
-    passed = _render(noting_corrupt(progress(checks, "verifying", total)), output_format, verbose)
+    passed = _render(noting_corrupt(progress(checks, "verifying", total, show=output_format == "text")),
+                     output_format, verbose)
     if missing:
         _hint_unfetched(workspace, read_config().notes_ref)
     if corrupt:  # bad input, not a verdict: exit 2 once every record has been judged
@@ -161,9 +162,15 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
 
         click.echo(visible_json(json.dumps(sarif_for_checks(tally(checks)), indent=2)))
         return not failed
-    lines = []
+    import time
+
+    lines: list[str] = []
     count = skipped = 0
+    sent = time.monotonic()
     for c in tally(checks):
+        if lines and (len(lines) >= 256 or time.monotonic() - sent > 0.2):  # a long range prints as it goes
+            click.echo("\n".join(lines))
+            lines, sent = [], time.monotonic()
         count += 1
         if c.skipped is not None:
             skipped += 1
