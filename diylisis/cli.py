@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "init": ("diylisis.commands.init", "Write a commented starter .distill.toml."),
     "hook": ("diylisis.commands.hook", "Entry points for git hooks: commit-msg, pre-push, staged files."),
     "install-hooks": ("diylisis.commands.install_hooks", "Install the commit-msg and pre-push hooks."),
+    "uninstall-hooks": ("diylisis.commands.uninstall_hooks", "Remove the hooks install-hooks wrote; restore what it saved."),  # noqa: E501
     "doctor": ("diylisis.commands.doctor", "Check hooks, certificate refs, configuration and refuter setup."),
     "refuter-prompt": ("diylisis.commands.refuter_prompt", "Print the prompt a refuter command would receive."),
     "scan": ("diylisis.commands.scan", "Find session residue in records or a commit range (detection only)."),
@@ -129,6 +130,26 @@ def fast_post_commit(argv: list[str]) -> bool | None:
     return len(argv) == 3
 
 
+def fast_pre_push(argv: list[str]) -> tuple[str, str, bool] | None:
+    """(remote, url, verbose) when argv is exactly `hook pre-push REMOTE URL [-v]`, as git runs
+    the hook; None for anything click must parse (the framework's spelling has no arguments)."""
+    if argv[:2] != ["hook", "pre-push"]:
+        return None
+    rest = argv[2:]
+    verbose = [arg for arg in rest if arg in _VERBOSE_FLAGS]
+    words = [arg for arg in rest if arg not in _VERBOSE_FLAGS]
+    if len(words) != 2 or len(verbose) > 1 or any(word.startswith("-") for word in words):
+        return None
+    return words[0], words[1], bool(verbose)
+
+
+def _pre_push(remote: str, verbose: bool) -> int:
+    from diylisis import hooks
+
+    text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    return hooks.pre_push(remote, hooks.parse_push_lines(text), out=hooks.Output.to(verbose=verbose))
+
+
 def _post_commit(verbose: bool) -> int:
     from diylisis import hooks
 
@@ -210,6 +231,10 @@ def main(argv: list[str] | None = None) -> None:
         if argv is None:
             _exit_now(code)
         sys.exit(code)
+    pushing = fast_pre_push(sys.argv[1:] if argv is None else list(argv))
+    if pushing is not None:  # git runs the pre-push hook with REMOTE URL: no click on that path
+        remote, _, verbose = pushing
+        sys.exit(_guarded(lambda: _pre_push(remote, verbose)))
     code = _guarded(lambda: _click_main(argv))
     if argv is None and sys.argv[1:2] and sys.argv[1] in _READ_ONLY:
         _exit_now(code)

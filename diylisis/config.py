@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from diylisis.core.generated import GeneratedRule, rule_from_setting
 from diylisis.errors import ConfigError
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -47,7 +48,8 @@ class ContractFields:
 class HookSettings:
     role: str = "reviewer"
     files: tuple[str, ...] = ()
-    check_generated: bool = False  # fixup!/squash!/merge/revert messages are skipped by default
+    # which generated messages (fixup!/squash!/amend!, merge, revert, repair) are judged; none by default
+    generated: GeneratedRule = field(default_factory=GeneratedRule)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -375,13 +377,14 @@ def _contract(section: Mapping[str, Any]) -> ContractFields:
 
 def _hooks(section: Mapping[str, Any]) -> HookSettings:
     _check_keys(section, ("role", "files", "check_generated"), "hooks")
-    check_generated = section.get("check_generated", False)
-    if not isinstance(check_generated, bool):
-        raise _error(("hooks", "check_generated"), "[hooks] check_generated must be true or false")
+    try:
+        generated = rule_from_setting(section.get("check_generated", False))
+    except ValueError as error:
+        raise _error(("hooks", "check_generated"), f"[hooks] check_generated {error}") from None
     return HookSettings(
         role=_str(section, "role", "hooks") or "reviewer",
         files=_strs(section, "files", "hooks"),
-        check_generated=check_generated,
+        generated=generated,
     )
 
 

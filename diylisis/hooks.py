@@ -27,21 +27,14 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import TextIO
 
+    from diylisis.core.generated import GeneratedRule
+
 HOOK_ID = "# diylisis-hook v1"
 HOOK_NAMES = ("commit-msg", "post-commit", "pre-push")
 CHAINED_SUFFIX = ".local"
 REUSE = "git commit -e -F {path}"
 REPAIR_FILES = "git distill certify {path}"
 ZERO = re.compile(r"^0+$")
-
-_AUTOSQUASH = re.compile(r"^(?:fixup|squash|amend)! ")
-# git fmt-merge-msg subjects: Merge branch 'x' [of URL] [into y], branches, tags, commits
-_MERGE = re.compile(
-    r"^Merge (?:(?:remote-tracking )?branch(?:es)?|tags?|commits?) '.+'(?: of \S+)?(?: into \S+)?$"
-)
-_REVERT_SUBJECT = re.compile(r'^(?:Revert|Reapply) ".*"$')
-_REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.$")
-
 
 # --- output ------------------------------------------------------------------------------
 
@@ -94,18 +87,33 @@ def _isatty(stream: TextIO) -> bool:
 
 
 def generated_kind(message: str) -> str | None:
-    """Why a message is one git or an autosquash workflow wrote, or None for an authored one."""
-    lines = [line for line in message.splitlines() if line.strip()]
-    if not lines:
-        return None
-    subject = lines[0].strip()
-    if _AUTOSQUASH.match(subject):
-        return f"a {subject.split('!', 1)[0]}! message"
-    if _MERGE.match(subject):
-        return "git's default merge message"
-    if _REVERT_SUBJECT.match(subject) and len(lines) == 2 and _REVERT_BODY.match(lines[1].strip()):
-        return "git's default revert message"
-    return None
+    """Why a message is one a tool wrote (git, an autosquash workflow, a repair), or None for an
+    authored one; the rule that skips such messages is diylisis.core.generated's, shared by every command."""
+    from diylisis.core.generated import generated
+
+    found = generated(message)
+    return found.words if found is not None else None
+
+
+def run_skips():
+    """What DISTILL_SKIP and SKIP ask this run to skip (diylisis.core.skip); a bad name is exit 2."""
+    from diylisis.core.skip import skips_from
+
+    def rule_id(name: str) -> str | None:
+        from diylisis.detectors import rule_by_key  # only for a name that is no hook
+
+        rule = rule_by_key(name)
+        return rule.id if rule is not None else None
+
+    return skips_from(os.environ, rule_id)
+
+
+def said_skipped(out: Output, hook: str) -> bool:
+    """True, having said so, when DISTILL_SKIP or SKIP asks to skip hook for this run."""
+    if not run_skips().skips_hook(hook):
+        return False
+    out.line(f"git distill: {hook} hook skipped for this run (DISTILL_SKIP or SKIP)")
+    return True
 
 
 # --- the gate a hook can offer ------------------------------------------------------------
@@ -164,6 +172,10 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     repairs, refuse what needs judgment; the certificate waits for post-commit (hook_certificates)."""
     from diylisis.workspace import start_open
 
+    skips = run_skips()
+    if skips.skips_hook("commit-msg"):
+        out.line("git distill: commit-msg hook skipped for this run (DISTILL_SKIP or SKIP)")
+        return EXIT_OK
     opening = start_open(cwd)  # git answers while the engine is imported
     from diylisis import certification, hook_certificates
 
@@ -175,9 +187,9 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     if not snapshot.data.strip():
         return EXIT_OK  # every reading is empty: git refuses an empty message itself, with its own words
     settings = workspace.config.hooks
-    kind = generated_kind(snapshot.text)
-    if kind and not settings.check_generated:
-        out.note(f"git distill: skipped {kind} (set [hooks] check_generated = true to check it)")
+    skipped = settings.generated.skips(snapshot.text)
+    if skipped is not None:
+        out.note(f"git distill: skipped {skipped.words} (set [hooks] check_generated = true to check it)")
         return EXIT_OK
     leaks = secret_findings(snapshot)
     if leaks:
@@ -187,6 +199,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
                                 check_dirty=False, ratified_by=HOOK_RATIFIER)
     kept: list = []  # (certificate, snapshot) as the engine would store them
     edges = _hook_edges(workspace, state, hook_gate(settings.role), kept)
+    edges = replace(edges, certified_elsewhere=staged_records(workspace, out, edges.certified_elsewhere))
     from diylisis import engine
 
     result = engine.run(state, edges)
@@ -207,9 +220,22 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         out.note(f"git distill: message certified for {settings.role} "
                  f"({result.certificate.realization.value}); stored once git has committed it")
         return EXIT_OK
+    if _only_skipped_rules(result.state, skips.rules):
+        out.line(f"git distill: commit message not certified: its findings of {', '.join(sorted(skips.rules))} "
+                 "were let through for this commit (DISTILL_SKIP); the pre-push hook and CI will ask for a "
+                 "certificate: git distill certify commit:HEAD")
+        return EXIT_OK
     report_refusal(out, result.state, what="commit message", fix=REUSE.format(path=message_path),
                    fix_words="the message you typed is kept; edit and reuse it with")
     return EXIT_FAILED
+
+
+def _only_skipped_rules(state: RunState, rules: frozenset[str]) -> bool:
+    """Every open question of a paused run comes from a finding of a rule in rules."""
+    if not rules or state.status == "stopped" or not state.open_questions:
+        return False
+    items = {item.id: item for item in state.items}
+    return all(question.id in items and items[question.id].rule_id in rules for question in state.open_questions)
 
 
 def secret_findings(snapshot: Snapshot) -> tuple[tuple[int, object], ...]:
@@ -286,6 +312,8 @@ def post_commit(*, out: Output, cwd: str | Path = ".") -> int:
     """The post-commit hook: store the certificate the commit-msg hook made, keyed by the stored message."""
     from diylisis import hook_certificates
 
+    if said_skipped(out, "post-commit"):
+        return EXIT_OK
     code, listing, _ = try_git(["rev-parse", "--show-toplevel", "--absolute-git-dir"], cwd)
     lines = listing.decode("utf-8", errors="surrogateescape").splitlines()
     if code != 0 or len(lines) < 2:
@@ -350,6 +378,8 @@ def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") ->
     """The pre-commit hook: certify the staged content (index blob) of each record file."""
     from diylisis import certification
 
+    if said_skipped(out, "files"):
+        return EXIT_OK
     workspace = certification.Workspace.open(cwd)
     import fnmatch  # the pre-commit file hook, not the commit-msg path
 
@@ -368,6 +398,45 @@ def staged_files(paths: Sequence[str], *, out: Output, cwd: str | Path = ".") ->
     return EXIT_FAILED if failed else EXIT_OK
 
 
+def staged_records(workspace, out: Output, certified_elsewhere):
+    """certified_elsewhere for a message being committed: a record file the message names is
+    judged as this commit will hold it, as distill-files judges it.
+
+    A file outside `[hooks] files` (when set) is no record here, as distill-files skips it. One
+    this commit adds or changes is certified from its staged content (never edited); its
+    certificate is keyed by those bytes, so it holds once the commit is made. When that content
+    is not portable its findings are printed and the message may still name it: `certify PATH`
+    repairs only a committed file, so refusing would leave no way to commit either. Any other
+    file is asked about as before (a certificate for its committed content)."""
+    settings = workspace.config.hooks
+    decided: dict[tuple[str, str], bool] = {}
+
+    def certified(path: str, role: str) -> bool:
+        if (path, role) in decided:
+            return decided[(path, role)]
+        import fnmatch  # a message that names a record file, not the common commit
+
+        if settings.files and not any(fnmatch.fnmatch(path, glob) for glob in settings.files):
+            out.note(f"git distill: {path} is outside [hooks] files; not asked for a certificate")
+            decided[(path, role)] = True
+            return True
+        staged = staged_blob(workspace.root, path)
+        code, committed, _ = try_git(["cat-file", "blob", f"HEAD:{path}"], workspace.root)
+        if staged is None or (code == 0 and committed == staged):
+            decided[(path, role)] = certified_elsewhere(path, role)
+        else:
+            from diylisis import store
+
+            held = any(c.get("role") == role for c in store.get(workspace.root, staged))
+            if not held and not _certify_staged(workspace, path, staged, role, out, in_message=True):
+                out.line(f"git distill: {path} is staged in this commit, so the message may name it; "
+                         f"it has no certificate until you repair it after the commit")
+            decided[(path, role)] = True  # this commit brings the record: its own check is its own
+        return decided[(path, role)]
+
+    return certified
+
+
 def _repo_path(root: str | Path, cwd: str | Path, path: str) -> str:
     relative = os.path.relpath(os.path.abspath(os.path.join(cwd, path)), os.path.abspath(root))
     if relative == os.pardir or relative.startswith(os.pardir + os.sep):
@@ -381,7 +450,7 @@ def staged_blob(root: Path, path: str) -> bytes | None:
     return out if code == 0 else None
 
 
-def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -> bool:
+def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output, *, in_message: bool = False) -> bool:
     from diylisis import certification
     from diylisis.records.base import check_record
 
@@ -401,7 +470,8 @@ def _certify_staged(workspace, path: str, data: bytes, role: str, out: Output) -
         out.note(f"git distill: {path} certified for {role}")
         return True
     report_refusal(out, result.state, what=path, fix=REPAIR_FILES.format(path=path),
-                   fix_words="this hook never edits files; repair it with")
+                   fix_words=("once this commit is made, repair it with" if in_message
+                              else "this hook never edits files; repair it with"))
     return False
 
 
@@ -505,14 +575,14 @@ def commit_messages(root: Path, commit_ids: Sequence[str]) -> dict[str, bytes]:
 
 
 def commit_snapshots(root: Path, commit_ids: Sequence[str], max_bytes: int,
-                     *, check_generated: bool) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
+                     *, rule: GeneratedRule) -> tuple[tuple[Snapshot, ...], tuple[str, ...]]:
     """Snapshots of the commits' messages, and the ids skipped as generated messages."""
     from diylisis.records.commit import message_snapshot
 
     snapshots, skipped = [], []
     for commit_id, data in commit_messages(root, commit_ids).items():
         snapshot = message_snapshot(commit_id, data, max_bytes)
-        if not check_generated and generated_kind(snapshot.text):
+        if rule.skips(snapshot.text) is not None:
             skipped.append(commit_id)
             continue
         snapshots.append(snapshot)
@@ -527,11 +597,13 @@ def pre_push(remote: str | None, refs: tuple[PushedRef, ...], *, out: Output,
     from diylisis import certification, store, verification
     from diylisis.trust import trust_for
 
+    if said_skipped(out, "pre-push"):
+        return EXIT_OK
     workspace = certification.Workspace.open(cwd)
     commits = pushed_commits(workspace.root, remote, refs)
     snapshots, skipped = commit_snapshots(
         workspace.root, commits, workspace.config.max_record_bytes,
-        check_generated=workspace.config.hooks.check_generated)
+        rule=workspace.config.hooks.generated)
     read_config = partial(store.settings_from, certification.git_values(workspace))  # read with the workspace
     # the repository's [verify] policy and rules, as CI will apply them to these commits
     checks = list(verification.check_many(workspace.root, snapshots, None, certification.context_for(workspace),
@@ -563,28 +635,13 @@ def snapshots_by_id(snapshots: Iterable[Snapshot]) -> dict[str, str]:
 
 
 def push_certificates(root: Path, remote: str) -> tuple[str, ...]:
-    """Push the notes and snapshot refs beside the commits; merge the remote's first if it moved."""
-    from diylisis import publish_check, store
-    from diylisis.commands import sync
+    """Push every certificate ref beside the commits, by the routine `git distill sync` uses
+    (diylisis.app.sync): the remote's are fetched and merged first when it moved."""
+    from diylisis import store
+    from diylisis.app.sync import push_certificates as push
 
-    config = store.settings(root)
-    refs = (config.notes_ref, store.SNAPSHOTS_REF)
-    publish_check.refuse_secrets(root, remote, store.ref_tips(root, refs), config.notes_ref)
-    for attempt in range(3):
-        local = [ref for ref, tip in store.ref_tips(root, refs).items() if tip]
-        if not local:
-            return ()
-        # --no-verify: this push runs inside a pre-push hook and must not start it again
-        code, _, err = try_git(["push", "-q", "--no-verify", remote,
-                                *(f"{ref}:{ref}" for ref in local)], root)
-        if code == 0:
-            return tuple(local)
-        reason = err.decode("utf-8", errors="replace").strip().splitlines()
-        if attempt == 2 or not any("rejected" in line or "fetch first" in line for line in reason):
-            raise GitError(f"cannot push certificates to {remote}: "
-                           f"{reason[-1] if reason else f'exit {code}'}")
-        sync.fetch_and_merge(root, remote, config)
-    return ()
+    pushed, _ = push(root, remote, store.settings(root), merge=True)
+    return pushed
 
 
 # --- hook scripts --------------------------------------------------------------------------
@@ -594,13 +651,13 @@ _SCRIPT = """#!/bin/sh
 # {purpose}
 # Installed by `git distill install-hooks`. A hook this replaced with --chain lives
 # beside it as {name}{suffix} and runs first; its failure stops the commit or push.
-hook_dir=$(dirname "$0")
+{saved}hook_dir=$(dirname "$0")
 {body}"""
 
 _COMMIT_MSG_BODY = """if [ -x "$hook_dir/commit-msg{suffix}" ]; then
     "$hook_dir/commit-msg{suffix}" "$@" || exit $?
 fi
-if command -v git-distill >/dev/null 2>&1; then
+{interpreter}if command -v git-distill >/dev/null 2>&1; then
     exec git-distill hook commit-msg "$@"
 fi
 if python3 -c 'import diylisis' 2>/dev/null; then
@@ -613,7 +670,7 @@ exit 1
 _POST_COMMIT_BODY = """if [ -x "$hook_dir/post-commit{suffix}" ]; then
     "$hook_dir/post-commit{suffix}" "$@"
 fi
-if command -v git-distill >/dev/null 2>&1; then
+{interpreter}if command -v git-distill >/dev/null 2>&1; then
     exec git-distill hook post-commit
 fi
 if python3 -c 'import diylisis' 2>/dev/null; then
@@ -628,7 +685,7 @@ refs=$(cat)
 if [ -x "$hook_dir/pre-push{suffix}" ]; then
     printf '%s\\n' "$refs" | "$hook_dir/pre-push{suffix}" "$@" || exit $?
 fi
-if command -v git-distill >/dev/null 2>&1; then
+{interpreter}if command -v git-distill >/dev/null 2>&1; then
     printf '%s\\n' "$refs" | git-distill hook pre-push "$@"
     exit $?
 fi
@@ -640,6 +697,19 @@ echo "{missing}" >&2
 exit 1
 """
 
+# the interpreter install-hooks ran under, tried first: the hook works once its venv is not active
+_INTERPRETER = """interpreter={quoted}
+if [ -x "$interpreter" ]; then
+    {run}
+fi
+"""
+_RUN = {
+    "commit-msg": 'exec "$interpreter" -m diylisis hook commit-msg "$@"',
+    "post-commit": 'exec "$interpreter" -m diylisis hook post-commit',
+    "pre-push": 'printf \'%s\\n\' "$refs" | "$interpreter" -m diylisis hook pre-push "$@"\n    exit $?',
+}
+SAVED_MARK = "# diylisis-saved: "  # the hook install-hooks moved aside, which uninstall-hooks puts back
+
 _PURPOSE = {
     "commit-msg": "Certify the commit message with git distill before git records it.",
     "post-commit": "Store the certificate of the message git just committed (keyed by its bytes).",
@@ -647,16 +717,32 @@ _PURPOSE = {
 }
 
 
-def hook_script(name: str) -> str:
-    """The POSIX sh shim for a hook name (commit-msg, post-commit or pre-push), carrying HOOK_ID."""
+def hook_script(name: str, *, interpreter: str | None = None, saved: str | None = None) -> str:
+    """The POSIX sh shim for a hook name (commit-msg, post-commit or pre-push), carrying HOOK_ID.
+
+    interpreter: the Python that runs diylisis, tried before git-distill on PATH; saved: the
+    file name a hook this one replaced was moved to (uninstall-hooks restores it)."""
     if name not in HOOK_NAMES:
         raise BadInput(f"no diylisis hook named {name!r}; known: {', '.join(HOOK_NAMES)}")
     body = {"commit-msg": _COMMIT_MSG_BODY, "post-commit": _POST_COMMIT_BODY}.get(name, _PRE_PUSH_BODY)
     missing = (f"{name}: git distill is not installed (no git-distill on PATH, and python3 "
                "cannot import diylisis); install it, or skip this hook once with --no-verify")
+    first = ""
+    if interpreter is not None:
+        import shlex  # install-hooks only
+
+        first = _INTERPRETER.format(quoted=shlex.quote(interpreter), run=_RUN[name])
     return _SCRIPT.format(hook_id=HOOK_ID, name=name, purpose=_PURPOSE[name],
-                          suffix=CHAINED_SUFFIX,
-                          body=body.format(suffix=CHAINED_SUFFIX, missing=missing))
+                          suffix=CHAINED_SUFFIX, saved=f"{SAVED_MARK}{saved}\n" if saved else "",
+                          body=body.format(suffix=CHAINED_SUFFIX, missing=missing, interpreter=first))
+
+
+def saved_hook(text: str) -> str | None:
+    """The file name our hook script says it moved aside at install, or None."""
+    for line in text.splitlines()[:8]:
+        if line.startswith(SAVED_MARK):
+            return line[len(SAVED_MARK):].strip() or None
+    return None
 
 
 def is_ours(text: str) -> bool:

@@ -179,28 +179,62 @@ def plain(text: str, style: str = "") -> Any:
 LONG_RANGE = 200  # records; below this a bar would only flicker
 
 
-def progress(items: Iterable[T], label: str, total: int | None = None) -> Iterator[T]:
-    """Yield items under a rich progress bar on stderr when it is a terminal and the work is long.
+def progress(items: Iterable[T], label: str, total: int | None = None, *, show: bool = True) -> Iterator[T]:
+    """Yield items under a progress display on stderr when it is a terminal, show is set (the
+    callers pass False for json and sarif output) and the work is long.
 
-    stdout stays the report (text, json, sarif); the bar lives on stderr and disappears after.
-    With no known total the bar counts records and appears once LONG_RANGE of them are done.
+    The display counts the records done (of the total when known), their rate per second and
+    the time so far, and disappears after. With no known total it appears once LONG_RANGE
+    records are done. When stdout is the same kind of terminal, what the caller prints while
+    it runs is drawn above the display instead of through it.
     """
     import sys
     from itertools import islice
 
-    if not sys.stderr.isatty() or (total is not None and total < LONG_RANGE):
+    if not show or not sys.stderr.isatty() or (total is not None and total < LONG_RANGE):
         yield from items
         return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     iterator = iter(items)
+    done_before = 0
     if total is None:
-        yield from islice(iterator, LONG_RANGE)
-    with Progress(console=Console(stderr=True), transient=True, redirect_stdout=False,
+        head = list(islice(iterator, LONG_RANGE))
+        yield from head
+        done_before = len(head)
+        if done_before < LONG_RANGE:
+            return  # a short range: no display at all
+    counted = (TextColumn("{task.completed} of {task.total} records") if total is not None
+               else TextColumn("{task.completed} records"))
+    columns = [TextColumn("{task.description}"), *([BarColumn()] if total is not None else []), counted,
+               _rate_column(), TimeElapsedColumn()]
+    with Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=_stdout_is_terminal(),
                   redirect_stderr=False) as bar:
-        task = bar.add_task(label, total=total, completed=0 if total is not None else LONG_RANGE)
+        task = bar.add_task(label, total=total, completed=done_before)
         for item in iterator:
             bar.advance(task)
             yield item
 
+
+def _stdout_is_terminal() -> bool:
+    import sys
+
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _rate_column():  # type: ignore[no-untyped-def]
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        """Records per second, over rich's recent samples."""
+
+        def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:,.0f}/s" if speed else "…/s")
+
+    return RateColumn()

@@ -16,6 +16,7 @@ from diylisis.errors import EXIT_FAILED, EXIT_OK
 from diylisis.model import Finding, RecordKind, RepoContext, Snapshot, sha256_digest
 
 if TYPE_CHECKING:
+    from diylisis.core.generated import GeneratedRule
     from diylisis.gitio.history import Walk
 
 
@@ -32,6 +33,7 @@ class ScanResult:
     path: str | None = None
     revision: str | None = None
     coverage: tuple[str, ...] = ()  # what could not run: "language zh: only language-neutral rules ran"
+    skipped: str | None = None  # a generated message the configured rule leaves unjudged: what wrote it
 
     @property
     def blocking(self) -> tuple[Finding, ...]:
@@ -45,6 +47,7 @@ def _commit_result(
     findings: tuple[Finding, ...],
     suppressed: tuple[Finding, ...],
     coverage: tuple[str, ...] = (),
+    skipped: str | None = None,
 ) -> ScanResult:
     return ScanResult(
         target=f"commit:{commit_id}",
@@ -55,6 +58,7 @@ def _commit_result(
         suppressed=suppressed,
         revision=commit_id,
         coverage=coverage,
+        skipped=skipped,
     )
 
 
@@ -63,14 +67,16 @@ PARALLEL_FROM = 1000
 _CHUNK = 250
 
 
-def scan_range(repo: Any, walk: Walk, settings: DetectSettings, *, jobs: int = 0) -> Iterator[ScanResult]:
+def scan_range(
+    repo: Any, walk: Walk, settings: DetectSettings, *, jobs: int = 0, generated: GeneratedRule | None = None
+) -> Iterator[ScanResult]:
     """Scan the commit messages of a range (a started gitio.history.Walk), each against its own tree, in order.
 
     jobs > 1 judges them in that many worker processes (diylisis.workers), fed while messages
     are still being read; 0 chooses one per usable CPU when there are PARALLEL_FROM messages
     or more, else 1. While libgit2 sorts the range, the messages along the tip's first-parent
     line are judged here, and those the range holds are not judged again. The results are the
-    same either way.
+    same either way. A message the generated rule skips is not judged: its result says what wrote it.
     """
     import functools
 
@@ -78,18 +84,22 @@ def scan_range(repo: Any, walk: Walk, settings: DetectSettings, *, jobs: int = 0
     from diylisis.gitio.context import PygitContext
 
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
-    judge = functools.partial(_judge_messages, repo.path, origin, settings)
-    for commit_id, digest, findings, suppressed, coverage in workers.walk_in_order(
+    judge = functools.partial(_judge_messages, repo.path, origin, settings, generated)
+    for commit_id, digest, findings, suppressed, coverage, skipped in workers.walk_in_order(
         walk, judge, early_batch=1, jobs=jobs, chunk=_CHUNK, parallel_from=PARALLEL_FROM
     ):
-        yield _commit_result(commit_id, digest, findings, suppressed, coverage)
+        yield _commit_result(commit_id, digest, findings, suppressed, coverage, skipped)
 
 
 def _judge_messages(
-    path: str, origin: tuple[str, str, str] | None, settings: DetectSettings, chunk: list[tuple[str, bytes]]
-) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...], tuple[str, ...]]]:
-    """(commit id, digest, findings, suppressed, coverage notes) of each message of a chunk,
-    in whichever process runs it."""
+    path: str,
+    origin: tuple[str, str, str] | None,
+    settings: DetectSettings,
+    generated: GeneratedRule | None,
+    chunk: list[tuple[str, bytes]],
+) -> list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...], tuple[str, ...], str | None]]:
+    """(commit id, digest, findings, suppressed, coverage notes, what wrote it when skipped) of
+    each message of a chunk, in whichever process runs it."""
     from diylisis import workers
     from diylisis.detectors.coverage import coverage_notes
     from diylisis.gitio.context import PygitContext
@@ -99,8 +109,14 @@ def _judge_messages(
     for commit_id, data in chunk:
         context = PygitContext(repo, commit_id, origin=origin, origin_known=True, walked=True)
         text = data.decode("utf-8", errors="replace")
+        skipped = generated.skips(text) if generated is not None else None
+        if skipped is not None:
+            out.append((commit_id, sha256_digest(data), (), (), (), skipped.words))
+            continue
         findings, suppressed = detect_text(text, context, settings, record=f"commit:{commit_id}")
-        out.append((commit_id, sha256_digest(data), findings, suppressed, coverage_notes(text, settings.languages)))
+        out.append(
+            (commit_id, sha256_digest(data), findings, suppressed, coverage_notes(text, settings.languages), None)
+        )
     return out
 
 
@@ -139,25 +155,44 @@ def exit_code(results: Iterable[ScanResult]) -> int:
     return EXIT_FAILED if any(r.blocking for r in results) else EXIT_OK
 
 
+def not_blocking_why(finding: Finding) -> str:
+    """Why a finding does not fail the record: it is a warning (or a note), or the origin host resolves it."""
+    if finding.severity.value != "error":
+        return finding.severity.value
+    return "resolvable"
+
+
 def text_lines(results: Iterable[ScanResult]) -> Iterator[str]:
-    """One line per finding: `target:line:col: RULE category token — why (fix)`, then a summary."""
-    records = findings = blocking = 0
+    """Per record, its blocking findings, then the others marked `[not blocking: why]`; one line each,
+    `target:line:col: RULE category token — why (fix)`; then a summary with a count of each.
+
+    The lines of a record are given as soon as it is judged, so a long range prints as it goes.
+    """
+    records = blocking = other = skipped = 0
     for result in results:
         records += 1
-        for f in result.findings:
-            findings += 1
-            blocking += is_blocking(f)
-            level = "" if f.severity.value == "error" else f" [{f.severity.value}]"
-            fix = f"write {f.resolution}" if f.resolution else f.fix
-            yield (
-                f"{result.label}:{f.line}:{f.column}: {f.rule_id} {f.category.value} "
-                f"{_one_line(f.token)} — {f.why} ({fix}){level}"
-            )
+        skipped += result.skipped is not None
+        stops = [f for f in result.findings if is_blocking(f)]
+        passes = [f for f in result.findings if not is_blocking(f)]
+        blocking += len(stops)
+        other += len(passes)
+        for f in stops:
+            yield _finding_line(result, f, "")
+        for f in passes:
+            yield _finding_line(result, f, f" [not blocking: {not_blocking_why(f)}]")
         for f in result.suppressed:
             yield f"{result.label}:{f.line}:{f.column}: {f.rule_id} suppressed by an inline ignore"
         for note in result.coverage:
             yield f"{result.label}: {note}"
-    yield f"scan: {findings} finding(s), {blocking} blocking, in {records} record(s)"
+    extra = f"; {skipped} generated message(s) skipped ([hooks] check_generated)" if skipped else ""
+    yield (f"scan: {blocking + other} finding(s), {blocking} blocking, {other} not blocking, "
+           f"in {records} record(s){extra}")
+
+
+def _finding_line(result: ScanResult, f: Finding, mark: str) -> str:
+    fix = f"write {f.resolution}" if f.resolution else f.fix
+    return (f"{result.label}:{f.line}:{f.column}: {f.rule_id} {f.category.value} "
+            f"{_one_line(f.token)} — {f.why} ({fix}){mark}")
 
 
 def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:
@@ -175,6 +210,7 @@ def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:
                 "findings": [finding_dict(f) for f in result.findings],
                 "suppressed": [finding_dict(f) for f in result.suppressed],
                 "coverage": list(result.coverage),
+                "skipped": result.skipped,
             }
         )
     return {
@@ -184,6 +220,7 @@ def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:
             "records": len(out),
             "findings": sum(len(r["findings"]) for r in out),
             "not_portable": sum(not r["portable"] for r in out),
+            "skipped": sum(r["skipped"] is not None for r in out),
         },
     }
 

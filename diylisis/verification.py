@@ -13,7 +13,7 @@ from functools import partial
 from itertools import chain
 
 from diylisis import codec, store
-from diylisis.model import Certificate, Finding, Realization, Reference, RepoContext, Snapshot, Target
+from diylisis.model import Certificate, Finding, Realization, RecordKind, Reference, RepoContext, Snapshot, Target
 from diylisis.note_text import CorruptNote
 from diylisis.phases.f2_grounding import resolves_at
 from diylisis.signing import Policy, SignatureCheck
@@ -22,6 +22,7 @@ TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import Any
 
+    from diylisis.core.generated import GeneratedRule
     from diylisis.gitio.history import Walk
 
     ContextFor = Callable[[Snapshot], RepoContext | None]
@@ -43,6 +44,7 @@ class Check:
     certified_role: str | None = None
     realization: Realization | None = None
     signature: SignatureCheck | None = None  # the checked certificate's signature (None: none was checked)
+    skipped: str | None = None  # a generated message the configured rule leaves unjudged: what wrote it
 
     @property
     def ok(self) -> bool:
@@ -170,8 +172,8 @@ PARALLEL_FROM = 2000
 
 def check_many(root: str, snapshots: Iterable[Snapshot], role: str | None, context_for: ContextFor,
                min_realization: Realization | None = None, *,
-               read_config: Callable[[], store.Settings] | None = None, trust: Trust | None = None
-               ) -> Iterator[Check]:
+               read_config: Callable[[], store.Settings] | None = None, trust: Trust | None = None,
+               generated: GeneratedRule | None = None) -> Iterator[Check]:
     """Verify many snapshots, in order, a chunk at a time: the notes of each chunk read in one
     bulk call (no process per record). read_config gives the store settings from values the
     caller already read (store.settings_from); None: they are read here. Either way they are
@@ -186,14 +188,14 @@ def check_many(root: str, snapshots: Iterable[Snapshot], role: str | None, conte
         return  # nothing to verify: the notes are not even listed
     config = read_config() if read_config is not None else store.settings(root)
     check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
-                          min_realization, trust=trust)
+                          min_realization, trust=trust, generated=generated)
     yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=1, chunk=CHUNK)
 
 
 def check_range(root: str, walk: Walk, role: str | None, context_for: ContextFor,
                 min_realization: Realization | None = None,
                 *, jobs: int = 0, max_bytes: int, read_config: Callable[[], store.Settings],
-                trust: Trust | None = None) -> Iterator[Check]:
+                trust: Trust | None = None, generated: GeneratedRule | None = None) -> Iterator[Check]:
     """Verify the commit messages of a range (a started gitio.history.Walk), in order, as check_many
     does; in jobs worker processes when jobs > 1 (diylisis.workers), and with jobs 0 in one per
     usable CPU for PARALLEL_FROM records or more. The checks are the same either way.
@@ -210,7 +212,7 @@ def check_range(root: str, walk: Walk, role: str | None, context_for: ContextFor
         if not prepared:
             config = read_config()
             prepared.append(partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role,
-                                    context_for, min_realization, max_bytes, trust=trust))
+                                    context_for, min_realization, max_bytes, trust=trust, generated=generated))
         return prepared[0](chunk)
 
     # the worker processes make the snapshots: a message and its id cost less to send
@@ -224,21 +226,33 @@ _EARLY_BATCH = 64  # records per note read while the range is sorted
 def _check_messages(root: str, config: store.Settings, note_of: dict[str, str], role: str | None,
                     context_for: ContextFor,
                     min_realization: Realization | None, max_bytes: int, chunk: list[tuple[str, bytes]], *,
-                    trust: Trust | None = None) -> list[Check]:
+                    trust: Trust | None = None, generated: GeneratedRule | None = None) -> list[Check]:
     """The checks of one chunk of commit messages (id, bytes) of a range, its notes read through
     the process's long-lived cat-file (store.read_notes)."""
     from diylisis.records.commit import message_snapshot
 
     snapshots = [message_snapshot(commit_id, data, max_bytes) for commit_id, data in chunk]
     return _check_chunk(root, config, note_of, role, context_for, min_realization, snapshots, long_lived=True,
-                        trust=trust)
+                        trust=trust, generated=generated)
 
 
 def _check_chunk(root: str, config: store.Settings, note_of: dict[str, str], role: str | None, context_for: ContextFor,
                  min_realization: Realization | None, chunk: list[Snapshot], *, long_lived: bool = False,
-                 trust: Trust | None = None) -> list[Check]:
+                 trust: Trust | None = None, generated: GeneratedRule | None = None) -> list[Check]:
     """The checks of one chunk of snapshots, its notes read in one `git cat-file --batch` (the
-    process's long-lived one, with long_lived: store.read_notes)."""
+    process's long-lived one, with long_lived: store.read_notes). A commit message the generated
+    rule skips is not looked up: its check is ok and says what wrote it."""
+    if generated is not None:
+        skipped = {index: found for index, snapshot in enumerate(chunk)
+                   if snapshot.target.kind is RecordKind.COMMIT
+                   and (found := generated.skips(snapshot.text)) is not None}
+        if skipped:
+            judged = iter(_check_chunk(root, config, note_of, role, context_for, min_realization,
+                                       [s for i, s in enumerate(chunk) if i not in skipped],
+                                       long_lived=long_lived, trust=trust))
+            return [Check(target=snapshot.target, revision=snapshot.revision, digest=snapshot.digest, role=role,
+                          failures=(), skipped=skipped[index].words) if index in skipped else next(judged)
+                    for index, snapshot in enumerate(chunk)]
     keys = [store.blob_id(snapshot.data, config.object_format) for snapshot in chunk]
     found = store.read_notes(root, config.notes_ref, {key: note_of[key] for key in keys if key in note_of},
                              long_lived=long_lived, keep_going=True)

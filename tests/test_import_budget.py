@@ -53,6 +53,8 @@ DENIED = frozenset({
 # history walks, the external refuter command and the other commands are not on it, nor
 # the gates (a clean message asks no question) and the other record adapters. The secret
 # scanner checks every reading, and hook_certificates keeps the certificate for post-commit.
+# The configuration carries the rule for generated messages (core.generated); DISTILL_SKIP
+# and SKIP are read by core.skip.
 ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
     "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.digests",
@@ -73,7 +75,7 @@ ALLOWED = frozenset({
     "diylisis.detectors.rule", "diylisis.detectors.session", "diylisis.detectors.settings",
     "diylisis.detectors.suppressions",
     "diylisis.detectors.terms", "diylisis.detectors.text",
-    "diylisis.safe_text",
+    "diylisis.safe_text", "diylisis.core", "diylisis.core.generated", "diylisis.core.skip",
 })
 
 _LINE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|(?P<indent> *)(?P<name>\S+)\s*$")

@@ -29,8 +29,9 @@ def test_head_message_with_residue_exits_1_with_one_line_per_finding(repo: Path,
         "the record or the repository (state the conclusion of that discussion and its reason in the record)"
     )
     assert lines[1].startswith(f"commit:{cid[:12]}:3:51: RF301 bare-issue-ref #12 — ")
+    assert lines[1].endswith(" [not blocking: resolvable]")
     assert "write https://github.com/acme/widgets/issues/12" in lines[1]
-    assert lines[-1] == "scan: 2 finding(s), 1 blocking, in 1 record(s)"
+    assert lines[-1] == "scan: 2 finding(s), 1 blocking, 1 not blocking, in 1 record(s)"
 
 
 def test_clean_message_and_resolvable_refs_exit_0(repo: Path, capsys) -> None:
@@ -38,7 +39,7 @@ def test_clean_message_and_resolvable_refs_exit_0(repo: Path, capsys) -> None:
     commit(repo, "Skip blank lines in the parser\n\nBlank lines ended the block early. Fixes #12.\n")
     code, out, _ = run(capsys, "scan", "HEAD")
     assert code == 0
-    assert out.splitlines()[-1] == "scan: 1 finding(s), 0 blocking, in 1 record(s)"
+    assert out.splitlines()[-1] == "scan: 1 finding(s), 0 blocking, 1 not blocking, in 1 record(s)"
 
 
 def test_range_scans_each_commit_against_its_own_tree(repo: Path, capsys) -> None:
@@ -110,7 +111,7 @@ def test_range_scan_works_in_a_bare_clone(repo: Path, tmp_path: Path, capsys, mo
     monkeypatch.chdir(bare)
     code, out, _ = run(capsys, "scan", "--range", "HEAD", "--format", "json")
     data = json.loads(out)
-    assert code == 1 and data["summary"] == {"records": 2, "findings": 1, "not_portable": 1}
+    assert code == 1 and data["summary"] == {"records": 2, "findings": 1, "not_portable": 1, "skipped": 0}
 
 
 def _fast_import_history(repo: Path, count: int) -> None:
@@ -148,7 +149,7 @@ def test_a_scan_process_ends_with_its_whole_report_and_exit_code(repo: Path) -> 
     done = distill(repo, "scan", "--range", "HEAD", "--format", "json")
     assert done.returncode == 1, done.stderr
     assert len(done.stdout) > 65_536  # more than a pipe holds, and it arrives whole
-    assert json.loads(done.stdout)["summary"] == {"records": 600, "findings": 87, "not_portable": 86}
+    assert json.loads(done.stdout)["summary"] == {"records": 600, "findings": 87, "not_portable": 86, "skipped": 0}
 
 
 def test_the_jobs_help_names_the_range_length_each_command_starts_workers_from() -> None:

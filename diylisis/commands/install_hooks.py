@@ -47,9 +47,16 @@ def plan(directory: Path, names: tuple[str, ...], *, force: bool, chain: bool) -
 
 
 def install(root: Path, *, force: bool = False, chain: bool = False,
-            names: tuple[str, ...] | None = None) -> tuple[Installed, ...]:
-    """Write our hook scripts into the hooks directory; nothing is written when one is refused."""
+            names: tuple[str, ...] | None = None, interpreter: str | None = None) -> tuple[Installed, ...]:
+    """Write our hook scripts into the hooks directory; nothing is written when one is refused.
+
+    interpreter: the Python the scripts try first (default: the one running this), so a hook
+    still runs once the virtual environment it was installed from is no longer active."""
+    import sys
+
     from diylisis import hooks
+
+    interpreter = interpreter if interpreter is not None else sys.executable
 
     names = names or hooks.HOOK_NAMES
     directory = hooks.hooks_dir(root)
@@ -58,8 +65,13 @@ def install(root: Path, *, force: bool = False, chain: bool = False,
     done = []
     for name in names:
         path = directory / name
-        script = hooks.hook_script(name)
         state = hooks.hook_state(directory, name)
+        saved = None
+        if state in ("ours", "chained", "inactive"):
+            saved = hooks.saved_hook(path.read_text(encoding="utf-8", errors="replace"))
+        elif state != "none":
+            saved = f"{name}{hooks.CHAINED_SUFFIX}" if chain else f"{name}{BACKUP_SUFFIX}"
+        script = hooks.hook_script(name, interpreter=interpreter, saved=saved)
         if state in ("ours", "chained", "inactive"):
             same = path.read_text(encoding="utf-8", errors="replace") == script
             action = "unchanged" if same and state != "inactive" else "updated"

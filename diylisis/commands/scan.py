@@ -71,13 +71,14 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     if walk is not None:
         from diylisis.render import progress
 
-        results = list(progress(scan.scan_range(repo, walk, detect_settings, jobs=jobs), "scanning"))
+        generated = settings.hooks.generated if settings is not None else None
+        results = progress(scan.scan_range(repo, walk, detect_settings, jobs=jobs, generated=generated),
+                           "scanning", show=output_format == "text")
     else:
         parsed = [records.parse_target(t, root) for t in (targets or ("HEAD",))]
         snapshots = [records.read_snapshot(t, root) for t in parsed]
-        results = list(scan.scan_snapshots(snapshots, _context_for(repo), detect_settings))
-    _render(results, output_format)
-    return scan.exit_code(results)
+        results = scan.scan_snapshots(snapshots, _context_for(repo), detect_settings)
+    return _render(results, output_format)
 
 
 def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | None]:
@@ -98,23 +99,48 @@ def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | 
     return context
 
 
-def _render(results, output_format: str) -> None:  # type: ignore[no-untyped-def]
+def _render(results, output_format: str) -> int:  # type: ignore[no-untyped-def]
+    """Print the report of results (text as each record is judged) and return the exit code."""
     from diylisis import scan
     from diylisis.safe_text import visible_json, visible_lines
 
     # every line quotes a record: its control characters are printed as escapes
     if output_format == "json":
-        click.echo(visible_json(json.dumps(scan.to_json(results), ensure_ascii=False, indent=2)))
-    elif output_format == "sarif":
+        kept = list(results)
+        click.echo(visible_json(json.dumps(scan.to_json(kept), ensure_ascii=False, indent=2)))
+        return scan.exit_code(kept)
+    if output_format == "sarif":
         from importlib.metadata import version
 
         from diylisis.sarif import scan_sarif
 
-        click.echo(visible_json(json.dumps(scan_sarif(results, version("diylisis")), ensure_ascii=False, indent=2)))
-    else:
-        import itertools
+        kept = list(results)
+        click.echo(visible_json(json.dumps(scan_sarif(kept, version("diylisis")), ensure_ascii=False, indent=2)))
+        return scan.exit_code(kept)
+    import time
 
-        lines = scan.text_lines(results)
-        # click.echo costs about 15 us a call; a history with thousands of findings prints them in blocks
-        while block := list(itertools.islice(lines, 256)):
+    from diylisis.errors import EXIT_FAILED, EXIT_OK
+
+    blocked = False
+
+    def noting_blocked(results):  # type: ignore[no-untyped-def]
+        nonlocal blocked
+        for result in results:
+            blocked = blocked or bool(result.blocking)
+            yield result
+
+    lines = scan.text_lines(noting_blocked(results))
+    # click.echo costs about 15 us a call: lines go out in blocks, at least every BLOCK_SECONDS
+    block: list[str] = []
+    sent = time.monotonic()
+    for line in lines:
+        block.append(line)
+        if len(block) >= 256 or time.monotonic() - sent > BLOCK_SECONDS:
             click.echo(visible_lines(block))
+            block, sent = [], time.monotonic()
+    if block:
+        click.echo(visible_lines(block))
+    return EXIT_FAILED if blocked else EXIT_OK
+
+
+BLOCK_SECONDS = 0.2  # the longest a judged record's lines wait before they are printed

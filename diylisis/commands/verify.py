@@ -52,7 +52,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.model import Realization
     from diylisis.trust import trust_for
 
-    workspace = certification.Workspace.open()
+    workspace = _open_workspace()
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
     if range_spec:
@@ -70,30 +70,71 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     if range_spec:
         checks = verification.check_range(workspace.root, walk, role, context, wanted, jobs=jobs,
                                           max_bytes=workspace.config.max_record_bytes, read_config=read_config,
-                                          trust=trust)
+                                          trust=trust, generated=workspace.config.hooks.generated)
         total = None
     else:
         parsed = [records.parse_target(t, workspace.root) for t in (targets or ("HEAD",))]
         snapshots = [certification.read(workspace, target) for target in parsed]
         checks = verification.check_many(workspace.root, snapshots, role, context, wanted, read_config=read_config,
-                                         trust=trust)
+                                         trust=trust, generated=workspace.config.hooks.generated)
         total = len(snapshots)
     from diylisis.render import progress
 
     corrupt: list[Check] = []
+    missing = 0
 
     def noting_corrupt(checks: Iterable[Check]) -> Iterator[Check]:
+        nonlocal missing
         for check in checks:
             if check.corrupt:
                 corrupt.append(check)
+            missing += any(failure.startswith("missing: ") for failure in check.failures)
             yield check
 
-    passed = _render(noting_corrupt(progress(checks, "verifying", total)), output_format, verbose)
+    passed = _render(noting_corrupt(progress(checks, "verifying", total, show=output_format == "text")),
+                     output_format, verbose)
+    if missing:
+        _hint_unfetched(workspace, read_config().notes_ref)
     if corrupt:  # bad input, not a verdict: exit 2 once every record has been judged
         click.echo(f"git distill: {len(corrupt)} record(s) have a corrupt certificate note, the first "
                    f"{corrupt[0].target}; see the report", err=True)
         return EXIT_BAD_INPUT
     return EXIT_OK if passed else EXIT_FAILED
+
+
+def _open_workspace():  # type: ignore[no-untyped-def]
+    """The repository verify runs in: a work tree, or a bare repository (a CI mirror) as scan accepts."""
+    from diylisis import certification
+    from diylisis.errors import GitError
+
+    try:
+        return certification.Workspace.open()
+    except GitError as error:
+        from diylisis.edges.bare_workspace import open_bare
+
+        try:
+            return open_bare(".")
+        except GitError:
+            raise error from None
+
+
+def _hint_unfetched(workspace, notes_ref: str) -> None:  # type: ignore[no-untyped-def]
+    """Say so when certificates are missing because this clone never fetched the notes ref."""
+    from diylisis import store
+    from diylisis.gitio import try_git
+    from diylisis.safe_text import visible
+
+    if store.ref_tips(workspace.root, (notes_ref,))[notes_ref]:
+        return
+    code, out, _ = try_git(["remote"], workspace.root)
+    remotes = out.decode("utf-8", errors="replace").split() if code == 0 else []
+    if not remotes:
+        return  # nothing to fetch from: no certificate was ever made here
+    remote = "origin" if "origin" in remotes else remotes[0]
+    fetch = (f"git fetch {remote} '+{notes_ref}:{notes_ref}'" if workspace.root == workspace.git_dir
+             else f"git distill sync --fetch {remote}")
+    click.echo(visible(f"git distill: this repository has no {notes_ref}: its certificates were never fetched "
+                       f"from {remote}; fetch them with: {fetch}"), err=True)
 
 
 def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
@@ -112,7 +153,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
         records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
                     "ok": c.ok, "failures": list(c.failures),
                     "realization": c.realization.value if c.realization else None,
-                    "signature": _signature_json(c)}
+                    "signature": _signature_json(c), "skipped": c.skipped}
                    for c in tally(checks)]
         click.echo(visible_json(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2)))
         return not failed
@@ -121,17 +162,29 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
 
         click.echo(visible_json(json.dumps(sarif_for_checks(tally(checks)), indent=2)))
         return not failed
-    lines = []
-    count = 0
+    import time
+
+    lines: list[str] = []
+    count = skipped = 0
+    sent = time.monotonic()
     for c in tally(checks):
+        if lines and (len(lines) >= 256 or time.monotonic() - sent > 0.2):  # a long range prints as it goes
+            click.echo("\n".join(lines))
+            lines, sent = [], time.monotonic()
         count += 1
+        if c.skipped is not None:
+            skipped += 1
+            if verbose:
+                lines.append(visible(f"skip {c.target}  {c.skipped}"))
+            continue
         if c.ok and verbose:
             signed = f", {c.signature.words()}" if c.signature is not None and c.signature.format else ""
             realization = c.realization.value if c.realization is not None else "realization unknown"
             lines.append(visible(f"ok  {c.target}  {c.certified_role} ({realization}{signed})"))
         lines.extend(visible(f"FAIL {c.target}: {failure}") for failure in c.failures)
     if failed or verbose:
-        lines.append(f"{count - failed} of {count} record(s) verify")
+        lines.append(f"{count - failed - skipped} of {count - skipped} record(s) verify"
+                     + (f"; {skipped} generated message(s) skipped ([hooks] check_generated)" if skipped else ""))
     if lines:
         click.echo("\n".join(lines))
     return not failed

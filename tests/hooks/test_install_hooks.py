@@ -97,6 +97,8 @@ def test_the_scripts_fall_back_to_python3_and_say_when_neither_is_there(tmp_path
 
     work = new_repo(tmp_path / "work")
     assert distill(work, "install-hooks", "-q").returncode == 0
+    for name in ("commit-msg", "post-commit", "pre-push"):  # the shipped scripts name no interpreter
+        (work / ".git" / "hooks" / name).write_text(hook_script(name), encoding="utf-8")
     system = os.pathsep.join(str(Path(shutil.which(tool, path="/usr/bin:/bin")).parent)
                              for tool in ("git", "sh"))
     shim = tmp_path / "bin"

@@ -91,7 +91,8 @@ def _validate(log: dict) -> None:
 
 
 @pytest.mark.parametrize(("command", "code"), [("verify", 1), ("scan", 0)])
-def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path, command: str, code: int) -> None:
+def test_a_long_range_shows_counted_progress_on_a_terminal_and_never_in_json(tmp_path: Path, command: str,
+                                                                              code: int) -> None:
     import os
 
     work = new_repo(tmp_path / "work")
@@ -104,6 +105,10 @@ def test_a_long_range_shows_progress_on_a_terminal_only(tmp_path: Path, command:
                                       environ={**os.environ, "TERM": "xterm"})
     assert done.returncode == code
     assert len(json.loads(done.stdout)["records"]) == 209  # stdout stays the report
-    assert b"\x1b[" in shown  # rich drew (and cleared) its bar on the terminal
-    piped = distill(work, command, "--range", f"{base}..main", "--format", "json")
+    assert shown == b""  # JSON is for programs: no display, even on a terminal
+    text, shown = distill_on_terminal(work, command, "--range", f"{base}..main",
+                                      environ={**os.environ, "TERM": "xterm"})
+    assert text.returncode == code
+    assert b"\x1b[" in shown and b"records" in shown and b"/s" in shown  # a count and a rate
+    piped = distill(work, command, "--range", f"{base}..main")
     assert piped.stderr == ""

@@ -1,0 +1,1 @@
+"""The edges: where the package meets git, files and programs."""
