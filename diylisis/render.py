@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from diylisis import codec
 from diylisis.engine import Result
@@ -15,6 +15,9 @@ from diylisis.model import Certificate, Reference
 from diylisis.phases.f7_certify import rigor_words
 from diylisis.safe_text import visible, visible_block, visible_json, visible_lines
 from diylisis.state import DispositionKind, RunState, RunStatus
+
+if TYPE_CHECKING:
+    from rich.progress import ProgressColumn
 
 T = TypeVar("T")
 
@@ -226,14 +229,14 @@ def _stdout_is_terminal() -> bool:
         return False
 
 
-def _rate_column():  # type: ignore[no-untyped-def]
-    from rich.progress import ProgressColumn
+def _rate_column() -> ProgressColumn:
+    from rich.progress import ProgressColumn, Task
     from rich.text import Text
 
     class RateColumn(ProgressColumn):
         """Records per second, over rich's recent samples."""
 
-        def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+        def render(self, task: Task) -> Text:
             speed = task.finished_speed or task.speed
             return Text(f"{speed:,.0f}/s" if speed else "…/s")
 

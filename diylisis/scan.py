@@ -105,7 +105,7 @@ def _judge_messages(
     from diylisis.gitio.context import PygitContext
 
     repo = workers.open_in_this_process(path)
-    out = []
+    out: list[tuple[str, str, tuple[Finding, ...], tuple[Finding, ...], tuple[str, ...], str | None]] = []
     for commit_id, data in chunk:
         context = PygitContext(repo, commit_id, origin=origin, origin_known=True, walked=True)
         text = data.decode("utf-8", errors="replace")

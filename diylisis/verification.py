@@ -243,9 +243,9 @@ def _check_chunk(root: str, config: store.Settings, note_of: dict[str, str], rol
     process's long-lived one, with long_lived: store.read_notes). A commit message the generated
     rule skips is not looked up: its check is ok and says what wrote it."""
     if generated is not None:
-        skipped = {index: found for index, snapshot in enumerate(chunk)
+        skipped = {index: skip for index, snapshot in enumerate(chunk)
                    if snapshot.target.kind is RecordKind.COMMIT
-                   and (found := generated.skips(snapshot.text)) is not None}
+                   and (skip := generated.skips(snapshot.text)) is not None}
         if skipped:
             judged = iter(_check_chunk(root, config, note_of, role, context_for, min_realization,
                                        [s for i, s in enumerate(chunk) if i not in skipped],

@@ -11,11 +11,12 @@ from diylisis.errors import BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
 
     import pygit2
 
     from diylisis.model import RepoContext, Snapshot
+    from diylisis.scan import ScanResult
 
 
 @click.command()
@@ -99,7 +100,7 @@ def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | 
     return context
 
 
-def _render(results, output_format: str) -> int:  # type: ignore[no-untyped-def]
+def _render(results: Iterable[ScanResult], output_format: str) -> int:
     """Print the report of results (text as each record is judged) and return the exit code."""
     from diylisis import scan
     from diylisis.safe_text import visible_json, visible_lines
@@ -123,7 +124,7 @@ def _render(results, output_format: str) -> int:  # type: ignore[no-untyped-def]
 
     blocked = False
 
-    def noting_blocked(results):  # type: ignore[no-untyped-def]
+    def noting_blocked(results: Iterable[ScanResult]) -> Iterator[ScanResult]:
         nonlocal blocked
         for result in results:
             blocked = blocked or bool(result.blocking)

@@ -14,6 +14,7 @@ from diylisis.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from diylisis.verification import Check
+    from diylisis.workspace import Workspace
 
 
 @click.command()
@@ -102,7 +103,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     return EXIT_OK if passed else EXIT_FAILED
 
 
-def _open_workspace():  # type: ignore[no-untyped-def]
+def _open_workspace() -> Workspace:
     """The repository verify runs in: a work tree, or a bare repository (a CI mirror) as scan accepts."""
     from diylisis import certification
     from diylisis.errors import GitError
@@ -118,7 +119,7 @@ def _open_workspace():  # type: ignore[no-untyped-def]
             raise error from None
 
 
-def _hint_unfetched(workspace, notes_ref: str) -> None:  # type: ignore[no-untyped-def]
+def _hint_unfetched(workspace: Workspace, notes_ref: str) -> None:
     """Say so when certificates are missing because this clone never fetched the notes ref."""
     from diylisis import store
     from diylisis.gitio import try_git
