@@ -338,6 +338,7 @@ def test_a_pending_put_that_cannot_start_every_process_ends_those_it_started(
         return started[-1]
 
     monkeypatch.setattr(notes, "GitProcess", start)
+    monkeypatch.setattr(gitio, "GitProcess", start)  # the cat-file client's
     with pytest.raises(GitError, match="not on PATH"):
         store.start_put(repo, [b"r\n"], store.settings(repo))
     assert len(started) == 3  # cat-file, var and fast-import, all waited for:

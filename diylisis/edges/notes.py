@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from diylisis.errors import BadInput, GitError, StoreConflict
-from diylisis.gitio import GitProcess, cat_objects, first_line, try_git
+from diylisis.gitio import CatObjects, GitProcess, cat_objects, first_line, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -187,33 +187,27 @@ class PendingWrite:
 
     def __init__(self, repo_root: str | Path, queries: Sequence[str], env: Mapping[str, str] = {}) -> None:
         self.queries = tuple(queries)
+        self.reading = CatObjects(repo_root, self.queries)
         started: list[GitProcess] = []
         try:
-            for args, process_env in ((["cat-file", "--batch"], {}), (["var", "-l"], env),
-                                      (["fast-import", "--quiet", "--done"], {}), (["update-ref", "--stdin"], {})):
+            for args, process_env in ((["var", "-l"], env), (["fast-import", "--quiet", "--done"], {}),
+                                      (["update-ref", "--stdin"], {})):
                 started.append(GitProcess(args, repo_root, env=process_env))
         except BaseException:
-            for process in started:  # reap the ones that did start
+            self.reading.close()  # reap the ones that did start
+            for process in started:
                 process.finish()
             raise
-        self.reading, self.identity, self.importer, self.update = started
-        self.reading.send("".join(f"{query}\n" for query in self.queries).encode())
-        self._answers: dict[str, tuple[str, bytes, str]] | None = None
+        self.identity, self.importer, self.update = started
 
     def answers(self) -> dict[str, tuple[str, bytes, str]]:
         """(type, content, id) per query that names an object."""
-        if self._answers is None:
-            code, raw, err = self.reading.finish()
-            if code != 0:
-                raise GitError(f"git cat-file failed: {first_line(err) or f'exit status {code}'}")
-            from diylisis.gitio import _batch_answers
-
-            self._answers = _batch_answers(self.queries, raw)
-        return self._answers
+        return self.reading.objects()
 
     def close(self) -> None:
         """End the processes update_notes did not use (with no input they write nothing)."""
-        for process in (self.reading, self.identity, self.importer, self.update):
+        self.reading.close()
+        for process in (self.identity, self.importer, self.update):
             process.finish()
 
 
