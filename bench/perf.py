@@ -1,6 +1,7 @@
 """Speed side by side with the peers: the commit-msg hook, history scans and verify.
 
 Usage: python bench/perf.py [--commits N] [--runs N] [--seed S] [--cache DIR] [--no-peers]
+                            [--repos-root DIR] [--real-only]
 
 Everything is built here and kept under the cache folder (bench/.cache by default): a
 synthetic history made with `git fast-import` (varied English and Korean messages,
@@ -15,6 +16,15 @@ seconds on a shared machine mean little. The last line is
 
 (on one line): time ratios are ours over theirs, scan ratios are our commits per second over
 theirs. A figure whose command does not exist (yet) or whose peer is missing reads `n/a`.
+
+Real histories (--repos-root DIR, laid out as bench/quality.py reads it: DIR/<owner>+<name>/repo
+is a git directory): `git distill scan --range` over git/git from its 3,000th first-parent commit
+to HEAD and over the whole of steveyegge/beads, each against one `git log -z` read of the same
+range in the same run, with peak RSS. A missing mirror is skipped with a note. The line
+
+    perf-real: git_vs_floor=R git_rss_mb=M beads_vs_floor=R beads_rss_mb=M
+
+gives our commits per second over the floor's, and our peak RSS. --real-only measures only these.
 """
 
 from __future__ import annotations
@@ -579,6 +589,72 @@ print(len(messages))
 """
 
 
+FLOOR_GIT_LOG_RANGE = """
+import subprocess, sys
+out = subprocess.run(["git", "log", "-z", "--no-merges", "--format=%H%n%B", sys.argv[2]], cwd=sys.argv[1],
+                     capture_output=True, check=True).stdout
+messages = [entry.split(b"\\n", 1)[1] for entry in out.split(b"\\0") if entry]
+print(len(messages))
+"""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RealHistory:
+    """A public repository's mirror and the range of it to scan."""
+
+    label: str  # how the summary line names it
+    owner: str
+    name: str
+    first_parent_start: int | None  # the range starts at this first-parent commit of HEAD (1 = the tip); None: all
+
+
+REAL_HISTORIES = (
+    RealHistory(label="git", owner="git", name="git", first_parent_start=3000),
+    RealHistory(label="beads", owner="steveyegge", name="beads", first_parent_start=None),
+)
+
+
+def real_range(git_dir: Path, env: dict[str, str], history: RealHistory) -> str:
+    """The range spec scan and the floor read: BASE..HEAD, or HEAD for a whole history."""
+    if history.first_parent_start is None:
+        return "HEAD"
+    listed = git(git_dir, env, "rev-list", "--first-parent", "HEAD").split()
+    if len(listed) < history.first_parent_start:
+        return "HEAD"
+    return f"{listed[history.first_parent_start - 1].decode()}..HEAD"
+
+
+def measure_real_histories(repos_root: Path | None, env: dict[str, str], python: str, runs: int) -> dict[str, str]:
+    """Scan each real history's range against one `git log -z` read of it; the perf-real figures."""
+    figures: dict[str, str] = {}
+    for history in REAL_HISTORIES:
+        git_dir = repos_root / f"{history.owner}+{history.name}" / "repo" if repos_root else None
+        if git_dir is None or not git_dir.is_dir():
+            where = f"{git_dir}" if git_dir else "no --repos-root"
+            print(f"real history {history.owner}/{history.name}: skipped ({where}: no mirror there)")
+            figures[f"{history.label}_vs_floor"] = figures[f"{history.label}_rss_mb"] = "n/a"
+            continue
+        spec = real_range(git_dir, env, history)
+        commits = int(git(git_dir, env, "rev-list", "--count", "--no-merges", spec).strip())
+        print(f"real history {history.owner}/{history.name}, {spec} ({commits} commits without merges; "
+              f"median wall time over {runs} runs in turn):", flush=True)
+        commands = {
+            f"git distill scan --range ({history.label})": Command(
+                argv=("git", "distill", "scan", "--range", spec), cwd=git_dir),
+            f"floor: git log -z ({history.label})": Command(
+                argv=(python, "-c", FLOOR_GIT_LOG_RANGE, str(git_dir), spec), cwd=git_dir),
+        }
+        timed = measure_in_turn(commands, env, runs, 0)
+        for label, timing in timed.items():
+            show(label, timing, commits)
+        scan, floor = timed.values()
+        figures[f"{history.label}_vs_floor"] = ratio(floor.median if floor.runs else None,
+                                                     scan.median if scan.runs else None)
+        figures[f"{history.label}_rss_mb"] = f"{scan.rss_mb:.1f}" if scan.runs else "n/a"
+    print("perf-real: " + " ".join(f"{name}={value}" for name, value in figures.items()))
+    return figures
+
+
 # --- the run -------------------------------------------------------------------------------
 
 
@@ -593,6 +669,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=7, help="seed of the message generator")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="folder for peers and repositories")
     parser.add_argument("--no-peers", action="store_true", help="do not install or run gitlint and commitlint")
+    parser.add_argument("--repos-root", type=Path, default=None,
+                        help="folder of mirrors, DIR/<owner>+<name>/repo, for the real-history section")
+    parser.add_argument("--real-only", action="store_true", help="measure only the real histories")
     return parser.parse_args(argv)
 
 
@@ -603,6 +682,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     (cache / "home").mkdir(parents=True, exist_ok=True)
     ours = install_ours(cache)
     env = git_env(cache / "home", ours)
+    if args.real_only:
+        measure_real_histories(args.repos_root, env, str(ours / "python"), args.scan_runs)
+        return 0
     messages = make_messages(args.commits, args.seed)
     digest = hashlib.sha256("\0".join(messages).encode()).hexdigest()[:16]
     key = f"v{GENERATOR_VERSION} commits={args.commits} seed={args.seed} messages={digest}"
@@ -716,6 +798,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "hook_rss_mb": f"{hook.rss_mb:.1f}" if hook and hook.runs else "n/a",
     }
     print("perf: " + " ".join(f"{name}={value}" for name, value in figures.items()))
+    measure_real_histories(args.repos_root, env, python, args.scan_runs)
     return 0
 
 

@@ -48,7 +48,7 @@ DENIED = frozenset({
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
 # certification engine and its phases, the built-in lint refuter, the detectors and the
 # `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), the
-# note store (and the note text it writes and reads) and run files, and the escaping of printed
+# note store (with the notes module under it, and the note text it writes and reads) and run files, and the escaping of printed
 # text (the brief it writes quotes the record). Scans, verification, rendering, SARIF, pygit2 contexts and
 # history walks, the external refuter command and the other commands are not on it, nor
 # the gates (a clean message asks no question) and the other record adapters. The secret
@@ -61,7 +61,7 @@ ALLOWED = frozenset({
     "diylisis.state", "diylisis.secrets", "diylisis.hook_certificates",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.signing",
-    "diylisis.store", "diylisis.note_text", "diylisis.precompiled", "diylisis.engine", "diylisis.gitio",
+    "diylisis.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.note_text", "diylisis.precompiled", "diylisis.engine", "diylisis.gitio",
     "diylisis.gitio.context",
     "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",
     "diylisis.phases", "diylisis.phases.f0_contract", "diylisis.phases.f1_deixis",

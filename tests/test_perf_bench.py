@@ -110,3 +110,22 @@ def test_commands_run_in_turn_and_a_failing_one_drops_out(perf, tmp_path):
     assert log.read_text() == "abx" + "abp" + "ab" + "ab" + "abp"
     assert (timed["a"].runs, timed["b"].runs, timed["peer"].runs, timed["bad"].runs) == (3, 3, 1, 0)
     assert timed["a"].median > 0 and timed["bad"].median != timed["bad"].median
+
+
+def test_real_histories_are_skipped_with_a_note_when_no_mirror_is_there(perf, tmp_path, capsys):
+    figures = perf.measure_real_histories(tmp_path, {}, sys.executable, 1)
+    out = capsys.readouterr().out
+    assert "real history git/git: skipped" in out and "real history steveyegge/beads: skipped" in out
+    assert figures == {"git_vs_floor": "n/a", "git_rss_mb": "n/a", "beads_vs_floor": "n/a", "beads_rss_mb": "n/a"}
+    assert "perf-real: git_vs_floor=n/a" in out
+
+
+def test_a_real_range_starts_at_the_given_first_parent_commit(perf, repo):
+    from tests.conftest import commit
+
+    made = [commit(repo, f"Change {n}\n") for n in range(5)]
+    env = dict(__import__("os").environ)
+    history = perf.RealHistory(label="x", owner="o", name="n", first_parent_start=3)
+    assert perf.real_range(repo, env, history) == f"{made[2]}..HEAD"
+    whole = perf.RealHistory(label="x", owner="o", name="n", first_parent_start=None)
+    assert perf.real_range(repo, env, whole) == "HEAD"

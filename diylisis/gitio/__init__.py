@@ -197,8 +197,9 @@ class GitProcess:
     without waiting; finish() writes the rest and any last input, ends stdin, reads both outputs
     to their ends and reaps the process."""
 
-    def __init__(self, args: Sequence[str], cwd: str | Path, *, input: bytes = b"") -> None:
-        self._started = _start_git(args, cwd, b"", {**os.environ, "LC_ALL": "C"})
+    def __init__(self, args: Sequence[str], cwd: str | Path, *, input: bytes = b"",
+                 env: Mapping[str, str] | None = None) -> None:
+        self._started = _start_git(args, cwd, b"", {**os.environ, **(env or {}), "LC_ALL": "C"})
         os.set_blocking(self._started[3], False)
         self._rest = b""
         self._result: tuple[int, bytes, bytes] | None = None
