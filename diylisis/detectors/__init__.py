@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from diylisis.core.detectors.prefilter import fold
 from diylisis.detectors import (
     claims,
     deixis,
@@ -20,7 +21,7 @@ from diylisis.detectors import (
     terms,
 )
 from diylisis.detectors.evidence import with_earned_severity
-from diylisis.detectors.lexicon import fold, fragment_literals, lexicon_for
+from diylisis.detectors.lexicon import fragment_literals, lexicon_for
 from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.suppressions import ignored_lines

@@ -1,0 +1,1 @@
+"""The pure core (DESIGN.md, Layout): no pygit2, click or rich."""

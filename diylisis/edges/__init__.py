@@ -1,0 +1,1 @@
+"""The edges (DESIGN.md, Layout): the I/O of the package."""
