@@ -75,7 +75,7 @@ ALLOWED = frozenset({
     "diylisis.detectors.suppressions",
     "diylisis.detectors.terms", "diylisis.detectors.text",
     "diylisis.safe_text",
-    "diylisis.core", "diylisis.core.detectors", "diylisis.core.detectors.prefilter",
+    "diylisis.core", "diylisis.core.detectors", "diylisis.core.detectors.prefilter", "diylisis.core.lazy_pattern",
     "diylisis.edges", "diylisis.edges.user_cache",
 })
 

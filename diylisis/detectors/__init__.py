@@ -21,7 +21,7 @@ from diylisis.detectors import (
     terms,
 )
 from diylisis.detectors.evidence import with_earned_severity
-from diylisis.detectors.lexicon import fragment_literals, lexicon_for
+from diylisis.detectors.lexicon import lexicon_for, pattern_literals
 from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.suppressions import ignored_lines
@@ -42,6 +42,9 @@ RULES: tuple[Rule, ...] = check_registry(
         + terms.RULES
         + suppressions.RULES
     )
+)
+_REQUIRED_PATTERNS = tuple(
+    sorted({need.pattern for rule in RULES for need in rule.requires if not isinstance(need, str)})
 )
 _BY_KEY = {rule.id: rule for rule in RULES} | {rule.name: rule for rule in RULES}
 
@@ -192,6 +195,7 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
             if rule.id not in disabled and (rule.applies is None or rule.applies(settings))
         )
         lexicon = lexicon_for(settings.languages)
+        required = pattern_literals(_REQUIRED_PATTERNS)
         always = 0
         by_fragments: list[tuple[int, int]] = []
         every_fragment = 0
@@ -207,7 +211,7 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
                 if isinstance(need, str):
                     fragments |= lexicon.key_bits(need)
                     continue
-                literals = fragment_literals(need.pattern)
+                literals = required[need.pattern]
                 if literals is None:
                     by_search[need] = by_search.get(need, 0) | bit
                 for literal in sorted(literals or ()):

@@ -19,7 +19,7 @@ import functools
 import os
 import re
 
-from diylisis.core.detectors.prefilter import Prefilter, prefilter, required_literals
+from diylisis.core.detectors.prefilter import Prefilter, further_literals, prefilter, required_literals
 from diylisis.frozen import frozen_model
 
 # os.path, not pathlib: the commit-msg hook imports this module and nothing else it loads needs pathlib
@@ -50,7 +50,14 @@ class Lexicon:
         so what occurs in a masked view of the text occurs in the text.
         """
         scanner = _scanner(self.languages)
-        return scanner.always | scanner.literals.present(folded) | _shapes_in(self.languages, folded)
+        present = scanner.always | scanner.literals.present(folded)
+        pending = present & scanner.further_bits
+        while pending:
+            bit = pending & -pending
+            pending ^= bit
+            if not all(any(literal in folded for literal in pieces) for pieces in scanner.further[bit]):
+                present ^= bit
+        return present | _shapes_in(self.languages, folded)
 
     def key_bits(self, key: str) -> int:
         """The bits of key's fragments in a triggers_in() mask (0: no language has the key, or it is read whole);
@@ -197,6 +204,7 @@ class _Gate:
     triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
     always: int  # fragments with no required literal: they always run
     full: int
+    further: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...] = ()  # (fragment bit, further_literals)
 
 
 # Keys that detectors read whole, never through pattern_for: as word lists (words()) or as their
@@ -214,15 +222,23 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
         return None
     triggers: dict[str, int] = {}
     always = 0
-    literals = _derived().literals
+    further = []
+    derived = _derived()
     for index, (_, fragment) in enumerate(parts):
-        required = literals.get(fragment) if fragment in literals else _sorted(required_literals(fragment))
+        if fragment in derived.literals:
+            required, more = derived.literals[fragment], derived.further.get(fragment, ())
+        else:
+            required, more = _sorted(required_literals(fragment)), _sorted_sets(further_literals(fragment))
         if required is None:
             always |= 1 << index
             continue
         for literal in required:
             triggers[literal] = triggers.get(literal, 0) | 1 << index
-    return _Gate(triggers=tuple(triggers.items()), always=always, full=(1 << len(parts)) - 1)
+        if more:
+            further.append((1 << index, more))
+    return _Gate(
+        triggers=tuple(triggers.items()), always=always, full=(1 << len(parts)) - 1, further=tuple(further)
+    )
 
 
 # Shapes a whitespace-separated token of the folded text can have, which a rule may require as
@@ -273,6 +289,8 @@ def _layout(languages: tuple[str, ...]) -> _Layout:
 class _Scanner:
     literals: Prefilter  # every key's literals, each standing for the bits of the fragments it lets through
     always: int  # fragments without required literals
+    further: dict[int, tuple[tuple[str, ...], ...]]  # fragment bit -> its further literal sets
+    further_bits: int  # the fragments that have some
 
 
 @functools.cache
@@ -280,6 +298,7 @@ def _scanner(languages: tuple[str, ...]) -> _Scanner:
     """Everything triggers_in needs, for every key of the languages' lexicons (built once per process)."""
     offsets = _layout(languages).offset
     pairs: list[tuple[str, int]] = []
+    further: dict[int, tuple[tuple[str, ...], ...]] = {}
     always = 0
     for key in _keys(languages):
         gate = _gate(languages, key)
@@ -287,7 +306,8 @@ def _scanner(languages: tuple[str, ...]) -> _Scanner:
             continue
         always |= gate.always << offsets[key]
         pairs.extend((literal, bits << offsets[key]) for literal, bits in gate.triggers)
-    return _Scanner(literals=prefilter(pairs), always=always)
+        further.update((bit << offsets[key], sets) for bit, sets in gate.further)
+    return _Scanner(literals=prefilter(pairs), always=always, further=further, further_bits=sum(further))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -296,16 +316,27 @@ def _subset(languages: tuple[str, ...], key: str, mask: int) -> re.Pattern[str]:
     return re.compile(_alternation(tuple(part for i, part in enumerate(parts) if mask >> i & 1)), re.IGNORECASE)
 
 
-def fragment_literals(fragment: str) -> tuple[str, ...] | None:
-    """required_literals(fragment), sorted; a lexicon fragment's read from the per-user cache."""
-    literals = _derived().literals
-    if fragment in literals:
-        return literals[fragment]
-    return _sorted(required_literals(fragment))
+@functools.cache
+def pattern_literals(patterns: tuple[str, ...]) -> dict[str, tuple[str, ...] | None]:
+    """required_literals of each pattern, sorted (for the patterns rules require), kept in the per-user
+    cache under the patterns themselves and cache_key()."""
+    from diylisis.edges import user_cache
+
+    key = cache_key() + "\n" + "\n".join(patterns)
+    cached = user_cache.read("pattern-literals", key)
+    if isinstance(cached, dict) and set(cached) == set(patterns):
+        return {pattern: None if found is None else tuple(found) for pattern, found in cached.items()}
+    computed = {pattern: _sorted(required_literals(pattern)) for pattern in patterns}
+    user_cache.write("pattern-literals", key, computed)
+    return computed
 
 
 def _sorted(found: frozenset[str] | None) -> tuple[str, ...] | None:
     return None if found is None else tuple(sorted(found))
+
+
+def _sorted_sets(sets: tuple[frozenset[str], ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(sorted(pieces)) for pieces in sets)
 
 
 # --- the per-user cache of what is derived from the lexicon files ----------------------------
@@ -315,6 +346,7 @@ def _sorted(found: frozenset[str] | None) -> tuple[str, ...] | None:
 class _Derived:
     lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns
     literals: dict[str, tuple[str, ...] | None]  # lexicon fragment -> required_literals, sorted
+    further: dict[str, tuple[tuple[str, ...], ...]]  # lexicon fragment -> further_literals, when it has some
 
 
 def _toml_names(directory: str | os.PathLike[str]) -> list[str]:
@@ -325,13 +357,10 @@ def _toml_names(directory: str | os.PathLike[str]) -> list[str]:
 def derive(directory: str | os.PathLike[str] = LEXICON_DIR) -> _Derived:
     """What the prefilter needs of the lexicon files in directory, computed from them."""
     lexicons = {name: _parse_lexicon(name, directory) for name in _toml_names(directory)}
-    literals = {
-        fragment: _sorted(required_literals(fragment))
-        for _, terms in lexicons.values()
-        for fragments in terms.values()
-        for fragment in fragments
-    }
-    return _Derived(lexicons=lexicons, literals=literals)
+    fragments = [fragment for _, terms in lexicons.values() for entries in terms.values() for fragment in entries]
+    literals = {fragment: _sorted(required_literals(fragment)) for fragment in fragments}
+    further = {fragment: sets for fragment in fragments if (sets := _sorted_sets(further_literals(fragment)))}
+    return _Derived(lexicons=lexicons, literals=literals, further=further)
 
 
 def cache_key(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
@@ -354,6 +383,7 @@ def _as_json(derived: _Derived) -> dict[str, object]:
     return {
         "lexicons": {language: [boundary, terms] for language, (boundary, terms) in derived.lexicons.items()},
         "literals": derived.literals,
+        "further": derived.further,
     }
 
 
@@ -367,9 +397,13 @@ def _from_json(value: object) -> _Derived | None:
             fragment: None if found is None else tuple(found)
             for fragment, found in value["literals"].items()  # type: ignore[index]
         }
+        further = {
+            fragment: tuple(tuple(pieces) for pieces in sets)
+            for fragment, sets in value["further"].items()  # type: ignore[index]
+        }
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    return _Derived(lexicons=lexicons, literals=literals)
+    return _Derived(lexicons=lexicons, literals=literals, further=further)
 
 
 @functools.cache

@@ -35,7 +35,8 @@ def read(name: str, key: str) -> object | None:
         return None
     if not isinstance(body, dict) or body.get("key") != key or "value" not in body:
         return None
-    return body["value"]
+    value: object = body["value"]
+    return value
 
 
 def write(name: str, key: str, value: object) -> None:

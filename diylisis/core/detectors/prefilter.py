@@ -18,8 +18,12 @@ from collections.abc import Iterable
 from diylisis.frozen import frozen_model
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import ahocorasick
+if TYPE_CHECKING:  # typing costs the commit-msg hook an import
+    from collections.abc import Iterator
+    from typing import Protocol
+
+    class _Automaton(Protocol):
+        def iter(self, text: str) -> Iterator[tuple[int, int]]: ...
 
 # Characters that `re` with IGNORECASE equates although their lower-case forms differ, each
 # mapped to one member of its class ("ſession" matches "session"); U+0307 goes because
@@ -246,7 +250,8 @@ def _parse(pattern: str) -> tuple[_Node, ...]:
     node = reader.alternation()
     if reader.at != len(pattern):
         raise _Unsure("unbalanced parenthesis")
-    return (node,)
+    sequences: tuple[tuple[_Node, ...], ...] = node[1]  # type: ignore[assignment]
+    return sequences[0] if len(sequences) == 1 else (node,)
 
 
 # --- the literals a pattern requires ---------------------------------------------------------
@@ -264,6 +269,23 @@ def required_literals(pattern: str) -> frozenset[str] | None:
         return None
     pieces = _cut(found)
     return None if "" in pieces else pieces
+
+
+def further_literals(pattern: str) -> tuple[frozenset[str], ...]:
+    """Sets of folded literals besides required_literals(pattern), each also needed by every match.
+
+    A match holds one literal of each set, so a text must hold one of each for the pattern to
+    match it: the prefilter checks them once the first set has let the pattern through.
+    """
+    first = required_literals(pattern)
+    if first is None:
+        return ()
+    out: list[frozenset[str]] = []
+    for found in _candidates(_parse(pattern))[1:]:
+        pieces = _cut(found)
+        if "" not in pieces and pieces != first and pieces not in out:
+            out.append(pieces)
+    return tuple(out)
 
 
 def _cut(found: frozenset[str]) -> frozenset[str]:
@@ -390,15 +412,14 @@ def _union(sets: list[frozenset[str] | None]) -> frozenset[str] | None:
 class Prefilter:
     """Literals, each standing for a bit mask, found together in one pass over a folded text."""
 
-    automaton: object  # an ahocorasick.Automaton whose values are bit masks (None: no literals)
+    automaton: _Automaton | None  # an ahocorasick.Automaton whose values are bit masks (None: no literals)
 
     def present(self, folded: str) -> int:
         """The union of the masks of every literal that occurs in folded (a fold() of the text)."""
-        automaton: ahocorasick.Automaton | None = self.automaton  # type: ignore[assignment]
-        if automaton is None:
+        if self.automaton is None:
             return 0
         bits = 0
-        for _, mask in automaton.iter(folded):
+        for _, mask in self.automaton.iter(folded):
             bits |= mask
         return bits
 
@@ -411,7 +432,7 @@ def prefilter(literals: Iterable[tuple[str, int]]) -> Prefilter:
             masks[literal] = masks.get(literal, 0) | mask
     if not masks:
         return Prefilter(automaton=None)
-    import ahocorasick
+    import ahocorasick  # type: ignore[import-not-found]
 
     automaton = ahocorasick.Automaton()
     for literal, mask in masks.items():

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diylisis.core.detectors.prefilter import fold, prefilter, required_literals
+from diylisis.core.detectors.prefilter import fold, further_literals, prefilter, required_literals
 from diylisis.detectors import RULES, DetectSettings, _plan
 from diylisis.detectors.lexicon import _load, _parts, lexicon_for
 from diylisis.detectors.text import prepare
@@ -72,6 +72,13 @@ def test_required_literals_are_folded_and_cut_where_a_view_could_differ(
     assert required_literals(pattern) == (None if literals is None else frozenset(literals))
 
 
+def test_further_literal_sets_name_what_else_every_match_needs() -> None:
+    # a check word then a tick or ": ok": the word lets the fragment through, the tick must follow
+    sets = further_literals(r"(?:tests?|lint)\b[^\n]{0,30}?(?:[✅✔]|: ?ok\b)")
+    assert any({"✅", "✔"} <= pieces for pieces in sets)
+    assert further_literals(r"\w+") == ()
+
+
 def test_the_reader_follows_every_shipped_pattern() -> None:
     # a fragment the reader gives up on always runs: correct, but it should be rare
     unread = [fragment for fragment in FRAGMENTS + RULE_PATTERNS if required_literals(fragment) is None]
@@ -103,7 +110,9 @@ def test_every_string_a_pattern_matches_holds_one_of_its_literals(pattern: str, 
     except Exception:  # hypothesis cannot build strings for some look-arounds; nothing to check then
         return
     if compiled.search(text):
-        assert any(literal in fold(text) for literal in literals), (pattern, text)
+        folded = fold(text)
+        for pieces in (literals, *further_literals(pattern)):
+            assert any(literal in folded for literal in pieces), (pattern, text, pieces)
 
 
 def _words() -> list[str]:
