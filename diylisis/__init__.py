@@ -1,7 +1,3 @@
 """diylisis: `git distill` certifies that a record is portable for a declared recipient role."""
 
 __version__ = "0.1.0"
-
-from diylisis import precompiled as _precompiled
-
-_precompiled.install()

@@ -214,50 +214,12 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point for `git-distill`, `diylisis` and `python -m diylisis`."""
     fast = fast_commit_msg(sys.argv[1:] if argv is None else list(argv))
     if fast is not None:
-        if argv is None:
-            # The process is the hook and lives for tens of milliseconds: the cyclic collector
-            # would only walk the objects its imports create (about 1 ms); reference counting
-            # still frees what the run drops.
-            import gc
-
-            gc.disable()
-        code = _guarded(lambda: _commit_msg(*fast))
-        if argv is None:  # the process is the hook: end it without the interpreter's teardown
-            _exit_now(code)
-        sys.exit(code)
+        sys.exit(_guarded(lambda: _commit_msg(*fast)))
     after_commit = fast_post_commit(sys.argv[1:] if argv is None else list(argv))
     if after_commit is not None:  # the post-commit hook runs on every commit: no click either
-        code = _guarded(lambda: _post_commit(after_commit))
-        if argv is None:
-            _exit_now(code)
-        sys.exit(code)
+        sys.exit(_guarded(lambda: _post_commit(after_commit)))
     pushing = fast_pre_push(sys.argv[1:] if argv is None else list(argv))
     if pushing is not None:  # git runs the pre-push hook with REMOTE URL: no click on that path
         remote, _, verbose = pushing
         sys.exit(_guarded(lambda: _pre_push(remote, verbose)))
-    code = _guarded(lambda: _click_main(argv))
-    if argv is None and sys.argv[1:2] and sys.argv[1] in _READ_ONLY:
-        _exit_now(code)
-    sys.exit(code)
-
-
-# Commands that write nothing but the standard streams, close every file they open, and leave
-# no git process behind that an atexit handler does not end: their process skips the teardown.
-_READ_ONLY = ("scan", "verify")
-
-
-def _exit_now(code: int) -> None:
-    """Run the atexit handlers, flush the standard streams and end the process with code,
-    skipping the rest of the interpreter's finalization: tearing down the ~150 modules the hook
-    loaded costs about 5 ms of every commit, and freeing what a scan of 20,000 commits made
-    30-50 ms. Nothing is lost: such a command has closed every file it wrote."""
-    import atexit
-    import os
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass  # a closed or broken stream: nothing more can be said on it
-    os._exit(code)
+    sys.exit(_guarded(lambda: _click_main(argv)))

@@ -40,8 +40,8 @@ _JSON_SPACE = " \t\r"  # a line of these (besides "\n") is blank
 _IRRELEVANT = bytes(b for b in range(256) if b not in b'[]{}"')
 # A string once everything but quotes and brackets is gone, or an unterminated one running to
 # the end of the line: every '"' starts a match, so the scan is linear whatever the line holds.
-# Compiled on first use (re caches it): the commit-msg path ships the patterns it compiles
-# precompiled (diylisis/precompiled.py), and it reads a note this deep only when one is planted.
+# Compiled on first use (re caches it): the commit-msg path reads a note this deep only when
+# one is planted, so a plain commit does not pay for compiling it.
 _STRING = rb'"[^"]*(?:"|\Z)'
 _OPENERS = frozenset(b"[{")
 

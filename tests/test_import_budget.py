@@ -33,7 +33,7 @@ the previous entry's bytes as this one's content.
 # pulls in (gitio starts git with os.posix_spawnp), typing (annotations are strings; names
 # only types need are imported under TYPE_CHECKING), pathlib with urllib.parse (paths are strings), hashlib's
 # OpenSSL module (diylisis.digests), tomllib (read only when a configuration file exists) and
-# array (precompiled reads the shipped code words through a memoryview).
+# array.
 DENIED = frozenset({
     "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl", "click",
     "jsonschema", "referencing", "rpds", "tomli_w", "yaml", "_yaml",
@@ -61,7 +61,7 @@ ALLOWED = frozenset({
     "diylisis.state", "diylisis.secrets", "diylisis.hook_certificates",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.signing",
-    "diylisis.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.note_text", "diylisis.precompiled", "diylisis.engine", "diylisis.gitio",
+    "diylisis.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.note_text", "diylisis.engine", "diylisis.gitio",
     "diylisis.gitio.context",
     "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",
     "diylisis.phases", "diylisis.phases.f0_contract", "diylisis.phases.f1_deixis",
@@ -76,6 +76,8 @@ ALLOWED = frozenset({
     "diylisis.detectors.suppressions",
     "diylisis.detectors.terms", "diylisis.detectors.text",
     "diylisis.safe_text", "diylisis.core", "diylisis.core.generated", "diylisis.core.skip",
+    "diylisis.core.detectors", "diylisis.core.detectors.prefilter", "diylisis.core.lazy_pattern",
+    "diylisis.edges.user_cache",
 })
 
 _LINE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|(?P<indent> *)(?P<name>\S+)\s*$")

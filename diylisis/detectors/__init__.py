@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from diylisis.core.detectors.prefilter import fold
 from diylisis.detectors import (
     claims,
     deixis,
@@ -21,13 +22,17 @@ from diylisis.detectors import (
     terms,
 )
 from diylisis.detectors.evidence import with_earned_severity
-from diylisis.detectors.lexicon import fold, fragment_literals, lexicon_for
+from diylisis.detectors.lexicon import lexicon_for, pattern_literals
 from diylisis.detectors.rule import Rule, check_registry
 from diylisis.detectors.settings import DetectSettings
 from diylisis.detectors.suppressions import ignored_lines
 from diylisis.detectors.text import prepare
 from diylisis.errors import RuleCrashed
 from diylisis.model import Category, Finding, RepoContext, Severity, Snapshot
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.core.lazy_pattern import LazyPattern
 
 RULES: tuple[Rule, ...] = check_registry(
     with_earned_severity(
@@ -41,6 +46,9 @@ RULES: tuple[Rule, ...] = check_registry(
         + terms.RULES
         + suppressions.RULES
     )
+)
+_REQUIRED_PATTERNS = tuple(
+    sorted({need.pattern for rule in RULES for need in rule.requires if not isinstance(need, str)})
 )
 _BY_KEY = {rule.id: rule for rule in RULES} | {rule.name: rule for rule in RULES}
 
@@ -132,7 +140,7 @@ class _Plan:
     by_other_literal: tuple[tuple[str, int], ...]  # the other literals: most records cannot hold them
     # (a required pattern without literals, rules requiring it): searched in the text itself, and
     # only while one of those rules is not let through yet
-    by_search: tuple[tuple[re.Pattern[str], int], ...]
+    by_search: tuple[tuple[re.Pattern[str] | LazyPattern, int], ...]
 
     def runs(self, triggers: int, folded: str, text: str) -> tuple[tuple[Rule, Severity], ...]:
         """The rules some requirement of which may match the text (folded: its fold();
@@ -175,11 +183,12 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
             if rule.id not in disabled and (rule.applies is None or rule.applies(settings))
         )
         lexicon = lexicon_for(settings.languages)
+        required = pattern_literals(_REQUIRED_PATTERNS)
         always = 0
         by_fragments: list[tuple[int, int]] = []
         every_fragment = 0
         by_literal: dict[str, int] = {}
-        by_search: dict[re.Pattern[str], int] = {}
+        by_search: dict[re.Pattern[str] | LazyPattern, int] = {}
         for index, (rule, _) in enumerate(rules):
             bit = 1 << index
             if not rule.requires:
@@ -190,7 +199,7 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
                 if isinstance(need, str):
                     fragments |= lexicon.key_bits(need)
                     continue
-                literals = fragment_literals(need.pattern)
+                literals = required[need.pattern]
                 if literals is None:
                     by_search[need] = by_search.get(need, 0) | bit
                 for literal in sorted(literals or ()):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.detectors._match import lexicon_findings
 from diylisis.detectors.rule import Rule
 from diylisis.detectors.text import TRACE_LINE, Doc
@@ -15,13 +16,13 @@ from diylisis.model import Category, Finding, Severity
 # A path ends at a space, a quote or bracket, or CJK text and punctuation ("/tmp/run.log。계속"):
 # Chinese and Japanese put no space after a path.
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-TEMP_PATH = re.compile(
+TEMP_PATH = LazyPattern(
     r"(?:/(?<![A-Za-z0-9_.~/-]/)(?:tmp|var/tmp|private/tmp|private/var/folders|var/folders|dev/shm)"
     r"|%(?<![\w.~/-]%)(?:TEMP%|TMP%)|\$(?<![\w.~/-]\$)TMPDIR"
     r"|C(?<![\w.~/-]C):\\(?:Windows\\)?Temp|c(?<![\w.~/-]c):\\(?:Windows\\)?Temp)"
     rf"(?:[/\\][^\s`'\"),;\]{_CJK}]*)?"
 )
-MACHINE_PATH = re.compile(
+MACHINE_PATH = LazyPattern(
     r"(?<![A-Za-z0-9_.~/-])(?:/Users/|/home/|[A-Za-z]:\\Users\\|/mnt/|/Volumes/|/media/)"
     rf"(?P<owner>[^\s/\\`'\"),;{_CJK}]+)(?:[/\\][^\s`'\"),;\]{_CJK}]*)?"
     rf"|(?<![\w.~/-])~/(?!\.)[^\s`'\"),;\]{_CJK}]+"

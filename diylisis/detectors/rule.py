@@ -10,6 +10,7 @@ from diylisis.model import Category, Finding, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from diylisis.core.lazy_pattern import LazyPattern
     from diylisis.detectors.settings import DetectSettings
     from diylisis.detectors.text import Doc
 
@@ -39,7 +40,7 @@ class Rule:
     # whose fragments' literals occur, a lexicon.SHAPES name some token has, or a pattern whose
     # required literals occur (one without any is searched for in the text). Empty: the rule
     # always runs. detect() skips the rest unread.
-    requires: tuple[str | re.Pattern[str], ...] = ()
+    requires: tuple[str | re.Pattern[str] | LazyPattern, ...] = ()
     # None: the rule may find something under any settings; else only under those it accepts
     # (a rule that flags what a list in the settings names has nothing to do while it is empty)
     applies: Callable[[DetectSettings], bool] | None = None

@@ -70,7 +70,7 @@ class Doc:
     def folded(self) -> str:
         """The text folded for literal prefilters (lexicon.fold), once per record."""
         if _FOLDED not in self.memo:
-            from diylisis.detectors.lexicon import fold
+            from diylisis.core.detectors.prefilter import fold
 
             self.memo[_FOLDED] = fold(self.text)
         return self.memo[_FOLDED]  # type: ignore[return-value]

@@ -1,4 +1,4 @@
-"""The literal prefilter (lexicon.required_literals, Doc.pattern, Rule.requires) never changes a match."""
+"""The literal prefilter (prefilter.required_literals, Doc.pattern, Rule.requires) never changes a match."""
 
 from __future__ import annotations
 
@@ -6,21 +6,9 @@ import re
 
 import pytest
 
+from diylisis.core.detectors.prefilter import fold, required_literals
 from diylisis.detectors import RULES, DetectSettings, _plan, detect_text
-from diylisis.detectors.lexicon import (
-    _confirmed,
-    _further_table,
-    _load,
-    _parts,
-    _scanner,
-    _triggers_one_by_one,
-    _triggers_scanned,
-    fold,
-    further_literals,
-    lexicon_for,
-    required_literals,
-    required_shapes,
-)
+from diylisis.detectors.lexicon import _load, lexicon_for
 from diylisis.detectors.text import prepare
 from diylisis.gitio.context import PygitContext
 from tests.conftest import commit, git
@@ -74,27 +62,6 @@ def test_required_literals_are_folded_and_cut_where_a_view_could_differ() -> Non
     assert required_literals("tests  pass") == frozenset({"tests"})  # two spaces: a mask could make them
     assert required_literals(r"\d+/\d+") == frozenset({"/"})
     assert required_literals(r"\w+") is None
-
-
-def test_further_literal_sets_are_each_needed_by_every_match() -> None:
-    # a check word then a tick or ": ok": the word lets the fragment through, the tick must follow
-    sets = further_literals(r"(?:tests?|lint)\b[^\n]{0,30}?(?:[✅✔]|: ?ok\b)")
-    assert any({"✅", "✔"} <= pieces for pieces in sets)
-    lexicon = lexicon_for(None)
-    texts = TEXTS + tuple(rule.doc for rule in RULES)
-    checked = 0
-    for key in _keys():
-        for wrapped, fragment in _parts(lexicon.languages, key):
-            sets = further_literals(fragment)
-            if not sets:
-                continue
-            pattern = re.compile(wrapped, re.IGNORECASE)
-            for text in texts:
-                for match in pattern.finditer(text):
-                    folded = fold(match.group())
-                    assert all(any(literal in folded for literal in pieces) for pieces in sets), (fragment, match)
-                    checked += 1
-    assert checked > 20
 
 
 def test_fold_merges_what_ignorecase_merges() -> None:
@@ -173,99 +140,6 @@ def test_a_rule_with_nothing_to_do_under_the_settings_does_not_run() -> None:
     rejecting = DetectSettings(reject=("widget",))
     assert "CT802" in {rule.id for rule, _ in _plan(rejecting, None).runs(triggers, folded, text)}
     assert [f.rule_id for f in detect_text(text, None, rejecting)[0]] == ["CT802"]
-
-
-@pytest.mark.parametrize("text", TEXTS)
-def test_the_trie_scanner_finds_exactly_the_literals_checked_one_by_one(text: str) -> None:
-    languages = lexicon_for(None).languages
-    folded = fold(text)
-    scanned, one_by_one = _triggers_scanned(languages, folded), _triggers_one_by_one(languages, folded)
-    fragments = _further_table(languages)[3]
-    assert scanned & fragments == one_by_one & fragments
-    # the scanner also marks the further literal sets it saw; checking them literal by literal agrees
-    assert _confirmed(languages, scanned) == _confirmed(languages, one_by_one, folded)
-
-
-def test_a_literal_of_several_words_is_found_wherever_its_words_stand() -> None:
-    # the scanner drops a literal when a token holds its piece where the literal cannot have it;
-    # words of such literals, glued to affixes and to each other, must still agree with a plain search
-    import random
-
-    languages = lexicon_for(None).languages
-    literals = sorted({entry[0] for _, entries in _scanner(languages).closure.values() for entry in entries})
-    assert len(literals) > 100
-    generator = random.Random(13)
-    affixes = ["", "", "", "x", "re", "-", ":", "s", "ed", "<", ">", "@", "#"]
-    texts = []
-    for _ in range(1500):
-        words = [word for literal in generator.sample(literals, 3) for word in literal.split()]
-        if generator.random() < 0.3:
-            generator.shuffle(words)
-        glued = [generator.choice(affixes) + word + generator.choice(affixes) for word in words]
-        texts.append(fold("".join(word + generator.choice([" ", " ", "", "\n"]) for word in glued)))
-    for folded in texts:
-        scanned, one_by_one = _triggers_scanned(languages, folded), _triggers_one_by_one(languages, folded)
-        assert _confirmed(languages, scanned) == _confirmed(languages, one_by_one, folded), folded
-
-
-@pytest.mark.parametrize(
-    ("fragment", "shapes"),
-    [
-        (r"~?\d+ (?:pass|passed)", ("shape:digit",)),
-        (r"round\s*[0-9]+", ("shape:digit",)),
-        (r"(?:r\d|round \d)", ("shape:digit",)),
-        (r"task #(?>\d+)", ("shape:digit",)),
-        (r"all (?:\d+ )?tests pass", ()),
-        (r"pass|\d", ()),
-        (r"(?=\d)pass", ()),
-        (r"[^0-9]pass", ()),
-        (r"[a\d]pass", ()),
-        (r"x{0,2}\d?pass", ()),
-    ],
-)
-def test_a_fragment_requires_a_digit_only_when_every_match_holds_one(fragment: str, shapes: tuple[str, ...]) -> None:
-    assert required_shapes(fragment) == shapes
-
-
-def test_a_fragment_needing_a_digit_is_let_through_only_by_a_text_with_one() -> None:
-    lexicon = lexicon_for(None)
-    languages = lexicon.languages
-    index = next(i for i, (_, fragment) in enumerate(_parts(languages, "pass_claim")) if "ran \\d+ test" in fragment)
-    key_bits = lexicon.key_bits("pass_claim")
-    bit = (key_bits & -key_bits) << index  # the key's lowest bit is its first fragment's
-
-    def lets_through(text: str) -> bool:
-        folded = fold(text)
-        answers = {
-            _confirmed(languages, _triggers_scanned(languages, folded)),
-            _confirmed(languages, _triggers_one_by_one(languages, folded), folded),
-        }
-        assert len(answers) == 1  # the token scanner and the literal-by-literal check agree
-        return bool(answers.pop() & bit)
-
-    assert lets_through("Ran 12 tests.")
-    assert not lets_through("Ran the tests.")
-
-
-def test_no_fragment_said_to_need_a_digit_matches_a_text_without_one() -> None:
-    import random
-
-    texts = [*TEXTS, *(rule.doc for rule in RULES)]
-    words = sorted({word for text in texts for word in text.split()})
-    generator = random.Random(19)
-    texts += [" ".join(generator.sample(words, 12)) for _ in range(300)]
-    digitless = [re.sub(r"\d", "", text) for text in texts]
-    shaped = [
-        fragment
-        for language in lexicon_for(None).languages
-        for fragments in _load(language)[1].values()
-        for fragment in fragments
-        if required_shapes(fragment)
-    ]
-    assert len(shaped) > 10
-    for fragment in shaped:
-        pattern = re.compile(fragment, re.IGNORECASE)
-        assert not any(pattern.search(text) for text in digitless), fragment
 
 
 def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
@@ -401,8 +275,6 @@ def test_a_rule_requiring_a_token_shape_runs_only_when_a_token_has_it() -> None:
         folded = fold(text)
         return {rule.id for rule, _ in _plan(settings, None).runs(lexicon.triggers_in(folded), folded, text)}
 
-    for _ in range(20):  # past the first records, which are checked literal by literal
-        runs("Warm the token scanner up.")
     assert {"RF302", "SI202"} <= runs("Revert 1a2b3c4d, which audit F11 flagged.")
     assert not {"RF302", "SI202"} & runs("Revert the cache change, which the audit flagged.")
     assert "RF302" in runs("Revert DEADBEEF1 as well.")  # folded, an upper-case id has the shape too

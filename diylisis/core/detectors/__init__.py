@@ -1,0 +1,1 @@
+"""Detector logic of the pure core."""

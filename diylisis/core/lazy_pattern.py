@@ -1,0 +1,38 @@
+"""A regular expression compiled on its first use, for patterns only some records need.
+
+The `re` module compiles in pure Python, and a pattern with large character classes (the CJK
+ranges of the path rules) costs milliseconds; the commit-msg hook judges one record, which
+most such patterns never touch once the prefilter has skipped their rule. The source text
+and flags are at hand without compiling (`pattern`, `flags`), as on `re.Pattern`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+
+class LazyPattern:
+    """re.compile(pattern, flags), made when a match is first asked for."""
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern (the same object on every call)."""
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled().finditer(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled().search(text)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r}, {self.flags!r})"
