@@ -210,6 +210,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     edits, conflicts = repair.plan(snapshot.text, state.items, _answers_by_item(state),
                                    state.decisions, done, _kept_spans(snapshot.text, state)) \
         if edges.write else ((), ())
+    edits = tuple(edit for edit in edits if not _forge_linked(state, edit.item_id))
     if conflicts:
         return replace(state, status="paused", verdict=verdict, open_questions=tuple(
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
@@ -220,8 +221,9 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
         new_text, deltas = repair.apply(snapshot.text, edits, state.pass_n)
         change = repair_diff(snapshot.text, new_text, str(state.target))
         if not edges.gate.confirm(change, state):  # nothing is rewritten unseen (Rule 12)
+            # a repair makes Qp fire: its questions are asked in this pause too
             return replace(state, status="paused", verdict=verdict, proposed_change=change,
-                           open_questions=()), False
+                           open_questions=_premise_questions(state)), False
         state = replace(state, proposed_change=None, repair_deltas=state.repair_deltas + deltas,
                         repaired_targets=state.repaired_targets + tuple(
                             (d.before, f"line {d.line}") for d in deltas))
@@ -259,6 +261,19 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
             f"the measure stays at {measure.total} with nothing left to repair: {measure}"
             + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), False
     return state, settled
+
+
+def _forge_linked(state: RunState, item_id: str) -> bool:
+    """A bare issue number in a commit message or PR body that the origin's forge links itself
+    (`Fixes #12.` on GitHub): it is judged by its URL, but the author's text keeps it as written,
+    closing keyword and all."""
+    from diylisis.model import RecordKind
+
+    if state.target.kind is RecordKind.FILE:
+        return False
+    item = next((i for i in state.items if i.id == item_id), None)
+    return item is not None and item.rule_id == "RF301" and bool(item.resolution) and \
+        not any(a.item_id == item_id for a in state.answers)
 
 
 def repair_diff(before: str, after: str, name: str) -> str:

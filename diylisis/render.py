@@ -84,6 +84,11 @@ def result_text(result: Result, verbose: bool = False) -> str:
     if state.status == "paused" and state.proposed_change is not None:
         lines.append(f"Paused run {state.run_id}: the repair below changes {state.target}; nothing is changed yet.")
         lines += state.proposed_change.splitlines()
+        if state.open_questions:
+            lines.append("Answer these too before you apply it:")
+            for q in state.open_questions:
+                lines.append(f"  {q.id}: {q.reason}")
+                lines.append(f"    git distill answer {state.run_id} {q.id} {q.options[0]} VALUE")
         lines.append(f"To apply it: git distill resume {state.run_id} --yes")
         lines.append(f"To give it up: git distill runs abort {state.run_id}")
         return visible_lines(lines) + "\n"
@@ -150,7 +155,10 @@ def trace_lines(state: RunState) -> list[str]:
         elif item is not None and item.kind == "pointer" and d.kind is DispositionKind.ROUTE:
             observed.append(item.token)
         elif item is not None and item.resolution and d.kind is not DispositionKind.DROP:
-            lines.append(f"  {name}: rewritten to its stable form {item.resolution}")
+            if any(delta.item_id == d.item_id for delta in state.repair_deltas):
+                lines.append(f"  {name}: rewritten to its stable form {item.resolution}")
+            else:
+                lines.append(f"  {name}: kept as written; the reader opens it as {item.resolution}")
     for decision in state.decisions:
         answer = answers.get(decision.id)
         if answer is not None and decision.id not in {d.item_id for d in state.dispositions}:
