@@ -264,13 +264,13 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
 
 
 def _forge_linked(state: RunState, item_id: str) -> bool:
-    """A bare issue number in a commit message or PR body that the origin's forge links itself
+    """A bare issue number in a made commit's message or a PR body that the origin's forge links itself
     (`Fixes #12.` on GitHub): it is judged by its URL, but the author's text keeps it as written,
     closing keyword and all."""
     from diylisis.model import RecordKind
 
-    if state.target.kind is RecordKind.FILE:
-        return False
+    if state.target.kind not in (RecordKind.COMMIT, RecordKind.PRBODY):
+        return False  # a file gets the URL; the commit-msg hook prints the URL it writes
     item = next((i for i in state.items if i.id == item_id), None)
     return item is not None and item.rule_id == "RF301" and bool(item.resolution) and \
         not any(a.item_id == item_id for a in state.answers)
