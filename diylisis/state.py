@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from diylisis.core.gate import Answer as Answer  # the gate's answer, shared by every kind of run
 from diylisis.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
 
 
@@ -142,15 +143,6 @@ class RepairDelta:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Answer:
-    """A gate answer: Resolve/Route/Drop/Defer (Qd), Confirm/Correct (F0), or a Qp value."""
-
-    item_id: str
-    option: str
-    value: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Question:
     """An open gate item, as shown to the author and in the paused JSON."""
 
@@ -238,3 +230,4 @@ class RunState:
     authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()
     stop_reason: str | None = None
+    proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation

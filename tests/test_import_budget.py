@@ -61,6 +61,7 @@ ALLOWED = frozenset({
     "diylisis.state", "diylisis.secrets", "diylisis.hook_certificates",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.signing",
+    "diylisis.core.gate", "diylisis.edges.run_files",
     "diylisis.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.note_text", "diylisis.engine", "diylisis.gitio",
     "diylisis.gitio.context",
     "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",

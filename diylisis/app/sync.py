@@ -18,11 +18,10 @@ No click here: the pre-push hook imports this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import os
 import random
 import time
+from dataclasses import dataclass
 
 from diylisis import store
 from diylisis.errors import GitError, StoreConflict

@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
+from diylisis.errors import EXIT_FAILED, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import Any
 
     from diylisis.engine import Result
-    from diylisis.gate import Gate
     from diylisis.model import Target
     from diylisis.workspace import Workspace
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
-                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" }.")
+                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" } (see git distill answer --help for every item).")
 SIGN = click.option("--sign/--no-sign", default=None,
                     help="Sign the certificate with the signing git is configured for (gpg.format, "
                          "user.signingKey); default: git config distill.sign.")
@@ -29,24 +27,21 @@ NO_INPUT = click.option("--no-input", is_flag=True,
                         help="Never prompt: open questions pause the run (exit 3).")
 
 
-def choose_gate(answers_file: Path | None, no_input: bool) -> Gate:
-    """Interactive on a terminal, answers from a file, or paused (issue: three realizations)."""
-    from diylisis import gate
-
-    if answers_file is not None:
-        return gate.AnswersGate(answers=gate.load_answers(answers_file))
-    if not no_input and sys.stdin.isatty():
-        return gate.InteractiveGate()
-    return gate.PausedGate()
+YES = click.option("--yes", is_flag=True,
+                   help="Apply the repaired text without asking (it is still shown as a diff); without it, "
+                        "an answers file or a resumed run stops with exit 3 before the repair.")
 
 
-def emit(result: Result, output_format: str) -> int:
+VERBOSE = click.option("--verbose", "-v", is_flag=True,
+                       help="Also print the protocol's own record: substitution table, disposition trace, "
+                            "ledger and judgments (JSON always has them).")
+
+
+def emit(result: Result, output_format: str, verbose: bool = False) -> int:
     """Print a run's result and return its exit code."""
-    from diylisis import render
+    from diylisis.app.certify_runs import emit as emit_result
 
-    click.echo(render.result_json(result) if output_format == "json" else render.result_text(result),
-               nl=output_format == "json")
-    return {"certified": EXIT_OK, "paused": EXIT_PAUSED}.get(result.state.status, EXIT_FAILED)
+    return emit_result(result, output_format, verbose)
 
 
 @click.command()
@@ -70,19 +65,22 @@ def emit(result: Result, output_format: str) -> int:
 @SIGN
 @ANSWERS
 @NO_INPUT
+@YES
+@VERBOSE
 @FORMAT
 def command(target: str, role: str | None, activity: str | None, sources: tuple[str, ...], scope: str | None,
             verification: tuple[str, ...], stop: str | None, certificate_target: str | None,
             activation_verb: str | None, utterances: tuple[str, ...], utterance_file: Path | None,
             refuter_choice: str | None, check: bool, sign: bool | None, answers_file: Path | None,
-            no_input: bool, output_format: str) -> int:
+            no_input: bool, yes: bool, verbose: bool, output_format: str) -> int:
     """Certify TARGET's portability for a recipient ROLE and store the certificate as a git note.
 
     TARGET is commit:REV, file:PATH[@REV], msgfile:PATH, prbody:PATH or prbody:-, or a bare
     path or revision. Residue is repaired in place where the record has a write channel
-    (a file is committed once per pass; an unpushed HEAD is amended); what needs your
-    judgment is asked at a terminal, taken from --answers, or left open: the run pauses
-    (exit 3) and `git distill answer` / `git distill resume` continue it.
+    (a file is committed once per pass; an unpushed HEAD is amended) once you have seen the
+    repaired text as a diff and confirmed it (at a terminal, or with --yes); what needs
+    your judgment is asked at a terminal, taken from --answers, or left open: the run
+    pauses (exit 3) and `git distill answer` / `git distill resume` continue it.
 
     Exit 0 certified, 1 not portable or stopped, 2 bad input, 3 paused.
     """
@@ -114,13 +112,16 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
                               activation_verb=activation_verb)
     state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
     _refuse_unwritable_store(workspace, parsed)
+    from diylisis import gate
+    from diylisis.app.certify_runs import gate_for
+
     if check:
-        result = certification.certify(workspace, state, choose_gate(None, True), check_only=True)
+        result = certification.certify(workspace, state, gate.PausedGate(), check_only=True)
         if result.state.status == RunStatus.PAUSED:
             return _not_portable(result, output_format)
-        return emit(result, output_format)
-    result = certification.certify(workspace, state, choose_gate(answers_file, no_input))
-    return emit(result, output_format)
+        return emit(result, output_format, verbose)
+    result = certification.certify(workspace, state, gate_for(workspace, parsed, answers_file, no_input, yes))
+    return emit(result, output_format, verbose)
 
 
 def _refuse_undecodable_arguments(arguments: dict[str, Any]) -> None:
@@ -154,7 +155,9 @@ def _not_portable(result: Result, output_format: str) -> int:
     from diylisis.safe_text import visible, visible_json
 
     state = result.state
-    found = [q for q in state.open_questions]
+    from diylisis.state import GateKind
+
+    found = [q for q in state.open_questions if q.gate is not GateKind.PREMISE]  # questions, not findings
     if output_format == "json":
         click.echo(visible_json(json.dumps({"status": "not-portable", "target": str(state.target), "findings": [
             {"token": q.token, "line": q.line, "item": q.id, "why": q.reason} for q in found]},

@@ -31,8 +31,11 @@ class _Captured(Exception):
 class _ConfirmingGate:
     """Confirms contract fields so the first pass reaches F5; answers nothing else."""
 
+    def confirm(self, change: str, state: RunState) -> bool:
+        return False  # it only captures the refuter's request: nothing is repaired
+
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
-        from diylisis.state import GateKind
+        from diylisis.state import Answer, GateKind
 
         return tuple(Answer(item_id=q.id, option="confirm") for q in questions
                      if q.gate is GateKind.CONTRACT)

@@ -7,9 +7,8 @@ script records that it saved it; any other file is left as it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import click

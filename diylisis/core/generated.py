@@ -15,10 +15,8 @@ no sentence of its own past a path and a role.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import re
-
+from dataclasses import dataclass
 
 AUTOSQUASH = "autosquash"
 MERGE = "merge"

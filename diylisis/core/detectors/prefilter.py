@@ -12,11 +12,9 @@ Pure: no file, git or terminal I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import re
 from collections.abc import Iterable
-
+from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs the commit-msg hook an import
