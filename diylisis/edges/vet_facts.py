@@ -1,0 +1,150 @@
+"""The git measurements behind vet's tags: who cites a record, when a claim's line was written,
+which later commits touched what it names, and what code and config hold for a key.
+
+Each function runs a few git commands at a pinned revision and returns plain values or the
+frozen facts of `diylisis.core.tagging`; the command that shows each fact travels with it as
+its basis. Nothing here writes to the repository.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from diylisis.core import tagging
+from diylisis.errors import GitError
+from diylisis.gitio import first_line, try_git
+
+RECORD_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".adoc")
+ENFORCEMENT_PATHS = ("tests/", "test/", ".github/")
+MIN_BASENAME = 8  # a basename shorter than this names too many things to count as a citation
+
+
+def _git(root: str | Path, args: Sequence[str], *, ok: tuple[int, ...] = (0,)) -> bytes:
+    code, out, err = try_git(args, root)
+    if code not in ok:
+        raise GitError(f"git {args[0]} failed: {first_line(err) or f'exit status {code}'}")
+    return out
+
+
+def resolve(root: str | Path, revision: str) -> str:
+    """The commit id REVISION names."""
+    code, out, _ = try_git(["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], root)
+    if code != 0:
+        raise GitError(f"no such revision: {revision}")
+    return out.decode().strip()
+
+
+def commit_time(root: str | Path, commit: str) -> int:
+    """The committer time of COMMIT, seconds since the epoch."""
+    return int(_git(root, ["log", "-1", "--format=%ct", commit, "--"]).decode().strip())
+
+
+def blob_id(root: str | Path, commit: str, path: str) -> str | None:
+    """The blob PATH has at COMMIT, or None when it is not tracked there."""
+    code, out, _ = try_git(["rev-parse", "--verify", "--quiet", f"{commit}:{path}"], root)
+    return out.decode().strip() if code == 0 else None
+
+
+def blob_text(root: str | Path, blob: str) -> str:
+    """A blob's content as text (undecodable bytes replaced)."""
+    return _git(root, ["cat-file", "blob", blob]).decode("utf-8", errors="replace")
+
+
+def tracked_paths(root: str | Path, commit: str) -> tuple[str, ...]:
+    """Every path tracked at COMMIT."""
+    out = _git(root, ["ls-tree", "-r", "-z", "--name-only", commit])
+    return tuple(name.decode("utf-8", errors="replace") for name in out.split(b"\0") if name)
+
+
+def citation_patterns(source: str, tracked: Sequence[str]) -> tuple[str, ...]:
+    """The strings that name SOURCE: its full path, and its basename when that has at least
+    MIN_BASENAME characters and no other tracked file shares it."""
+    base = source.rsplit("/", 1)[-1]
+    patterns = [source]
+    if base != source and len(base) >= MIN_BASENAME and sum(p.rsplit("/", 1)[-1] == base for p in tracked) == 1:
+        patterns.append(base)
+    return tuple(patterns)
+
+
+def citations(root: str | Path, commit: str, source: str, tracked: Sequence[str]) -> tagging.LeverageTag:
+    """The distinct files at COMMIT that name SOURCE (one `git grep -I -n -F`), SOURCE itself left out."""
+    patterns = citation_patterns(source, tracked)
+    args = ["grep", "-I", "-n", "-F", *(part for p in patterns for part in ("-e", p)), commit, "--"]
+    out = _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace")
+    boundary = [re.compile(rf"(?<![\w/.-]){re.escape(p)}(?![\w-])") for p in patterns]
+    found: list[tagging.Citation] = []
+    for row in out.splitlines():
+        _, path, line, text = row.split(":", 3)
+        if path != source and any(b.search(text) for b in boundary):
+            found.append(tagging.Citation(path=path, line=int(line), text=text))
+    basis = "git grep -I -n -F " + " ".join(f"-e {p}" for p in patterns) + f" {commit[:12]}"
+    return tagging.leverage(tuple(found), basis)
+
+
+def blame_line(root: str | Path, commit: str, path: str, line: int) -> tuple[str, int]:
+    """(the commit that wrote PATH's line LINE as of COMMIT, that commit's committer time)."""
+    out = _git(root, ["blame", "--porcelain", "-L", f"{line},{line}", commit, "--", path])
+    lines = out.decode("utf-8", errors="replace").splitlines()
+    author = lines[0].split(" ", 1)[0]
+    times = [row.split(" ", 1)[1] for row in lines if row.startswith("committer-time ")]
+    return author, int(times[0])
+
+
+def _token_lines(root: str | Path, commit: str, path: str, token: str) -> tuple[str, ...] | None:
+    blob = blob_id(root, commit, path)
+    if blob is None:
+        return None
+    return tuple(line for line in blob_text(root, blob).split("\n") if token in line)
+
+
+def lag(root: str | Path, since: str, commit: str, paths: Sequence[str], tokens: Sequence[str],
+        exempt: frozenset[str] = frozenset()) -> tuple[tuple[tagging.LagCommit, ...], tuple[str, ...]]:
+    """The commits in SINCE..COMMIT that touched a path the claim names on a line holding a token
+    it names, counted only where those lines differ between SINCE and COMMIT (a change that was
+    reverted is no lag); with the commands that show them."""
+    found: list[tagging.LagCommit] = []
+    basis: list[str] = []
+    for path in paths:
+        if path in exempt:
+            continue
+        for token in tokens:
+            before, after = _token_lines(root, since, path, token), _token_lines(root, commit, path, token)
+            if before == after or not (before or after):
+                continue
+            args = ["log", "--format=%H%x00%s", f"-G{re.escape(token)}", f"{since}..{commit}", "--", path]
+            basis.append(f"git log -G{token} {since[:12]}..{commit[:12]} -- {path}")
+            for row in _git(root, args).decode("utf-8", errors="replace").splitlines():
+                sha, subject = row.split("\0", 1)
+                found.append(tagging.LagCommit(commit=sha, path=path, token=token, subject=subject))
+    return tuple(found), tuple(basis)
+
+
+def code_facts(root: str | Path, commit: str, keys: frozenset[str]) -> tuple[tagging.CodeFact, ...]:
+    """The values code and config files at COMMIT assign to KEYS: one `git grep` for the lines
+    that assign them, then each such file read and parsed (records are not code)."""
+    if not keys:
+        return ()
+    alternatives = "|".join(re.escape(key) for key in sorted(keys))
+    pattern = rf"^[[:space:]]*(export[[:space:]]+|const[[:space:]]+)?({alternatives})[[:space:]]*[:=]"
+    out = _git(root, ["grep", "-I", "-i", "-l", "-E", "-e", pattern, commit, "--"], ok=(0, 1))
+    paths = [row.split(":", 1)[1] for row in out.decode("utf-8", errors="replace").splitlines()]
+    facts: list[tagging.CodeFact] = []
+    for path in paths:
+        if path.endswith(RECORD_SUFFIXES):
+            continue
+        blob = blob_id(root, commit, path)
+        if blob is not None:
+            facts.extend(tagging.code_facts(path, blob_text(root, blob), keys))
+    return tuple(facts)
+
+
+def enforcement(root: str | Path, commit: str, key: str) -> tuple[tuple[tagging.Enforcement, ...], str]:
+    """The test and CI lines at COMMIT that name KEY as a word, with the command that shows them."""
+    out = _git(root, ["grep", "-I", "-n", "-w", "-F", "-e", key, commit, "--", *ENFORCEMENT_PATHS], ok=(0, 1))
+    found = []
+    for row in out.decode("utf-8", errors="replace").splitlines():
+        _, path, line, text = row.split(":", 3)
+        found.append(tagging.Enforcement(path=path, line=int(line), text=text))
+    return tuple(found), f"git grep -n -w {key} {commit[:12]} -- {' '.join(ENFORCEMENT_PATHS)}"

@@ -1,0 +1,84 @@
+"""The vet fixture of design/vet.md, built as a real repository with fixed dates.
+
+2024-01-02: docs/design.md says the cache timeout is 30 s (line 3), claims LRU eviction (line 4)
+and generalizes one benchmark run (line 5); src/cache.py and config/cache.toml hold 30.
+2024-03-05: a commit raises TIMEOUT and timeout to 60.
+2024-03-06: tasks/cache-{1,2,3}.md and tasks/handoff.md cite the doc.
+feature/retry (2024-03-07): src/retry.py:3 sizes a budget "per docs/design.md".
+So at feature/retry the doc says 30 s while code and config say 60, it is cited by 5 files,
+and it is older than the commit that raised the timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+DESIGN = (
+    "# Cache design\n"
+    "\n"
+    "The cache timeout is 30 s: `TIMEOUT` in `src/cache.py` bounds every lookup.\n"
+    "Eviction is LRU: the least recently used entry goes first.\n"
+    "Lookups took 4 ms in one benchmark run, so the cache will never be the bottleneck.\n"
+)
+TIMEOUT_CLAIM = DESIGN.splitlines()[2]
+BOTTLENECK_CLAIM = DESIGN.splitlines()[4]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fixture:
+    """The fixture repository and the commits a test names."""
+
+    root: Path
+    written: str  # the commit that wrote docs/design.md
+    raised: str | None  # the commit that raised the timeout to 60 (None when built without it)
+    tip: str  # feature/retry
+
+
+def git_at(root: Path, date: str, *args: str, input: bytes | None = None) -> str:
+    """Run git in ROOT with author and committer dates fixed to DATE."""
+    env = {**os.environ, "GIT_AUTHOR_DATE": f"{date}T12:00:00+00:00", "GIT_COMMITTER_DATE": f"{date}T12:00:00+00:00"}
+    done = subprocess.run(["git", *args], cwd=root, env=env, input=input, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr.decode(errors='replace')}")
+    return done.stdout.decode()
+
+
+def commit_at(root: Path, date: str, message: str, files: dict[str, str]) -> str:
+    """Write FILES, stage them and commit MESSAGE dated DATE; the commit id."""
+    for name, content in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        git_at(root, date, "add", "--", name)
+    git_at(root, date, "commit", "-q", "-m", message)
+    return git_at(root, date, "rev-parse", "HEAD").strip()
+
+
+def build(root: Path, *, raise_timeout: bool = True, extra_citing: int = 0) -> Fixture:
+    """Build the fixture in the repository ROOT (on main, empty); HEAD ends on feature/retry."""
+    written = commit_at(root, "2024-01-02", "Describe the cache design", {
+        "docs/design.md": DESIGN,
+        "src/cache.py": "TIMEOUT = 30\n\n\ndef lookup(key):\n    return key\n",
+        "config/cache.toml": "[cache]\ntimeout = 30\n",
+    })
+    raised = None
+    if raise_timeout:
+        raised = commit_at(root, "2024-03-05", "Raise the cache timeout to 60 seconds", {
+            "src/cache.py": "TIMEOUT = 60\n\n\ndef lookup(key):\n    return key\n",
+            "config/cache.toml": "[cache]\ntimeout = 60\n",
+        })
+    tasks = {f"tasks/cache-{n}.md": f"# Cache task {n}\n\nFollow docs/design.md for step {n}.\n" for n in (1, 2, 3)}
+    tasks["tasks/handoff.md"] = ("# Handoff\n\nAll tests pass.\nThe hit rate under load is not measured yet,"
+                                 " see docs/design.md.\n")
+    for n in range(extra_citing):
+        tasks[f"notes/extra-{n}.md"] = "See docs/design.md before touching the cache.\n"
+    commit_at(root, "2024-03-06", "Split the cache work into tasks", tasks)
+    git_at(root, "2024-03-07", "checkout", "-q", "-b", "feature/retry")
+    tip = commit_at(root, "2024-03-07", "Retry cache lookups within a budget", {
+        "src/retry.py": ('"""Retries around cache lookups."""\n\n'
+                         "BUDGET = 3 * 30  # seconds: three lookups at the cache timeout, per docs/design.md\n"),
+    })
+    return Fixture(root=root, written=written, raised=raised, tip=tip)
