@@ -148,3 +148,57 @@ def enforcement(root: str | Path, commit: str, key: str) -> tuple[tuple[tagging.
         _, path, line, text = row.split(":", 3)
         found.append(tagging.Enforcement(path=path, line=int(line), text=text))
     return tuple(found), f"git grep -n -w {key} {commit[:12]} -- {' '.join(ENFORCEMENT_PATHS)}"
+
+
+def blame_lines(root: str | Path, commit: str, path: str) -> dict[int, tuple[str, int]]:
+    """(author commit, its committer time) of every line of PATH as of COMMIT, from one `git blame`."""
+    out = _git(root, ["blame", "--porcelain", commit, "--", path]).decode("utf-8", errors="replace")
+    times: dict[str, int] = {}
+    found: dict[int, tuple[str, int]] = {}
+    current = ""
+    for row in out.split("\n"):
+        head = row.split(" ")
+        if len(head) >= 3 and len(head[0]) in (40, 64) and all(c in "0123456789abcdef" for c in head[0]):
+            current = head[0]
+            found[int(head[2])] = (current, 0)
+        elif row.startswith("committer-time "):
+            times[current] = int(row.split(" ", 1)[1])
+    return {line: (sha, times[sha]) for line, (sha, _) in found.items()}
+
+
+def dirty(root: str | Path, path: str) -> bool:
+    """PATH has uncommitted changes in the work tree or the index."""
+    return bool(_git(root, ["--no-optional-locks", "status", "--porcelain", "--", path]).strip())
+
+
+def changed_paths(root: str | Path, base: str, tip: str) -> tuple[str, ...]:
+    """The paths changed between the merge base of BASE and TIP, and TIP."""
+    out = _git(root, ["diff", "--name-only", "-z", "--no-renames", f"{base}...{tip}", "--"])
+    return tuple(name.decode("utf-8", errors="replace") for name in out.split(b"\0") if name)
+
+
+def added_lines(root: str | Path, base: str, tip: str) -> tuple[tuple[str, int, str], ...]:
+    """(path, line at TIP, text) of every line the range BASE...TIP adds."""
+    out = _git(root, ["diff", "-U0", "--no-renames", "--no-color", f"{base}...{tip}", "--"])
+    found: list[tuple[str, int, str]] = []
+    path, line = "", 0
+    for row in out.decode("utf-8", errors="replace").split("\n"):
+        if row.startswith("+++ "):
+            path = row[6:] if row.startswith("+++ b/") else ""
+        elif row.startswith("@@"):
+            match = re.search(r"\+(\d+)", row)
+            line = int(match.group(1)) if match else 0
+        elif row.startswith("+") and path:
+            found.append((path, line, row[1:]))
+            line += 1
+    return tuple(found)
+
+
+def records_naming(root: str | Path, commit: str, paths: Sequence[str]) -> tuple[str, ...]:
+    """The record files (docs, task files) at COMMIT whose text names one of PATHS in full."""
+    if not paths:
+        return ()
+    args = ["grep", "-I", "-l", "-F", *(part for p in paths for part in ("-e", p)), commit, "--",
+            *(f"*{suffix}" for suffix in RECORD_SUFFIXES)]
+    out = _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace")
+    return tuple(row.split(":", 1)[1] for row in out.splitlines())

@@ -1,0 +1,158 @@
+"""The vet use case: pin the sources an action leans on, measure their claims, and form S_high
+with one antithesis per audit (Elenchus Phases 0 and 1).
+
+Sources are read by blob id at the pinned revision only; nothing here writes to the work tree,
+the index or any ref.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from diylisis.core import tagging
+from diylisis.core.vet import identify as phase0
+from diylisis.core.vet import patterns
+from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
+from diylisis.edges import vet_facts
+from diylisis.errors import BadInput
+
+_PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VetRequest:
+    """What the user asked vet to do."""
+
+    action: str
+    sources: tuple[str, ...] = ()
+    range: str | None = None
+    leans_on: tuple[str, ...] = ()
+    at: str = "HEAD"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Formed:
+    """Phase 0 and 1 done: the pinned revision, sources, audits and their antitheses."""
+
+    action: str
+    commit: str
+    sources: tuple[Source, ...]
+    audits: tuple[Audit, ...]
+    antitheses: tuple[Antithesis, ...]
+    leans_on: tuple[str, ...]
+
+
+def origin_of(path: str) -> Origin:
+    """Task, plan and handoff files are a past session's record; other records are documents read."""
+    lowered = path.lower()
+    return Origin.PAST_SESSION if any(mark in lowered for mark in _PAST_SESSION) else Origin.DOCUMENT_READ
+
+
+def _path_of(locator: str) -> tuple[str, str | None]:
+    body = locator.removeprefix("file:")
+    if ":" in body.split("@", 1)[0]:
+        raise BadInput(f"vet reads file records only (file:PATH or PATH[@REV]), not {locator}")
+    path, _, revision = body.partition("@")
+    return path.strip("/"), revision or None
+
+
+def pin(root: Path, commit: str, locator: str, tracked: Sequence[str]) -> Source:
+    """The source LOCATOR names, pinned by its blob at COMMIT (or at its own @REV); a dirty work-tree
+    file is refused, since vet would read other bytes than the user sees."""
+    path, revision = _path_of(locator)
+    at = vet_facts.resolve(root, revision) if revision else commit
+    blob = vet_facts.blob_id(root, at, path)
+    if blob is None:
+        raise BadInput(f"{path} is not tracked at {revision or 'the vetted revision'}")
+    if revision is None and vet_facts.dirty(root, path):
+        raise BadInput(f"{path} has uncommitted changes; commit or stash them first, so vet reads what you see")
+    return Source(locator=locator if locator.startswith("file:") else f"file:{path}", path=path, blob=blob,
+                  origin=origin_of(path), text=vet_facts.blob_text(root, blob))
+
+
+def _measure(root: Path, commit: str, source: Source, revision_time: int) -> tuple[ClaimFacts, ...]:
+    """The facts of each claim line of SOURCE at COMMIT: code values, enforcement, blame and lag."""
+    lines = phase0.claim_lines(source)
+    keys = frozenset().union(*(tagging.candidate_keys(line.text) for line in lines)) if lines else frozenset()
+    facts = vet_facts.code_facts(root, commit, keys)
+    blame = vet_facts.blame_lines(root, commit, source.path) if lines else {}
+    measured = []
+    for line in lines:
+        contradictions, agreements = tagging.compare(line, facts)
+        observed = [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
+        enforcement: tuple[tagging.Enforcement, ...] = ()
+        enforcement_basis = ""
+        for key in dict.fromkeys(fact.key for fact in observed):
+            found, enforcement_basis = vet_facts.enforcement(root, commit, key)
+            enforcement += found
+        written_by, observed_at = blame[line.line]
+        paths = tagging.named_paths(line.text)
+        tokens = tagging.named_tokens(line.text)
+        lag, basis = vet_facts.lag(root, written_by, commit, paths, tokens) if paths and tokens else ((), ())
+        freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
+                                      (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}", *basis))
+        measured.append(ClaimFacts(claim=line, contradictions=contradictions, agreements=agreements,
+                                   enforcement=enforcement, enforcement_basis=enforcement_basis,
+                                   freshness=freshness))
+    return tuple(measured)
+
+
+def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[str, int, str]],
+           leans_on: Sequence[str], explicit: bool, tracked: Sequence[str]) -> tuple[str, ...]:
+    """The action's lines that cite the source (its diff, its leans-on files), or, for a source named
+    with --source when the action names nothing else, the naming itself."""
+    names = vet_facts.citation_patterns(source.path, tracked)
+    reads = [f"{path}:{line}" for path, line, text in added if path != source.path and any(n in text for n in names)]
+    for leaned in leans_on:
+        if leaned == source.path:
+            reads.append(f"leans on {leaned}")
+        reads.extend(b.locator for b in citing.branches if b.path == leaned)
+    if explicit and not added and not leans_on:
+        reads.append(f"named with --source {source.path}")
+    return tuple(dict.fromkeys(reads))
+
+
+def form(root: Path, request: VetRequest) -> Formed:
+    """Phases 0 and 1: pin the sources, measure every claim, keep the suspect ones the action reads,
+    and posit one antithesis for each."""
+    if not request.action.strip():
+        raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
+    commit = vet_facts.resolve(root, request.at)
+    tracked = vet_facts.tracked_paths(root, commit)
+    added: tuple[tuple[str, int, str], ...] = ()
+    locators = list(request.sources)
+    if request.range:
+        base, dots, tip = request.range.partition("..")
+        if not dots or not base or not tip.lstrip("."):
+            raise BadInput(f"--range takes A..B, not {request.range}")
+        base, tip = vet_facts.resolve(root, base), vet_facts.resolve(root, tip.lstrip("."))
+        changed = vet_facts.changed_paths(root, base, tip)
+        added = vet_facts.added_lines(root, base, tip)
+        locators += [p for p in changed if p.endswith(vet_facts.RECORD_SUFFIXES) and p in tracked]
+        locators += list(vet_facts.records_naming(root, commit, changed))
+        # the records the range's own lines cite ("per docs/design.md")
+        locators += [path for _, _, text in added for path in tagging.named_paths(text)
+                     if path in tracked and path.endswith(vet_facts.RECORD_SUFFIXES)]
+    leans_on = tuple(_path_of(item)[0] for item in request.leans_on)
+    for leaned in leans_on:
+        if leaned not in tracked:
+            raise BadInput(f"--leans-on {leaned}: not tracked at the vetted revision")
+    sources: dict[str, Source] = {}
+    for locator in locators:
+        source = pin(root, commit, locator, tracked)
+        sources.setdefault(source.path, source)
+    revision_time = vet_facts.commit_time(root, commit)
+    audits: list[Audit] = []
+    for source in sorted(sources.values(), key=lambda s: s.path):
+        citing = vet_facts.citations(root, commit, source.path, tracked)
+        reads = _reads(source, citing, added, leans_on, source.locator in _explicit(request), tracked)
+        audits.extend(phase0.identify(source, _measure(root, commit, source, revision_time), citing, reads))
+    return Formed(action=request.action, commit=commit, sources=tuple(sorted(sources.values(), key=lambda s: s.path)),
+                  audits=tuple(audits), antitheses=tuple(patterns.posit(audit) for audit in audits),
+                  leans_on=leans_on)
+
+
+def _explicit(request: VetRequest) -> frozenset[str]:
+    return frozenset(f"file:{_path_of(locator)[0]}" for locator in request.sources)
