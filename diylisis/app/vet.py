@@ -114,9 +114,20 @@ def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[st
     return tuple(dict.fromkeys(reads))
 
 
-def form(root: Path, request: VetRequest) -> Formed:
-    """Phases 0 and 1: pin the sources, measure every claim, keep the suspect ones the action reads,
-    and posit one antithesis for each."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pinned:
+    """The sources as pinned at the start of a run, and what the action reads of each."""
+
+    action: str
+    commit: str
+    sources: tuple[Source, ...]
+    reads: tuple[tuple[str, tuple[str, ...]], ...]  # (source path, the action's lines that read it)
+    leans_on: tuple[str, ...]
+
+
+def pin_all(root: Path, request: VetRequest) -> Pinned:
+    """Phase 0's input: resolve the revision, pin every source by blob, and find what the action
+    reads of each (its diff's lines, its leans-on files)."""
     if not request.action.strip():
         raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
     commit = vet_facts.resolve(root, request.at)
@@ -143,15 +154,36 @@ def form(root: Path, request: VetRequest) -> Formed:
     for locator in locators:
         source = pin(root, commit, locator, tracked)
         sources.setdefault(source.path, source)
-    revision_time = vet_facts.commit_time(root, commit)
-    audits: list[Audit] = []
-    for source in sorted(sources.values(), key=lambda s: s.path):
+    ordered = tuple(sorted(sources.values(), key=lambda s: s.path))
+    explicit = _explicit(request)
+    reads = []
+    for source in ordered:
         citing = vet_facts.citations(root, commit, source.path, tracked)
-        reads = _reads(source, citing, added, leans_on, source.locator in _explicit(request), tracked)
-        audits.extend(phase0.identify(source, _measure(root, commit, source, revision_time), citing, reads))
-    return Formed(action=request.action, commit=commit, sources=tuple(sorted(sources.values(), key=lambda s: s.path)),
-                  audits=tuple(audits), antitheses=tuple(patterns.posit(audit) for audit in audits),
-                  leans_on=leans_on)
+        reads.append((source.path, _reads(source, citing, added, leans_on, source.locator in explicit, tracked)))
+    return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
+
+
+def audits_of(root: Path, pinned: Pinned) -> tuple[Audit, ...]:
+    """Phase 0 and Step 1 of Phase 1 over pinned sources: every claim measured at the pinned
+    revision, the suspect ones the action reads kept, in source then line order."""
+    tracked = vet_facts.tracked_paths(root, pinned.commit)
+    revision_time = vet_facts.commit_time(root, pinned.commit)
+    reads = dict(pinned.reads)
+    audits: list[Audit] = []
+    for source in pinned.sources:
+        citing = vet_facts.citations(root, pinned.commit, source.path, tracked)
+        measured = _measure(root, pinned.commit, source, revision_time)
+        audits.extend(phase0.identify(source, measured, citing, reads.get(source.path, ())))
+    return tuple(audits)
+
+
+def form(root: Path, request: VetRequest) -> Formed:
+    """Phases 0 and 1: pin the sources, measure every claim, keep the suspect ones the action reads,
+    and posit one antithesis for each."""
+    pinned = pin_all(root, request)
+    audits = audits_of(root, pinned)
+    return Formed(action=request.action, commit=pinned.commit, sources=pinned.sources, audits=audits,
+                  antitheses=tuple(patterns.posit(audit) for audit in audits), leans_on=pinned.leans_on)
 
 
 def _explicit(request: VetRequest) -> frozenset[str]:

@@ -202,3 +202,15 @@ def records_naming(root: str | Path, commit: str, paths: Sequence[str]) -> tuple
             *(f"*{suffix}" for suffix in RECORD_SUFFIXES)]
     out = _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace")
     return tuple(row.split(":", 1)[1] for row in out.splitlines())
+
+
+def last_commit_time(root: str | Path, commit: str, path: str) -> int | None:
+    """The committer time of the last commit up to COMMIT that touched PATH."""
+    out = _git(root, ["log", "-1", "--format=%ct", commit, "--", path]).decode().strip()
+    return int(out) if out else None
+
+
+def worktree_blob(root: str | Path, path: str) -> str | None:
+    """The blob id the work tree's PATH would have (None when it is missing); writes nothing."""
+    code, out, _ = try_git(["hash-object", "--", path], root)
+    return out.decode().strip() if code == 0 else None

@@ -1,0 +1,99 @@
+"""`git distill vet --action TEXT`: vet the claims the action leans on, one verdict per claim."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from diylisis.errors import EXIT_OK, EXIT_PAUSED, BadInput
+
+
+def choose_gate(answers_file: Path | None, no_input: bool):  # type: ignore[no-untyped-def]
+    """The terminal when there is one, the answers file when given, else none (the run pauses)."""
+    from diylisis.app import vet_session
+    from diylisis.core.vet import judgment
+
+    if answers_file is not None:
+        try:
+            content = answers_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise BadInput(f"cannot read {answers_file}: {error}") from None
+        return vet_session.AnswersGate(answers=judgment.parse_answers(content, str(answers_file)))
+    if not no_input and sys.stdin.isatty():
+        from diylisis.edges.vet_gate import TerminalGate
+
+        return TerminalGate(read=lambda prompt: click.prompt(prompt, default="", show_default=False, err=True,
+                                                              prompt_suffix=""),
+                            write=lambda line: click.echo(line, err=True))
+    return vet_session.PausedGate()
+
+
+def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
+    """Print a run's outcome (paused or vetted) and return its exit code."""
+    from diylisis.core.vet import result, text
+    from diylisis.safe_text import visible, visible_json
+
+    if outcome.status == "paused":
+        if output_format == "json":
+            click.echo(visible_json(json.dumps({
+                "run": outcome.run_id, "status": "paused",
+                "items": [result.item_json(i.audit, i.antithesis) for i in outcome.open_items]}, ensure_ascii=False)))
+        else:
+            for line in [*outcome.messages,
+                         *text.paused_lines(outcome.run_id, [(i.audit, i.antithesis) for i in outcome.open_items])]:
+                click.echo(visible(line))
+        return EXIT_PAUSED
+    if output_format == "json":
+        click.echo(visible_json(json.dumps({"run": outcome.run_id, "status": "vetted", "result": outcome.result},
+                                           ensure_ascii=False)))
+    else:
+        for line in text.account_lines(outcome.result, outcome.messages):
+            click.echo(visible(line))
+    return EXIT_OK
+
+
+ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
+                       help='TOML answers: [a-ID] antithesis = N, verdict = "...", plus at most one of '
+                            'withdraw = true, revisit = "CONDITION", handoff = "DEFICIT".')
+NO_INPUT = click.option("--no-input", is_flag=True, help="Never prompt: open claims pause the run (exit 3).")
+FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+                      show_default=True, help="Output for people or for scripts.")
+
+
+@click.command()
+@click.option("--action", help="The merge, deploy or handoff the sources are vetted for (required).")
+@click.option("--source", "sources", multiple=True, help="A record the action leans on: file:PATH[@REV] or PATH.")
+@click.option("--range", "range_", metavar="A..B",
+              help="Vet the records this range changes, cites, or that name what it changes.")
+@click.option("--leans-on", "leans_on", multiple=True, help="A tracked file the action relies on (repeatable).")
+@click.option("--at", "at", default="HEAD", show_default=True, help="The action's commit: where the result is stored.")
+@ANSWERS
+@NO_INPUT
+@FORMAT
+def command(action: str | None, sources: tuple[str, ...], range_: str | None, leans_on: tuple[str, ...], at: str,
+            answers_file: Path | None, no_input: bool, output_format: str) -> int:
+    """Vet the claims a pending action leans on: find the ones git shows stale, contradicted or
+    inferred, put a challenge built from measured facts to each, and record your verdict per claim.
+
+    vet never edits a source, the index or a branch; the result is a note on the action's
+    commit under refs/notes/distill-vet. Open claims are asked at a terminal, taken from
+    --answers, or left open: the run pauses (exit 3) and `git distill answer RUN ID --verdict
+    TEXT` and `git distill resume RUN` continue it.
+
+    Exit 0 vetted, 2 bad input, 3 paused.
+    """
+    from diylisis.app import vet, vet_session
+    from diylisis.workspace import Workspace
+
+    if not action or not action.strip():
+        raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
+    if not sources and not range_:
+        raise BadInput("name what the action leans on: --source LOCATOR or --range A..B")
+    workspace = Workspace.open()
+    request = vet.VetRequest(action=action, sources=sources, range=range_, leans_on=leans_on, at=at)
+    gate = choose_gate(answers_file, no_input)
+    outcome = vet_session.start(Path(workspace.root), Path(workspace.git_dir), request, gate)
+    return emit(outcome, output_format)
