@@ -11,10 +11,13 @@ and it is older than the commit that raised the timeout.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from diylisis.app import vet
 
 DESIGN = (
     "# Cache design\n"
@@ -82,3 +85,25 @@ def build(root: Path, *, raise_timeout: bool = True, extra_citing: int = 0) -> F
                          "BUDGET = 3 * 30  # seconds: three lookups at the cache timeout, per docs/design.md\n"),
     })
     return Fixture(root=root, written=written, raised=raised, tip=tip)
+
+
+MERGE = vet.VetRequest(action="merge feature/retry", range="main..feature/retry")
+# the verdicts a test gives, with the instruction of each (None: the source stands)
+VERDICTS = {TIMEOUT_CLAIM: ("The doc is behind the code: 60 s is right.", "withdraw"),
+            BOTTLENECK_CLAIM: ("One run proves nothing; withdraw this later.", None)}
+
+
+def audit_ids(repo: Path) -> dict[str, tuple[str, int]]:
+    """The audit id and antithesis index of each claim the fixture's merge forms, by claim text."""
+    formed = vet.form(repo, MERGE)
+    return {a.thesis: (a.audit, a.index) for a in formed.antitheses}
+
+
+def answers_toml(ids: dict[str, tuple[str, int]]) -> str:
+    """An answers file giving VERDICTS for those claims."""
+    rows = []
+    for claim, (verdict, instruction) in VERDICTS.items():
+        audit, index = ids[claim]
+        rows.append(f"[{audit}]\nantithesis = {index}\nverdict = {json.dumps(verdict)}\n"
+                    + ("withdraw = true\n" if instruction == "withdraw" else ""))
+    return "\n".join(rows)

@@ -55,6 +55,26 @@ def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
     return EXIT_OK
 
 
+def emit_verified(root: Path, at: str, output_format: str) -> int:
+    """Run `vet --verify` and print each check; exit 0 when all hold, 1 otherwise."""
+    from diylisis.app import vet_verify
+    from diylisis.errors import EXIT_FAILED
+    from diylisis.safe_text import visible, visible_json
+
+    verified = vet_verify.verify(root, at)
+    if output_format == "json":
+        click.echo(visible_json(json.dumps({
+            "commit": verified.commit, "action": verified.action, "ok": verified.ok,
+            "checks": [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in verified.checks]},
+            ensure_ascii=False)))
+    else:
+        head = "holds" if verified.ok else "does not hold"
+        click.echo(visible(f"the vet result on {verified.commit[:12]} ({verified.action}) {head}"))
+        for check in verified.checks:
+            click.echo(visible(f"  {'ok' if check.ok else 'FAILED'} {check.name}: {check.detail}"))
+    return EXIT_OK if verified.ok else EXIT_FAILED
+
+
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
                        help='TOML answers: [a-ID] antithesis = N, verdict = "...", plus at most one of '
                             'withdraw = true, revisit = "CONDITION", handoff = "DEFICIT".')
@@ -70,11 +90,13 @@ FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "j
               help="Vet the records this range changes, cites, or that name what it changes.")
 @click.option("--leans-on", "leans_on", multiple=True, help="A tracked file the action relies on (repeatable).")
 @click.option("--at", "at", default="HEAD", show_default=True, help="The action's commit: where the result is stored.")
+@click.option("--verify", "verify", is_flag=True,
+              help="Re-check the vet result stored on --at instead of vetting (exit 0 holds, 1 fails).")
 @ANSWERS
 @NO_INPUT
 @FORMAT
 def command(action: str | None, sources: tuple[str, ...], range_: str | None, leans_on: tuple[str, ...], at: str,
-            answers_file: Path | None, no_input: bool, output_format: str) -> int:
+            verify: bool, answers_file: Path | None, no_input: bool, output_format: str) -> int:
     """Vet the claims a pending action leans on: find the ones git shows stale, contradicted or
     inferred, put a challenge built from measured facts to each, and record your verdict per claim.
 
@@ -83,10 +105,15 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
     --answers, or left open: the run pauses (exit 3) and `git distill answer RUN ID --verdict
     TEXT` and `git distill resume RUN` continue it.
 
-    Exit 0 vetted, 2 bad input, 3 paused.
+    Exit 0 vetted, 2 bad input, 3 paused; with --verify, 0 the result holds, 1 it does not.
     """
     from diylisis.app import vet, vet_session
     from diylisis.workspace import Workspace
+
+    if verify:
+        if action or sources or range_ or leans_on or answers_file or no_input:
+            raise BadInput("--verify takes only --at and --format")
+        return emit_verified(Path(Workspace.open().root), at, output_format)
 
     if not action or not action.strip():
         raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")

@@ -344,7 +344,8 @@ def leverage(citations: tuple[Citation, ...], basis: str) -> LeverageTag:
 # --- what a claim names --------------------------------------------------------------------------
 
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
-_PATH_SHAPED = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.\w+|[\w-]+\.(?:py|toml|ini|cfg|yml|yaml|json|go|rs|js|ts|md))(?![\w/])")
+_PATH_SHAPED = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.\w+"
+                          r"|[\w-]+\.(?:py|toml|ini|cfg|yml|yaml|json|go|rs|js|ts|md))(?![\w/])")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 

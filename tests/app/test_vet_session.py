@@ -14,29 +14,11 @@ from diylisis.edges import vet_note, vet_runs
 from diylisis.edges.vet_gate import TerminalGate
 from diylisis.errors import BadInput
 from tests.conftest import distill, git
-from tests.vet_fixture import BOTTLENECK_CLAIM, TIMEOUT_CLAIM, build
-
-MERGE = vet.VetRequest(action="merge feature/retry", range="main..feature/retry")
-VERDICTS = {TIMEOUT_CLAIM: ("The doc is behind the code: 60 s is right.", "withdraw", None),
-            BOTTLENECK_CLAIM: ("One run proves nothing; withdraw this later.", None, None)}
+from tests.vet_fixture import BOTTLENECK_CLAIM, MERGE, TIMEOUT_CLAIM, VERDICTS, answers_toml, audit_ids, build
 
 
 def _git_dir(repo: Path) -> Path:
     return repo / ".git"
-
-
-def _ids(repo: Path) -> dict[str, tuple[str, int]]:
-    formed = vet.form(repo, MERGE)
-    return {a.thesis: (a.audit, a.index) for a in formed.antitheses}
-
-
-def _answers_toml(ids: dict[str, tuple[str, int]]) -> str:
-    rows = []
-    for claim, (verdict, instruction, text) in VERDICTS.items():
-        audit, index = ids[claim]
-        rows.append(f"[{audit}]\nantithesis = {index}\nverdict = {json.dumps(verdict)}\n"
-                    + ("withdraw = true\n" if instruction == "withdraw" else ""))
-    return "\n".join(rows)
 
 
 def _ledger_of(result: object) -> tuple[object, object]:
@@ -53,7 +35,7 @@ def _snapshot(repo: Path) -> tuple[str, str, str]:
 
 def test_terminal_answers_file_and_pause_answer_resume_give_the_same_ledger(repo: Path, tmp_path: Path) -> None:
     build(repo)
-    ids = _ids(repo)
+    ids = audit_ids(repo)
     before = _snapshot(repo)
 
     replies = iter(["", VERDICTS[TIMEOUT_CLAIM][0], "", "withdraw",
@@ -66,13 +48,13 @@ def test_terminal_answers_file_and_pause_answer_resume_give_the_same_ledger(repo
     assert "  type one of: withdraw, revisit CONDITION, handoff DEFICIT, nothing" in shown  # no default
 
     answers = tmp_path / "answers.toml"
-    answers.write_text(_answers_toml(ids), encoding="utf-8")
+    answers.write_text(answers_toml(ids), encoding="utf-8")
     from_file = vet_session.start(repo, _git_dir(repo), MERGE,
                                   vet_session.AnswersGate(answers=judgment.parse_answers(answers.read_text(), "a")))
 
     paused = vet_session.start(repo, _git_dir(repo), MERGE, vet_session.PausedGate())
     assert paused.status == "paused" and len(paused.open_items) == 2
-    for claim, (verdict, instruction, _) in VERDICTS.items():
+    for claim, (verdict, instruction) in VERDICTS.items():
         audit, index = ids[claim]
         vet_session.answer(repo, _git_dir(repo), paused.run_id, audit, verdict, antithesis=index,
                            withdraw=instruction == "withdraw", revisit=None, handoff=None)
@@ -92,7 +74,7 @@ def test_terminal_answers_file_and_pause_answer_resume_give_the_same_ledger(repo
 
 def test_a_stale_antithesis_index_is_refused_and_the_slot_stays_open(repo: Path) -> None:
     build(repo)
-    ids = _ids(repo)
+    ids = audit_ids(repo)
     paused = vet_session.start(repo, _git_dir(repo), MERGE, vet_session.PausedGate())
     audit, index = ids[TIMEOUT_CLAIM]
     with pytest.raises(BadInput, match="challenge 1 is the one open"):
@@ -123,7 +105,7 @@ def test_batches_hold_at_most_four_claims_in_order() -> None:
 
 def test_the_command_pauses_with_json_items_then_answer_and_resume_finish(repo: Path, tmp_path: Path) -> None:
     build(repo)
-    ids = _ids(repo)
+    ids = audit_ids(repo)
     before = _snapshot(repo)
     done = distill(repo, "vet", "--action", "merge feature/retry", "--range", "main..feature/retry",
                    "--no-input", "--format", "json")
@@ -138,7 +120,7 @@ def test_the_command_pauses_with_json_items_then_answer_and_resume_finish(repo: 
         "withdraw", "revisit CONDITION", "handoff DEFICIT", "nothing"]
 
     answers = tmp_path / "answers.toml"
-    answers.write_text(_answers_toml(ids), encoding="utf-8")
+    answers.write_text(answers_toml(ids), encoding="utf-8")
     done = distill(repo, "vet", "--action", "merge feature/retry", "--range", "main..feature/retry",
                    "--answers", str(answers), "--format", "json")
     assert done.returncode == 0, done.stderr
@@ -148,7 +130,7 @@ def test_the_command_pauses_with_json_items_then_answer_and_resume_finish(repo: 
     assert _snapshot(repo) == before
 
     stale = tmp_path / "stale.toml"
-    stale.write_text(_answers_toml(ids).replace("antithesis = 1", "antithesis = 2"), encoding="utf-8")
+    stale.write_text(answers_toml(ids).replace("antithesis = 1", "antithesis = 2"), encoding="utf-8")
     done = distill(repo, "vet", "--action", "merge", "--range", "main..feature/retry", "--answers", str(stale))
     assert done.returncode == 2 and "challenge 1 is the one open" in done.stderr
 

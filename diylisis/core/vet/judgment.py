@@ -78,8 +78,10 @@ def judged(audit: str, antithesis: int, verdict: str | None, *, withdraw: bool =
         kind = given[0]
         text = revisit if kind is InstructionKind.REVISIT else handoff
         if kind is not InstructionKind.WITHDRAW and not (text and text.strip()):
-            raise BadInput(f"{audit}: {kind.value} needs a {'condition' if kind is InstructionKind.REVISIT else 'deficit'}")
-        instruction = Instruction(kind=kind, text=text.strip() if text and kind is not InstructionKind.WITHDRAW else None)
+            needed = "condition" if kind is InstructionKind.REVISIT else "deficit"
+            raise BadInput(f"{audit}: {kind.value} needs a {needed}")
+        kept = text.strip() if text and kind is not InstructionKind.WITHDRAW else None
+        instruction = Instruction(kind=kind, text=kept)
     return Judged(audit=audit, antithesis=antithesis, verdict=verdict.strip(), instruction=instruction)
 
 
