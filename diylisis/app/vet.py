@@ -72,12 +72,15 @@ def pin(root: Path, commit: str, locator: str, tracked: Sequence[str]) -> Source
                   origin=origin_of(path), text=vet_facts.blob_text(root, blob))
 
 
-def _measure(root: Path, commit: str, source: Source, revision_time: int) -> tuple[ClaimFacts, ...]:
-    """The facts of each claim line of SOURCE at COMMIT: code values, enforcement, blame and lag."""
+def _measure(root: Path, commit: str, source: Source, revision_time: int,
+             pinned_at: str | None = None) -> tuple[ClaimFacts, ...]:
+    """The facts of each claim line of SOURCE at COMMIT: code values, enforcement, blame and lag.
+    A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT when None), so
+    that re-reading the evidence at a later HEAD keeps the pinned text's history."""
     lines = phase0.claim_lines(source)
     keys = frozenset().union(*(tagging.candidate_keys(line.text) for line in lines)) if lines else frozenset()
     facts = vet_facts.code_facts(root, commit, keys)
-    blame = vet_facts.blame_lines(root, commit, source.path) if lines else {}
+    blame = vet_facts.blame_lines(root, pinned_at or commit, source.path) if lines else {}
     measured = []
     for line in lines:
         contradictions, agreements = tagging.compare(line, facts)
@@ -87,7 +90,8 @@ def _measure(root: Path, commit: str, source: Source, revision_time: int) -> tup
         for key in dict.fromkeys(fact.key for fact in observed):
             found, enforcement_basis = vet_facts.enforcement(root, commit, key)
             enforcement += found
-        written_by, observed_at = blame[line.line]
+        # a source pinned at another revision than the blame's may have fewer lines there
+        written_by, observed_at = blame.get(line.line, (pinned_at or commit, revision_time))
         paths = tagging.named_paths(line.text)
         tokens = tagging.named_tokens(line.text)
         lag, basis = vet_facts.lag(root, written_by, commit, paths, tokens) if paths and tokens else ((), ())
@@ -163,16 +167,18 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
 
 
-def audits_of(root: Path, pinned: Pinned) -> tuple[Audit, ...]:
+def audits_of(root: Path, pinned: Pinned, evidence_at: str | None = None) -> tuple[Audit, ...]:
     """Phase 0 and Step 1 of Phase 1 over pinned sources: every claim measured at the pinned
-    revision, the suspect ones the action reads kept, in source then line order."""
-    tracked = vet_facts.tracked_paths(root, pinned.commit)
-    revision_time = vet_facts.commit_time(root, pinned.commit)
+    revision (or, on a revisit, its evidence re-read at EVIDENCE_AT), the suspect ones the action
+    reads kept, in source then line order."""
+    commit = evidence_at or pinned.commit
+    tracked = vet_facts.tracked_paths(root, commit)
+    revision_time = vet_facts.commit_time(root, commit)
     reads = dict(pinned.reads)
     audits: list[Audit] = []
     for source in pinned.sources:
-        citing = vet_facts.citations(root, pinned.commit, source.path, tracked)
-        measured = _measure(root, pinned.commit, source, revision_time)
+        citing = vet_facts.citations(root, commit, source.path, tracked)
+        measured = _measure(root, commit, source, revision_time, pinned.commit)
         audits.extend(phase0.identify(source, measured, citing, reads.get(source.path, ())))
     return tuple(audits)
 

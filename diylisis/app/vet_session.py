@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Protocol
 
 from diylisis.app import vet
-from diylisis.core.vet import judgment, patterns, result
+from diylisis.core.vet import judgment, patterns, result, triggers
 from diylisis.core.vet.model import Antithesis, Audit, Source
-from diylisis.edges import vet_facts, vet_note, vet_runs
+from diylisis.edges import vet_facts, vet_note, vet_runs, vet_triggers
 from diylisis.errors import BadInput
 from diylisis.runs import new_run_id
 
@@ -131,38 +131,94 @@ def start(root: Path, git_dir: Path, request: vet.VetRequest, gate: Gate) -> Out
     return _advance(root, git_dir, run, audits, gate, saved=False)
 
 
+def anchored(root: Path, answer: judgment.Judged) -> judgment.Judged:
+    """The answer with its revisit condition anchored to how it stands now (None: unwatchable)."""
+    instruction = answer.instruction
+    if instruction is None or instruction.kind is not judgment.InstructionKind.REVISIT or instruction.text is None:
+        return answer
+    anchor = vet_triggers.state(root, triggers.parse(instruction.text))
+    return replace(answer, instruction=replace(instruction, anchor=anchor))
+
+
+def _revisit_met(root: Path, entry: judgment.LedgerEntry) -> bool:
+    instruction = entry.judged.instruction if entry.judged else None
+    if instruction is None or instruction.kind is not judgment.InstructionKind.REVISIT or instruction.text is None:
+        return False
+    condition = triggers.parse(instruction.text)
+    now = vet_triggers.state(root, condition)
+    return now is not None and triggers.met(condition, instruction.anchor, now)
+
+
+def _reenter(root: Path, run: vet_runs.VetRun, audits: Sequence[Audit], met: Sequence[str],
+             ledger: judgment.Ledger) -> tuple[tuple[Audit, ...], tuple[Antithesis, ...], judgment.Ledger]:
+    """The LOOP: each claim whose Revisit is met goes back to Phase 1 with its evidence re-read at
+    HEAD and a fresh antithesis (the next index; the old ones stay in the trace). A claim that no
+    longer meets the criteria at HEAD is settled by the certificate, with the fit as its basis."""
+    head = vet_facts.resolve(root, "HEAD")
+    again = {(a.source.path, a.claim.line): a for a in vet.audits_of(root, _pinned(root, run), evidence_at=head)}
+    current = _current(run.antitheses)
+    fresh = list(run.antitheses)
+    updated = list(audits)
+    for audit_id in met:
+        position = next(i for i, a in enumerate(updated) if a.id == audit_id)
+        old = updated[position]
+        entry = ledger.get(audit_id)
+        condition = entry.judged.instruction.text if entry and entry.judged and entry.judged.instruction else ""
+        ledger = judgment.remove(ledger, audit_id)
+        measured = again.get((old.source.path, old.claim.line))
+        if measured is None:
+            ledger = judgment.record(ledger, judgment.LedgerEntry(
+                audit=audit_id, assigned_by=judgment.AssignedBy.CERTIFICATE, claim_judged=old.claim.text, judged=None,
+                basis=f"Revisit({condition}) was met; re-read at {head[:12]}, the claim no longer meets the criteria"))
+            continue
+        renewed = replace(measured, id=audit_id)  # the audit id is fixed at formation
+        updated[position] = renewed
+        fresh.append(patterns.posit(renewed, index=current[audit_id].index + 1))
+    return tuple(updated), tuple(fresh), ledger
+
+
 def _advance(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Audit], gate: Gate,
              saved: bool, notices: tuple[str, ...] = ()) -> Outcome:
-    by_id = {audit.id: audit for audit in audits}
-    current = _current(run.antitheses)
     ledger = run.ledger
     presented = run.presented
-    for batch in judgment.batches([a for a in run.formed if ledger.get(a) is None]):
-        items = tuple(GateItem(audit=by_id[a], antithesis=current[a]) for a in batch)
-        answers = gate.ask(items)
-        for item in items:
-            answer = answers.get(item.audit.id)
-            if answer is None:
-                continue
-            judgment.check_index(answer, item.antithesis.index)
-            ledger = judgment.record(ledger, judgment.user_entry(answer, item.audit.claim.text))
-        still_open = tuple(item for item in items if ledger.get(item.audit.id) is None)
-        if still_open:
-            paused = replace(run, ledger=ledger, presented=presented)
-            vet_runs.save(git_dir, paused)
-            return Outcome(run_id=run.run_id, status="paused", open_items=still_open, result=None,
-                           messages=notices)
-        presented = (*presented, *batch)
+    formed = tuple(audits)  # as measured at the run's commit: what the note stores and verify re-measures
+    while True:
+        by_id = {audit.id: audit for audit in audits}
+        current = _current(run.antitheses)
+        for batch in judgment.batches([a for a in run.formed if ledger.get(a) is None]):
+            items = tuple(GateItem(audit=by_id[a], antithesis=current[a]) for a in batch)
+            answers = gate.ask(items)
+            for item in items:
+                answer = answers.get(item.audit.id)
+                if answer is None:
+                    continue
+                judgment.check_index(answer, item.antithesis.index)
+                ledger = judgment.record(ledger, judgment.user_entry(anchored(root, answer), item.audit.claim.text))
+            still_open = tuple(item for item in items if ledger.get(item.audit.id) is None)
+            if still_open:
+                vet_runs.save(git_dir, replace(run, ledger=ledger, presented=presented))
+                return Outcome(run_id=run.run_id, status="paused", open_items=still_open, result=None,
+                               messages=notices)
+            presented = (*presented, *batch)
+        # Phase 3 done: the LOOP re-enters the claims whose Revisit condition now holds
+        met = [entry.audit for entry in ledger.entries if _revisit_met(root, entry)]
+        if not met:
+            break
+        audits, antitheses, ledger = _reenter(root, run, audits, met, ledger)
+        run = replace(run, antitheses=antitheses)
+        notices = (*notices, *(f"{audit}: its revisit condition holds now; asked again with a new challenge"
+                               for audit in met))
     return _finish(root, git_dir, replace(run, ledger=ledger, presented=presented, realization=gate.realization
-                                          if not saved else run.realization), audits, notices, saved=saved)
+                                          if not saved else run.realization), formed, notices, saved=saved)
 
 
 def _finish(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Audit], messages: tuple[str, ...],
             saved: bool) -> Outcome:
     sources = _sources_of(root, run)
     observed = {s.path: t for s in sources if (t := vet_facts.last_commit_time(root, run.commit, s.path)) is not None}
-    unmet = tuple(f"Revisit({e.judged.instruction.text}) on {e.audit}" for e in run.ledger.entries
-                  if e.judged and e.judged.instruction
+    unmet = tuple(f"Revisit({e.judged.instruction.text}) on {e.audit}"
+                  + ("" if e.judged.instruction.anchor is not None else " (vet cannot watch this condition)")
+                  for e in run.ledger.entries if e.judged and e.judged.instruction
                   and e.judged.instruction.kind is judgment.InstructionKind.REVISIT)
     issued = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     value = result.vetted(action=run.action, commit=run.commit, leans_on=run.leans_on, sources=sources,
@@ -188,7 +244,7 @@ def answer(root: Path, git_dir: Path, run_id: str, audit_id: str, verdict: str |
     given = judgment.judged(audit_id, index, verdict, withdraw=withdraw, revisit=revisit, handoff=handoff)
     judgment.check_index(given, current[audit_id].index)
     claim = next(a.thesis for a in run.antitheses if a.audit == audit_id)
-    ledger = judgment.record(run.ledger, judgment.user_entry(given, claim))
+    ledger = judgment.record(run.ledger, judgment.user_entry(anchored(root, given), claim))
     vet_runs.save(git_dir, replace(run, ledger=ledger))
     return tuple(a for a in run.formed if ledger.get(a) is None)
 

@@ -43,6 +43,7 @@ class Instruction:
 
     kind: InstructionKind
     text: str | None = None
+    anchor: str | None = None  # a revisit condition's state at answer time (triggers.py); None: unwatched
 
     def __post_init__(self) -> None:
         if (self.kind is InstructionKind.WITHDRAW) != (self.text is None):
@@ -193,7 +194,8 @@ def judged_json(answer: Judged) -> dict[str, object]:
     """The answer as JSON (the note, the run file)."""
     instruction = answer.instruction
     return {"antithesis": answer.antithesis, "verdict": answer.verdict,
-            "instruction": None if instruction is None else {"kind": instruction.kind.value, "text": instruction.text}}
+            "instruction": None if instruction is None else {"kind": instruction.kind.value, "text": instruction.text,
+                                                              "anchor": instruction.anchor}}
 
 
 def judged_from_json(audit: str, data: Mapping[str, object]) -> Judged:
@@ -206,9 +208,10 @@ def judged_from_json(audit: str, data: Mapping[str, object]) -> Judged:
     if raw is not None:
         if not isinstance(raw, dict) or raw.get("kind") not in {k.value for k in InstructionKind}:
             raise damaged
-        text = raw.get("text")
+        text, anchor = raw.get("text"), raw.get("anchor")
         try:
-            instruction = Instruction(kind=InstructionKind(raw["kind"]), text=text if isinstance(text, str) else None)
+            instruction = Instruction(kind=InstructionKind(raw["kind"]), text=text if isinstance(text, str) else None,
+                                      anchor=anchor if isinstance(anchor, str) else None)
         except ValueError:
             raise damaged from None
     try:
