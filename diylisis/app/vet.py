@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis.core import tagging
+from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
-from diylisis.core.vet import patterns
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
 from diylisis.edges import vet_facts
 from diylisis.errors import BadInput
@@ -168,19 +168,30 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
 
 
 def audits_of(root: Path, pinned: Pinned, evidence_at: str | None = None) -> tuple[Audit, ...]:
+    """The audits `formation` gives (the claims that go to the gate)."""
+    return formation(root, pinned, evidence_at)[0]
+
+
+def formation(root: Path, pinned: Pinned,
+              evidence_at: str | None = None) -> tuple[tuple[Audit, ...], tuple[claims.Settled, ...]]:
     """Phase 0 and Step 1 of Phase 1 over pinned sources: every claim measured at the pinned
-    revision (or, on a revisit, its evidence re-read at EVIDENCE_AT), the suspect ones the action
-    reads kept, in source then line order."""
+    revision (or, on a revisit, its evidence re-read at EVIDENCE_AT) and fitted: the suspect
+    ones the action reads become audits, the ones the certificate settles are returned apart,
+    each in source then line order."""
     commit = evidence_at or pinned.commit
     tracked = vet_facts.tracked_paths(root, commit)
     revision_time = vet_facts.commit_time(root, commit)
     reads = dict(pinned.reads)
     audits: list[Audit] = []
+    settled: list[claims.Settled] = []
     for source in pinned.sources:
         citing = vet_facts.citations(root, commit, source.path, tracked)
         measured = _measure(root, commit, source, revision_time, pinned.commit)
-        audits.extend(phase0.identify(source, measured, citing, reads.get(source.path, ())))
-    return tuple(audits)
+        reading = reads.get(source.path, ())
+        fits = [fitted for facts in measured if (fitted := claims.fit(source, facts, citing, reading)) is not None]
+        settled.extend(fits)
+        audits.extend(phase0.identify(source, measured, citing, reading, frozenset(f.claim.line for f in fits)))
+    return tuple(audits), tuple(settled)
 
 
 def form(root: Path, request: VetRequest) -> Formed:

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Protocol
 
 from diylisis.app import vet
-from diylisis.core.vet import judgment, patterns, result, triggers
+from diylisis.core.vet import claims, judgment, patterns, result, triggers
 from diylisis.core.vet.model import Antithesis, Audit, Source
 from diylisis.edges import vet_facts, vet_note, vet_runs, vet_triggers
 from diylisis.errors import BadInput
 from diylisis.runs import new_run_id
 
 NO_CANDIDATE = "no source met the criteria"
+NONE_CLAIMED = "candidates formed, all handed elsewhere or unattributable"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,13 +98,36 @@ def _pinned(root: Path, run: vet_runs.VetRun) -> vet.Pinned:
                       leans_on=run.leans_on)
 
 
-def _audits(root: Path, run: vet_runs.VetRun) -> tuple[Audit, ...]:
-    """The run's audits, recomputed from the pinned blobs; a run whose audits no longer form is damaged."""
-    audits = {audit.id: audit for audit in vet.audits_of(root, _pinned(root, run))}
-    missing = [audit_id for audit_id in run.formed if audit_id not in audits]
+def _audits(root: Path, run: vet_runs.VetRun) -> tuple[tuple[Audit, ...], tuple[claims.Settled, ...]]:
+    """The run's audits and settled claims, recomputed from the pinned blobs; a run whose claims
+    no longer form is damaged."""
+    audits, settled = vet.formation(root, _pinned(root, run))
+    known = {a.id for a in audits} | {s.id for s in settled}
+    missing = [audit_id for audit_id in run.formed if audit_id not in known]
     if missing:
         raise BadInput(f"run {run.run_id} no longer forms {', '.join(missing)} from its pinned sources")
-    return tuple(audits[audit_id] for audit_id in run.formed)
+    return audits, settled
+
+
+def _certificate_entries(settled: Sequence[claims.Settled]) -> judgment.Ledger:
+    ledger = judgment.Ledger()
+    for claim in settled:
+        ledger = judgment.record(ledger, judgment.LedgerEntry(
+            audit=claim.id, assigned_by=judgment.AssignedBy.CERTIFICATE, claim_judged=claim.claim.text,
+            judged=None, basis=f"{claim.settlement.value}: {claim.basis}"))
+    return ledger
+
+
+def relay_lines(settled: Sequence[claims.Settled]) -> tuple[str, ...]:
+    """One line per claim settled without asking: handed elsewhere (with the hint) or unattributable."""
+    lines = []
+    for claim in settled:
+        where = f"{claim.source.path}:{claim.claim.line}"
+        if claim.hint:
+            lines.append(f"handed elsewhere: {where}: {claim.hint}; {claim.basis}")
+        else:
+            lines.append(f"unattributable: {where}: {claim.basis}")
+    return tuple(lines)
 
 
 def _notices(root: Path, run: vet_runs.VetRun) -> tuple[str, ...]:
@@ -118,17 +142,22 @@ def _notices(root: Path, run: vet_runs.VetRun) -> tuple[str, ...]:
 def start(root: Path, git_dir: Path, request: vet.VetRequest, gate: Gate) -> Outcome:
     """Form S_high, then ask, pause or finish."""
     pinned = vet.pin_all(root, request)
-    audits = vet.audits_of(root, pinned)
+    audits, settled = vet.formation(root, pinned)
+    order = {s.path: n for n, s in enumerate(pinned.sources)}
+    formed = sorted([*((order[a.source.path], a.claim.line, a.id) for a in audits),
+                     *((order[c.source.path], c.claim.line, c.id) for c in settled)])
     run = vet_runs.VetRun(
         run_id=new_run_id(), action=pinned.action, commit=pinned.commit, leans_on=pinned.leans_on,
         sources=tuple(vet_runs.PinnedRef(locator=s.locator, path=s.path, blob=s.blob, origin=s.origin)
                       for s in pinned.sources),
-        reads=pinned.reads, formed=tuple(a.id for a in audits),
-        antitheses=tuple(patterns.posit(audit) for audit in audits), ledger=judgment.Ledger(), presented=(),
-        realization=gate.realization)
+        reads=pinned.reads, formed=tuple(audit_id for _, _, audit_id in formed),
+        antitheses=tuple(patterns.posit(audit) for audit in audits), ledger=_certificate_entries(settled),
+        presented=(), realization=gate.realization)
+    relay = relay_lines(settled)
     if not audits:
-        return _finish(root, git_dir, run, audits, (NO_CANDIDATE,), saved=False)
-    return _advance(root, git_dir, run, audits, gate, saved=False)
+        return _finish(root, git_dir, run, audits, settled, (NONE_CLAIMED if settled else NO_CANDIDATE, *relay),
+                       saved=False)
+    return _advance(root, git_dir, run, audits, settled, gate, saved=False, notices=relay)
 
 
 def anchored(root: Path, answer: judgment.Judged) -> judgment.Judged:
@@ -177,8 +206,8 @@ def _reenter(root: Path, run: vet_runs.VetRun, audits: Sequence[Audit], met: Seq
     return tuple(updated), tuple(fresh), ledger
 
 
-def _advance(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Audit], gate: Gate,
-             saved: bool, notices: tuple[str, ...] = ()) -> Outcome:
+def _advance(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Audit],
+             settled: Sequence[claims.Settled], gate: Gate, saved: bool, notices: tuple[str, ...] = ()) -> Outcome:
     ledger = run.ledger
     presented = run.presented
     formed = tuple(audits)  # as measured at the run's commit: what the note stores and verify re-measures
@@ -209,11 +238,12 @@ def _advance(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[A
         notices = (*notices, *(f"{audit}: its revisit condition holds now; asked again with a new challenge"
                                for audit in met))
     return _finish(root, git_dir, replace(run, ledger=ledger, presented=presented, realization=gate.realization
-                                          if not saved else run.realization), formed, notices, saved=saved)
+                                          if not saved else run.realization), formed, settled, notices,
+                   saved=saved)
 
 
-def _finish(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Audit], messages: tuple[str, ...],
-            saved: bool) -> Outcome:
+def _finish(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Audit],
+            settled: Sequence[claims.Settled], messages: tuple[str, ...], saved: bool) -> Outcome:
     sources = _sources_of(root, run)
     observed = {s.path: t for s in sources if (t := vet_facts.last_commit_time(root, run.commit, s.path)) is not None}
     unmet = tuple(f"Revisit({e.judged.instruction.text}) on {e.audit}"
@@ -222,7 +252,8 @@ def _finish(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Au
                   and e.judged.instruction.kind is judgment.InstructionKind.REVISIT)
     issued = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     value = result.vetted(action=run.action, commit=run.commit, leans_on=run.leans_on, sources=sources,
-                          observed_at=observed, audits=audits, antitheses=run.antitheses, ledger=run.ledger,
+                          observed_at=observed, formed=run.formed, audits=audits, settled=settled,
+                          antitheses=run.antitheses, ledger=run.ledger,
                           unmet_revisits=unmet, realization=run.realization, issued_at=issued)
     vet_note.put(root, run.commit, value)
     if saved:
@@ -252,4 +283,5 @@ def answer(root: Path, git_dir: Path, run_id: str, audit_id: str, verdict: str |
 def resume(root: Path, git_dir: Path, run_id: str, gate: Gate) -> Outcome:
     """Continue a paused run from its file: the audits recomputed from the pinned blobs."""
     run = vet_runs.load(git_dir, run_id)
-    return _advance(root, git_dir, run, _audits(root, run), gate, saved=True, notices=_notices(root, run))
+    audits, settled = _audits(root, run)
+    return _advance(root, git_dir, run, audits, settled, gate, saved=True, notices=_notices(root, run))

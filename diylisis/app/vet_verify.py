@@ -97,8 +97,10 @@ def verify(root: Path, at: str) -> Verified:
     found += checks.spans(line, {s.blob: s.text for s in sources})
     pinned = vet.Pinned(action=str(line["action"]), commit=commit, sources=tuple(sources), reads=_reads(line),
                         leans_on=tuple(leans_on))
-    recomputed = {a.id: result.claim_json(a)["tags"] for a in vet.audits_of(root, pinned)}
-    found += checks.tags(line, {k: v for k, v in recomputed.items() if isinstance(v, dict)})
+    audits, settled = vet.formation(root, pinned)
+    recomputed = {a.id: result.claim_json(a)["tags"] for a in audits}
+    found += checks.tags(line, {k: v for k, v in recomputed.items() if isinstance(v, dict)},
+                         {c.id: c.settlement.value for c in settled})
     unresolved = [p for p in leans_on if vet_facts.blob_id(root, commit, p) is None]
     found.append(checks.Check(name="leans_on", ok=not unresolved,
                               detail=f"not tracked: {', '.join(unresolved)}" if unresolved else "every one resolves"))

@@ -94,15 +94,16 @@ def stake(reads: Sequence[str], leverage: tagging.LeverageTag) -> Stake:
 
 
 def identify(source: Source, measured: Sequence[ClaimFacts], leverage: tagging.LeverageTag,
-             reads: Sequence[str]) -> tuple[Audit, ...]:
+             reads: Sequence[str], settled_lines: frozenset[int] = frozenset()) -> tuple[Audit, ...]:
     """S_high for one source: an audit per claim the action reads with a suspect predicate, in
-    line order. A source the action does not read gives none."""
+    line order, leaving out the lines the certificate settled. A source the action does not read
+    gives none."""
     if not reads:
         return ()
     audits = []
     for facts in sorted(measured, key=lambda f: f.claim.line):
         kinds = suspicions(facts, leverage)
-        if not kinds:
+        if not kinds or facts.claim.line in settled_lines:
             continue
         claim = claim_ref(source, facts, kinds)
         provenance = tagging.provenance(facts.agreements, facts.contradictions, facts.enforcement,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 
-from diylisis.core.vet import judgment
+from diylisis.core.vet import claims, judgment
 from diylisis.core.vet.model import Antithesis, Audit, Pattern, Source
 
 SCHEMA = "diylisis.vet/1"
@@ -76,16 +76,26 @@ def entry_json(entry: judgment.LedgerEntry) -> dict[str, object]:
             "judged": None if entry.judged is None else judgment.judged_json(entry.judged), "basis": entry.basis}
 
 
+def settled_json(claim: claims.Settled) -> dict[str, object]:
+    """What the note keeps of a claim the certificate settled."""
+    return {"source": claim.source.path, "span": claim.claim.span(claim.source), "text": claim.claim.text,
+            "referent": claim.claim.referent, "settlement": claim.settlement.value, "basis": claim.basis,
+            "hint": claim.hint}
+
+
 def vetted(*, action: str, commit: str, leans_on: Sequence[str], sources: Sequence[Source],
-           observed_at: Mapping[str, int], audits: Sequence[Audit], antitheses: Sequence[Antithesis],
+           observed_at: Mapping[str, int], formed: Sequence[str], audits: Sequence[Audit],
+           settled: Sequence[claims.Settled], antitheses: Sequence[Antithesis],
            ledger: judgment.Ledger, unmet_revisits: Sequence[str], realization: str,
            issued_at: str) -> dict[str, object]:
     """V: the dispositions, the per-antithesis trace and the account, bound to the blobs read."""
-    handoffs, withdrawn = [], []
+    handoffs: list[dict[str, object]] = [{"audit": c.id, "deficit": c.settlement.value, "hint": c.hint}
+                                         for c in settled if c.hint]
+    withdrawn = []
     for entry in ledger.entries:
         instruction = entry.judged.instruction if entry.judged else None
         if instruction and instruction.kind is judgment.InstructionKind.HANDOFF:
-            handoffs.append({"audit": entry.audit, "deficit": instruction.text})
+            handoffs.append({"audit": entry.audit, "deficit": instruction.text, "hint": None})
         if instruction and instruction.kind is judgment.InstructionKind.WITHDRAW:
             withdrawn.append({"audit": entry.audit, "claim": entry.claim_judged})
     return {
@@ -93,10 +103,11 @@ def vetted(*, action: str, commit: str, leans_on: Sequence[str], sources: Sequen
         "commit": commit, "leans_on": list(leans_on),
         "sources": [{"id": s.id, "path": s.path, "blob": s.blob, "origin": s.origin.value,
                      "observed_at": observed_at.get(s.path)} for s in sources],
-        "formed": [audit.id for audit in audits],
-        "claims": {audit.id: claim_json(audit) for audit in audits},
+        "formed": list(formed),
+        "claims": {**{audit.id: claim_json(audit) for audit in audits}, **{c.id: settled_json(c) for c in settled}},
         "dispositions": {entry.audit: entry_json(entry) for entry in sorted(ledger.entries, key=lambda e: e.audit)},
-        "trace": {audit.id: [antithesis_json(a) for a in antitheses if a.audit == audit.id] for audit in audits},
+        "trace": {audit_id: [antithesis_json(a) for a in antitheses if a.audit == audit_id] for audit_id in formed
+                  if any(a.audit == audit_id for a in antitheses)},
         "history": [{"audit": h.audit, "antithesis": h.antithesis,
                      "record": None if h.record is None else entry_json(h.record)} for h in ledger.history],
         "handoffs": handoffs, "withdrawn": withdrawn, "unmet_revisits": list(unmet_revisits),

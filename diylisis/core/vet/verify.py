@@ -39,7 +39,7 @@ def structure(line: Mapping[str, object]) -> list[Check]:
     problems = []
     if set(dispositions) != set(formed):
         problems.append("dispositions do not cover exactly the claims formed")
-    if set(claims) != set(formed) or set(trace) != set(formed):
+    if set(claims) != set(formed) or not set(trace) <= set(formed):
         problems.append("claims or trace do not match the claims formed")
     for audit, entry in dispositions.items():
         if not isinstance(entry, dict):
@@ -82,11 +82,17 @@ def spans(line: Mapping[str, object], texts: Mapping[str, str]) -> list[Check]:
     return [Check(name="spans", ok=not problems, detail="; ".join(problems) or "every claim text at its span")]
 
 
-def tags(line: Mapping[str, object], recomputed: Mapping[str, Mapping[str, object]]) -> list[Check]:
-    """The tag facts stored for each claim equal those measured again at the note's commit."""
+def tags(line: Mapping[str, object], recomputed: Mapping[str, Mapping[str, object]],
+         settled: Mapping[str, str]) -> list[Check]:
+    """The tag facts stored for each claim equal those measured again at the note's commit, and a
+    claim the certificate settled is settled the same way again (SETTLED: audit id -> settlement)."""
     claims = line.get("claims")
     problems = []
     for audit, claim in (claims.items() if isinstance(claims, dict) else ()):
+        if isinstance(claim, dict) and "settlement" in claim:
+            if settled.get(audit) != claim["settlement"]:
+                problems.append(f"{audit}: settlement is {claim['settlement']!r}, measured {settled.get(audit)!r}")
+            continue
         again = recomputed.get(audit)
         if again is None:
             problems.append(f"{audit}: no longer forms from its pinned source")
