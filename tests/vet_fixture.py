@@ -1,4 +1,5 @@
-"""The vet fixture of design/vet.md, built as a real repository with fixed dates.
+"""The vet fixture of design/vet.md, built as a real repository with fixed dates by the same
+scenario `git distill vet --demo` shows (diylisis/app/vet_demo.py):
 
 2024-01-02: docs/design.md says the cache timeout is 30 s (line 3), claims LRU eviction (line 4)
 and generalizes one benchmark run (line 5); src/cache.py and config/cache.toml hold 30.
@@ -17,15 +18,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from diylisis.app import vet
+from diylisis.app import vet, vet_demo
 
-DESIGN = (
-    "# Cache design\n"
-    "\n"
-    "The cache timeout is 30 s: `TIMEOUT` in `src/cache.py` bounds every lookup.\n"
-    "Eviction is LRU: the least recently used entry goes first.\n"
-    "Lookups took 4 ms in one benchmark run, so the cache will never be the bottleneck.\n"
-)
+DESIGN = vet_demo.DESIGN
 TIMEOUT_CLAIM = DESIGN.splitlines()[2]
 BOTTLENECK_CLAIM = DESIGN.splitlines()[4]
 
@@ -62,29 +57,8 @@ def commit_at(root: Path, date: str, message: str, files: dict[str, str]) -> str
 
 def build(root: Path, *, raise_timeout: bool = True, extra_citing: int = 0) -> Fixture:
     """Build the fixture in the repository ROOT (on main, empty); HEAD ends on feature/retry."""
-    written = commit_at(root, "2024-01-02", "Describe the cache design", {
-        "docs/design.md": DESIGN,
-        "src/cache.py": "TIMEOUT = 30\n\n\ndef lookup(key):\n    return key\n",
-        "config/cache.toml": "[cache]\ntimeout = 30\n",
-    })
-    raised = None
-    if raise_timeout:
-        raised = commit_at(root, "2024-03-05", "Raise the cache timeout to 60 seconds", {
-            "src/cache.py": "TIMEOUT = 60\n\n\ndef lookup(key):\n    return key\n",
-            "config/cache.toml": "[cache]\ntimeout = 60\n",
-        })
-    tasks = {f"tasks/cache-{n}.md": f"# Cache task {n}\n\nFollow docs/design.md for step {n}.\n" for n in (1, 2, 3)}
-    tasks["tasks/handoff.md"] = ("# Handoff\n\nAll tests pass.\nThe hit rate under load is not measured yet,"
-                                 " see docs/design.md.\n")
-    for n in range(extra_citing):
-        tasks[f"notes/extra-{n}.md"] = "See docs/design.md before touching the cache.\n"
-    commit_at(root, "2024-03-06", "Split the cache work into tasks", tasks)
-    git_at(root, "2024-03-07", "checkout", "-q", "-b", "feature/retry")
-    tip = commit_at(root, "2024-03-07", "Retry cache lookups within a budget", {
-        "src/retry.py": ('"""Retries around cache lookups."""\n\n'
-                         "BUDGET = 3 * 30  # seconds: three lookups at the cache timeout, per docs/design.md\n"),
-    })
-    return Fixture(root=root, written=written, raised=raised, tip=tip)
+    built = vet_demo.build(root, raise_timeout=raise_timeout, extra_citing=extra_citing)
+    return Fixture(root=root, written=built.written, raised=built.raised, tip=built.tip)
 
 
 MERGE = vet.VetRequest(action="merge feature/retry", range="main..feature/retry")

@@ -97,7 +97,7 @@ def _measure(root: Path, commit: str, source: Source, revision_time: int,
         lag, basis = vet_facts.lag(root, written_by, commit, paths, tokens) if paths and tokens else ((), ())
         freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
                                       (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}", *basis))
-        measured.append(ClaimFacts(claim=line, contradictions=contradictions, agreements=agreements,
+        measured.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions, agreements=agreements,
                                    enforcement=enforcement, enforcement_basis=enforcement_basis,
                                    freshness=freshness))
     return tuple(measured)

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from diylisis.errors import EXIT_OK, EXIT_PAUSED, BadInput
+from diylisis.safe_text import visible
 
 
 def choose_gate(answers_file: Path | None, no_input: bool):  # type: ignore[no-untyped-def]
@@ -75,6 +76,55 @@ def emit_verified(root: Path, at: str, output_format: str) -> int:
     return EXIT_OK if verified.ok else EXIT_FAILED
 
 
+def run_demo() -> int:
+    """Build the scenario of docs/vet.md in a temporary repository, vet its merge, answer, verify."""
+    import os
+    import shutil
+    import tempfile
+
+    from diylisis.app import vet, vet_demo, vet_session, vet_verify
+    from diylisis.core.vet import text
+    from diylisis.gitio import run_git
+
+    folder = Path(tempfile.mkdtemp(prefix="distill-vet-demo-"))
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Demo", "GIT_AUTHOR_EMAIL": "demo@example.com",
+           "GIT_COMMITTER_NAME": "Demo", "GIT_COMMITTER_EMAIL": "demo@example.com"}
+    try:
+        run_git(["init", "-q", "-b", "main"], folder, env=env)
+        vet_demo.build(folder, env)
+        click.secho("1. A design doc says the cache timeout is 30 s; code and config were raised to 60 later,"
+                    " and a branch sizes its retry budget from the doc.", bold=True)
+        click.echo(f"$ git distill vet --action {vet_demo.ACTION!r} --range {vet_demo.RANGE} --no-input")
+        request = vet.VetRequest(action=vet_demo.ACTION, range=vet_demo.RANGE)
+        paused = vet_session.start(folder, folder / ".git", request, vet_session.PausedGate())
+        for line in [*paused.messages, *text.paused_lines(paused.run_id, [(i.audit, i.antithesis)
+                                                                          for i in paused.open_items])]:
+            click.echo(visible(line))
+        click.secho("\n2. Answer each claim in your own words, with at most one instruction.", bold=True)
+        for item in paused.open_items:
+            if item.antithesis.pattern.value == "C":
+                verdict, handoff, revisit = "The code is right at 60 s; the doc is out of date.", \
+                    "docs/design.md still says 30 s", None
+            else:
+                verdict, handoff, revisit = "One benchmark run does not make a rule.", None, "changed:src/cache.py"
+            flag = f" --handoff {handoff!r}" if handoff else f" --revisit {revisit}"
+            click.echo(f"$ git distill answer {paused.run_id} {item.audit.id} --verdict {verdict!r}{flag}")
+            vet_session.answer(folder, folder / ".git", paused.run_id, item.audit.id, verdict,
+                               antithesis=item.antithesis.index, withdraw=False, revisit=revisit, handoff=handoff)
+        click.secho("\n3. Resume: the ledger is stored as a note on the merge's commit.", bold=True)
+        done = vet_session.resume(folder, folder / ".git", paused.run_id, vet_session.PausedGate())
+        for line in text.account_lines(done.result or {}, done.messages):
+            click.echo(visible(line))
+        click.secho("\n4. A reviewer or CI re-checks it.", bold=True)
+        click.echo("$ git distill vet --verify")
+        verified = vet_verify.verify(folder, "HEAD")
+        for check in verified.checks:
+            click.echo(visible(f"  {'ok' if check.ok else 'FAILED'} {check.name}: {check.detail}"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return EXIT_OK
+
+
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
                        help='TOML answers: [a-ID] antithesis = N, verdict = "...", plus at most one of '
                             'withdraw = true, revisit = "CONDITION", handoff = "DEFICIT".')
@@ -90,13 +140,14 @@ FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "j
               help="Vet the records this range changes, cites, or that name what it changes.")
 @click.option("--leans-on", "leans_on", multiple=True, help="A tracked file the action relies on (repeatable).")
 @click.option("--at", "at", default="HEAD", show_default=True, help="The action's commit: where the result is stored.")
+@click.option("--demo", is_flag=True, help="Vet a made-up merge in a throw-away repository, step by step.")
 @click.option("--verify", "verify", is_flag=True,
               help="Re-check the vet result stored on --at instead of vetting (exit 0 holds, 1 fails).")
 @ANSWERS
 @NO_INPUT
 @FORMAT
 def command(action: str | None, sources: tuple[str, ...], range_: str | None, leans_on: tuple[str, ...], at: str,
-            verify: bool, answers_file: Path | None, no_input: bool, output_format: str) -> int:
+            demo: bool, verify: bool, answers_file: Path | None, no_input: bool, output_format: str) -> int:
     """Vet the claims a pending action leans on: find the ones git shows stale, contradicted or
     inferred, put a challenge built from measured facts to each, and record your verdict per claim.
 
@@ -110,6 +161,8 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
     from diylisis.app import vet, vet_session
     from diylisis.workspace import Workspace
 
+    if demo:
+        return run_demo()
     if verify:
         if action or sources or range_ or leans_on or answers_file or no_input:
             raise BadInput("--verify takes only --at and --format")

@@ -150,3 +150,12 @@ def test_an_uncited_fresh_record_is_no_candidate(repo: Path) -> None:
                                 vet_session.PausedGate())
     assert outcome.status == "vetted" and outcome.messages == (vet_session.NO_CANDIDATE,)
     assert outcome.result is not None and outcome.result["dispositions"] == {} and outcome.result["trace"] == {}
+
+
+def test_the_demo_runs_in_a_throw_away_repository(tmp_path: Path) -> None:
+    done = distill(tmp_path, "vet", "--demo")
+    assert done.returncode == 0, done.stderr
+    assert "5 files rest on docs/design.md" in done.stdout
+    assert "not carried out: Revisit(changed:src/cache.py)" in done.stdout
+    assert "FAILED" not in done.stdout and "ok tags: every tag fact measured again" in done.stdout
+    assert list(tmp_path.iterdir()) == []

@@ -31,7 +31,9 @@ class InstructionKind(enum.Enum):
 # The instruction list exactly as the gate renders it, each with its effect; "nothing" is no instruction.
 INSTRUCTIONS: tuple[tuple[str, str], ...] = (
     ("withdraw", "records that the source does not stand for this claim; vet edits nothing"),
-    ("revisit CONDITION", "asks again in this run once CONDITION holds, or reports it as not carried out"),
+    ("revisit CONDITION", "asks again in this run once CONDITION holds, or reports it as not carried out;"
+                          " vet watches changed:PATH, gone:PATH, tracked:PATH, reachable:REV and ref:NAME,"
+                          " and accepts other words without watching them"),
     ("handoff DEFICIT", "lists the claim at the end as handed to someone else, with DEFICIT"),
     ("nothing", "the source stands as it is"),
 )

@@ -88,6 +88,7 @@ class ClaimFacts:
     """What the edges measured about one claim line at the pinned revision."""
 
     claim: tagging.ClaimLine
+    measured_at: str  # the commit the facts were read at
     contradictions: tuple[tagging.Contradiction, ...]
     agreements: tuple[tagging.Agreement, ...]
     enforcement: tuple[tagging.Enforcement, ...]

@@ -44,7 +44,9 @@ def _cross_source(audit: Audit) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
             + "".join(f" {_short(c.commit)} changed {c.token} after the line was written." for c in
                       audit.tags.freshness.lag)
             + " Which of them is authoritative for this value, and what reconciles the divergence?")
-    basis = (*(c.basis for c in audit.facts.contradictions), audit.tags.leverage.basis, *audit.tags.freshness.basis)
+    at = audit.facts.measured_at[:12]
+    basis = (*(f"git grep -n -w {c.fact.key} {at} -- {c.fact.path}" for c in audit.facts.contradictions),
+             audit.tags.leverage.basis, *audit.tags.freshness.basis)
     return text, tuple(evidence), tuple(dict.fromkeys(basis))
 
 
@@ -75,7 +77,8 @@ def _inference(audit: Audit) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     text = (f"{claim.source}:{claim.line} states a standing rule. Does it rest on a result seen at one point in"
             f" time, or on one run, now read as always true? {audit.tags.leverage.downstream_count} files"
             " treat this record as a premise.")
-    basis = (audit.tags.leverage.basis, f"git blame -L {claim.line},{claim.line} -- {claim.source}")
+    basis = (audit.tags.leverage.basis,
+             f"git blame -L {claim.line},{claim.line} {audit.facts.measured_at[:12]} -- {claim.source}")
     return text, evidence, basis
 
 

@@ -55,7 +55,7 @@ def paused_lines(run_id: str, items: Sequence[tuple[Audit, Antithesis]]) -> list
     lines = []
     for audit, antithesis in items:
         lines += [*pregate_block(audit, antithesis), ""]
-    lines += [judgment.REACH_NOTE, *instruction_lines(), "", "answer each claim with:"]
+    lines += [judgment.REACH_NOTE, QUESTION, *instruction_lines(), "", "answer each claim with:"]
     for audit, antithesis in items:
         lines.append(f"  git distill answer {run_id} {audit.id} --antithesis {antithesis.index} --verdict \"...\""
                      " [--withdraw | --revisit CONDITION | --handoff DEFICIT]")
@@ -64,19 +64,16 @@ def paused_lines(run_id: str, items: Sequence[tuple[Audit, Antithesis]]) -> list
 
 
 def account_lines(value: Mapping[str, object], messages: Sequence[str]) -> list[str]:
-    """The account of a finished run: per claim, challenge -> answer; then handoffs, withdrawals and
-    what was not carried out."""
-    formed = value.get("formed")
-    if not isinstance(formed, list) or not formed:
+    """The account of a finished run: per claim, each challenge and the answer (or why it was not
+    asked); then what was handed on, and the messages (what was not carried out)."""
+    formed, trace, dispositions, claims = (value.get(k) for k in ("formed", "trace", "dispositions", "claims"))
+    if not (isinstance(formed, list) and formed and isinstance(trace, dict) and isinstance(dispositions, dict)
+            and isinstance(claims, dict)):
         return [*messages] or ["no source met the criteria"]
-    trace = value.get("trace")
-    dispositions = value.get("dispositions")
-    claims = value.get("claims")
-    assert isinstance(trace, dict) and isinstance(dispositions, dict) and isinstance(claims, dict)
     lines = [f"vetted {len(formed)} claim(s) for: {value.get('action')}"]
     for audit_id in formed:
-        claim = claims[audit_id]
-        lines.append(f"[{audit_id}] {claim['source']}: {claim['text']}")
+        claim = claims.get(audit_id, {})
+        lines.append(f"[{audit_id}] {claim.get('source')}: {claim.get('text')}")
         for antithesis in trace.get(audit_id, []):
             lines.append(f"  challenge {antithesis['index']}: {antithesis['antithesis']}")
         entry = dispositions.get(audit_id)
@@ -87,5 +84,10 @@ def account_lines(value: Mapping[str, object], messages: Sequence[str]) -> list[
             if isinstance(instruction, dict):
                 said += f" ({instruction['kind']}" + (f": {instruction['text']})" if instruction["text"] else ")")
             lines.append(said)
+        elif isinstance(entry, dict):
+            lines.append(f"  not asked: {entry.get('basis')}")
+    handoffs = value.get("handoffs")
+    for handoff in handoffs if isinstance(handoffs, list) else []:
+        lines.append(f"handed on: {handoff.get('audit')}: {handoff.get('hint') or handoff.get('deficit')}")
     lines += list(messages)
     return lines
