@@ -72,14 +72,12 @@ def pin(root: Path, commit: str, locator: str, tracked: Sequence[str]) -> Source
                   origin=origin_of(path), text=vet_facts.blob_text(root, blob))
 
 
-def _measure(root: Path, commit: str, source: Source, revision_time: int,
+def _measure(root: Path, commit: str, source: Source, revision_time: int, facts: tuple[tagging.CodeFact, ...],
              pinned_at: str | None = None) -> tuple[ClaimFacts, ...]:
     """The facts of each claim line of SOURCE at COMMIT: code values, enforcement, blame and lag.
     A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT when None), so
     that re-reading the evidence at a later HEAD keeps the pinned text's history."""
     lines = phase0.claim_lines(source)
-    keys = frozenset().union(*(tagging.candidate_keys(line.text) for line in lines)) if lines else frozenset()
-    facts = vet_facts.code_facts(root, commit, keys)
     blame = vet_facts.blame_lines(root, pinned_at or commit, source.path) if lines else {}
     measured = []
     for line in lines:
@@ -184,9 +182,13 @@ def formation(root: Path, pinned: Pinned,
     reads = dict(pinned.reads)
     audits: list[Audit] = []
     settled: list[claims.Settled] = []
+    # one search for the values of every key any claim line names, shared by all sources
+    keys = frozenset().union(*(tagging.candidate_keys(line.text) for source in pinned.sources
+                               for line in phase0.claim_lines(source)))
+    facts = vet_facts.code_facts(root, commit, keys)
     for source in pinned.sources:
         citing = vet_facts.citations(root, commit, source.path, tracked)
-        measured = _measure(root, commit, source, revision_time, pinned.commit)
+        measured = _measure(root, commit, source, revision_time, facts, pinned.commit)
         reading = reads.get(source.path, ())
         fits = [fitted for facts in measured if (fitted := claims.fit(source, facts, citing, reading)) is not None]
         settled.extend(fits)

@@ -98,14 +98,14 @@ _ASSIGNMENT = re.compile(r"^[ \t]*(?:export[ \t]+|const[ \t]+|var[ \t]+|let[ \t]
                          r"([A-Za-z_][A-Za-z0-9_.]*)[ \t]*(?::[ \t]*[A-Za-z_][\w\[\], ]*)?[ \t]*(=|:)[ \t]*"
                          r"([^#\n;]*?)[ \t]*[,;]?[ \t]*(?:#.*)?$")
 _SECTION = re.compile(r"^[ \t]*\[([^\]\n]+)\][ \t]*$")
-_SECTIONED_SUFFIXES = (".toml", ".ini", ".cfg", ".conf")
+SECTIONED_SUFFIXES = (".toml", ".ini", ".cfg", ".conf")
 
 
 def code_facts(path: str, text: str, keys: frozenset[str]) -> tuple[CodeFact, ...]:
     """The numeric values PATH's text assigns to any of KEYS (compared case-insensitively), with
     the section each sits under in a TOML/INI file."""
     wanted = {key.lower() for key in keys}
-    sectioned = path.endswith(_SECTIONED_SUFFIXES)
+    sectioned = path.endswith(SECTIONED_SUFFIXES)
     section: str | None = None
     found: list[CodeFact] = []
     for number, line in enumerate(text.split("\n"), start=1):
@@ -189,8 +189,9 @@ def compare(claim: ClaimLine, facts: tuple[CodeFact, ...]) -> tuple[tuple[Contra
     compatible kind: a contradiction when the normalized values differ, an agreement otherwise."""
     contradictions: list[Contradiction] = []
     agreements: list[Agreement] = []
+    lowered = claim.text.lower()
     for fact in facts:
-        if not _scoped_in(claim, fact):
+        if fact.key.lower() not in lowered or not _scoped_in(claim, fact):
             continue
         said = claim_quantity(claim, fact.key)
         if said is None or said.kind is not fact.value.kind:
@@ -363,6 +364,13 @@ def named_tokens(text: str) -> tuple[str, ...]:
 
 
 def candidate_keys(text: str) -> frozenset[str]:
-    """Keys a line may give a value for: its code tokens and its plain words (matched against
-    code and config case-insensitively)."""
-    return frozenset(named_tokens(text)) | frozenset(word.lower() for word in _WORD.findall(text))
+    """Keys a line may give a value for (matched against code and config case-insensitively): the
+    code tokens and plain words before its last number. A line with no number gives a value for
+    nothing, so it names no key."""
+    last = None
+    for last in _QUANTITY.finditer(text):
+        pass
+    if last is None:
+        return frozenset()
+    before = text[:last.start()]
+    return frozenset(named_tokens(before)) | frozenset(word.lower() for word in _WORD.findall(before))

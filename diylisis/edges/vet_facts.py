@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from diylisis.core import tagging
@@ -122,18 +123,24 @@ def lag(root: str | Path, since: str, commit: str, paths: Sequence[str], tokens:
 
 
 def code_facts(root: str | Path, commit: str, keys: frozenset[str]) -> tuple[tagging.CodeFact, ...]:
-    """The values code and config files at COMMIT assign to KEYS: one `git grep` for the lines
-    that assign them, then each such file read and parsed (records are not code)."""
+    """The values code and config files at COMMIT assign to KEYS: one fixed-string `git grep` for the
+    lines naming a key as a word, parsed here; a TOML/INI file with a hit is read whole for its
+    sections. Records (docs) are not code."""
     if not keys:
         return ()
-    alternatives = "|".join(re.escape(key) for key in sorted(keys))
-    pattern = rf"^[[:space:]]*(export[[:space:]]+|const[[:space:]]+)?({alternatives})[[:space:]]*[:=]"
-    out = _git(root, ["grep", "-I", "-i", "-l", "-E", "-e", pattern, commit, "--"], ok=(0, 1))
-    paths = [row.split(":", 1)[1] for row in out.decode("utf-8", errors="replace").splitlines()]
+    args = ["grep", "-I", "-n", "-i", "-w", "-F", *(part for key in sorted(keys) for part in ("-e", key)), commit, "--"]
+    out = _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace")
     facts: list[tagging.CodeFact] = []
-    for path in paths:
+    sectioned: set[str] = set()
+    for row in out.splitlines():
+        _, path, line, text = row.split(":", 3)
         if path.endswith(RECORD_SUFFIXES):
             continue
+        if path.endswith(tagging.SECTIONED_SUFFIXES):
+            sectioned.add(path)
+            continue
+        facts.extend(replace(fact, line=int(line)) for fact in tagging.code_facts(path, text, keys))
+    for path in sorted(sectioned):
         blob = blob_id(root, commit, path)
         if blob is not None:
             facts.extend(tagging.code_facts(path, blob_text(root, blob), keys))
