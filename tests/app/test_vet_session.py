@@ -159,3 +159,29 @@ def test_the_demo_runs_in_a_throw_away_repository(tmp_path: Path) -> None:
     assert "not carried out: Revisit(changed:src/cache.py)" in done.stdout
     assert "FAILED" not in done.stdout and "ok tags: every tag fact measured again" in done.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_answer_and_resume_commands_continue_a_paused_vet_run(repo: Path) -> None:
+    build(repo)
+    ids = audit_ids(repo)
+    done = distill(repo, "vet", "--action", "merge feature/retry", "--range", "main..feature/retry", "--no-input",
+                   "--format", "json")
+    assert done.returncode == 3, done.stderr
+    run = json.loads(done.stdout)["run"]
+    timeout, bottleneck = ids[TIMEOUT_CLAIM][0], ids[BOTTLENECK_CLAIM][0]
+    both = distill(repo, "answer", run, timeout, "--verdict", "60 s is right", "--withdraw", "--handoff", "x")
+    assert both.returncode == 2  # at most one instruction
+    first = distill(repo, "answer", run, timeout, "--verdict", "60 s is right", "--handoff", "the doc owner")
+    assert first.returncode == 0, first.stderr
+    assert bottleneck in first.stdout  # still open
+    listed = distill(repo, "runs", "--format", "json")
+    assert listed.returncode == 0 and run in listed.stdout
+    second = distill(repo, "answer", run, bottleneck, "--verdict", "one run proves nothing")
+    assert second.returncode == 0, second.stderr
+    finished = distill(repo, "resume", run, "--format", "json")
+    assert finished.returncode == 0, finished.stderr
+    result = json.loads(finished.stdout)["result"]
+    assert result["dispositions"][timeout]["judged"]["instruction"] == {
+        "kind": "handoff", "text": "the doc owner", "anchor": None}
+    assert result["dispositions"][bottleneck]["judged"]["instruction"] is None
+    assert distill(repo, "resume", run).returncode == 2  # the run ended
