@@ -40,6 +40,7 @@ else:
 # Explicit, not discovered: a kind's module is imported when a run of that kind is acted on.
 KINDS: dict[str, str] = {
     "certify": "diylisis.app.certify_runs",
+    "vet": "diylisis.app.vet_run_kind",
 }
 
 

@@ -1,0 +1,108 @@
+"""`git distill vet --verify [--at REV]`: re-check the newest vet result stored on a commit.
+
+It re-checks the structure and ledger, the source blobs (present, the ones the commit holds, and
+unchanged at HEAD), each claim's text at its span, the tag facts measured again at the note's
+commit, and that the leaned-on files resolve. It never runs anything a note says and does not
+judge the verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from diylisis.app import vet
+from diylisis.core.vet import result
+from diylisis.core.vet import verify as checks
+from diylisis.core.vet.model import Origin, Source
+from diylisis.edges import vet_facts, vet_note
+from diylisis.errors import BadInput, DistillError
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verified:
+    """What `vet --verify` found for one commit."""
+
+    commit: str
+    action: str
+    checks: tuple[checks.Check, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Every check held."""
+        return checks.summary(self.checks)
+
+
+def newest(lines: list[dict[str, object]]) -> dict[str, object]:
+    """The line with the newest issued_at (readers take the newest)."""
+    return max(lines, key=lambda line: str(line.get("issued_at", "")))
+
+
+def _sources(root: Path, commit: str, line: Mapping[str, object]) -> tuple[list[checks.Check], list[Source]]:
+    problems, notes, pinned = [], [], []
+    stored = line.get("sources")
+    for entry in stored if isinstance(stored, list) else []:
+        if not isinstance(entry, dict):
+            problems.append("a source entry is not an object")
+            continue
+        path, blob, origin = str(entry.get("path", "")), str(entry.get("blob", "")), entry.get("origin")
+        if entry.get("id") != f"file:{path}@{blob}":
+            problems.append(f"{path}: its id does not name its blob")
+        at_commit = vet_facts.blob_id(root, commit, path)
+        if at_commit != blob:
+            problems.append(f"{path}: the commit holds blob {str(at_commit)[:12]}, the result names {blob[:12]}")
+            continue
+        at_head = vet_facts.blob_id(root, "HEAD", path)
+        if at_head != blob:
+            notes.append(f"{path} changed since it was vetted: re-vet")
+        try:
+            pinned.append(Source(locator=f"file:{path}", path=path, blob=blob, origin=Origin(origin),
+                                 text=vet_facts.blob_text(root, blob)))
+        except (ValueError, DistillError):
+            problems.append(f"{path}: its blob or origin cannot be read")
+    found = [checks.Check(name="sources", ok=not problems, detail="; ".join(problems) or "every source blob as read"),
+             checks.Check(name="sources-now", ok=not notes, detail="; ".join(notes) or "no source changed since")]
+    return found, pinned
+
+
+def _reads(line: Mapping[str, object]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    claims = line.get("claims")
+    reads: dict[str, tuple[str, ...]] = {}
+    for claim in (claims.values() if isinstance(claims, dict) else ()):
+        if isinstance(claim, dict) and isinstance(claim.get("stake"), list):
+            reads[str(claim.get("source"))] = tuple(str(s) for s in claim["stake"])
+    return tuple(reads.items())
+
+
+def verify(root: Path, at: str) -> Verified:
+    """Re-check the newest vet result on AT's commit; a commit with none is a BadInput."""
+    commit = vet_facts.resolve(root, at)
+    lines = vet_note.read(root, commit)
+    if not lines:
+        raise BadInput(f"no vet result is stored on {commit[:12]} (refs/notes/distill-vet)")
+    line = newest(lines)
+    found = checks.structure(line)
+    if not found[0].ok:
+        return Verified(commit=commit, action=str(line.get("action")), checks=tuple(found))
+    if line["commit"] != commit:
+        found.append(checks.Check(name="commit", ok=False, detail=f"the result names commit {line['commit']!r}"))
+    source_checks, sources = _sources(root, commit, line)
+    found += source_checks
+    leans_on = [str(x) for x in line["leans_on"]] if isinstance(line["leans_on"], list) else []
+    digest = result.action_digest(str(line["action"]), leans_on, sources)
+    found.append(checks.Check(name="action_digest", ok=digest == line["action_digest"],
+                              detail="matches" if digest == line["action_digest"] else
+                              "action_digest does not match the action, the leaned-on files and the sources"))
+    found += checks.spans(line, {s.blob: s.text for s in sources})
+    pinned = vet.Pinned(action=str(line["action"]), commit=commit, sources=tuple(sources), reads=_reads(line),
+                        leans_on=tuple(leans_on))
+    audits, settled = vet.formation(root, pinned)
+    recomputed = {a.id: result.claim_json(a)["tags"] for a in audits}
+    found += checks.tags(line, {k: v for k, v in recomputed.items() if isinstance(v, dict)},
+                         {c.id: c.settlement.value for c in settled})
+    unresolved = [p for p in leans_on if vet_facts.blob_id(root, commit, p) is None]
+    found.append(checks.Check(name="leans_on", ok=not unresolved,
+                              detail=f"not tracked: {', '.join(unresolved)}" if unresolved else "every one resolves"))
+    return Verified(commit=commit, action=str(line["action"]), checks=tuple(found))
+

@@ -1,0 +1,222 @@
+"""The per-claim gate's answer and the J ledger (Elenchus Phases 2 and 3), pure.
+
+An answer is a free-text verdict plus at most one instruction: withdraw, revisit CONDITION or
+handoff DEFICIT. The verdict is never parsed into an instruction ("withdraw this" alone is a
+verdict with no instruction), and there is no default. Every answer names the antithesis index
+it answers, so an answer written against an older challenge is refused rather than misapplied.
+J is written only through `record`, which first appends the change to the history.
+"""
+
+from __future__ import annotations
+
+import enum
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from diylisis.errors import BadInput
+
+BATCH_SIZE = 4
+REACH_NOTE = "Each answer covers this one claim, in its own slot, and nothing beyond it."
+
+
+class InstructionKind(enum.Enum):
+    """What an answer may ask vet to do besides recording the verdict."""
+
+    WITHDRAW = "withdraw"
+    REVISIT = "revisit"
+    HANDOFF = "handoff"
+
+
+# The instruction list exactly as the gate renders it, each with its effect; "nothing" is no instruction.
+INSTRUCTIONS: tuple[tuple[str, str], ...] = (
+    ("withdraw", "records that the source does not stand for this claim; vet edits nothing"),
+    ("revisit CONDITION", "asks again in this run once CONDITION holds, or reports it as not carried out;"
+                          " vet watches changed:PATH, gone:PATH, tracked:PATH, reachable:REV and ref:NAME,"
+                          " and accepts other words without watching them"),
+    ("handoff DEFICIT", "lists the claim at the end as handed to someone else, with DEFICIT"),
+    ("nothing", "the source stands as it is"),
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Instruction:
+    """One instruction; withdraw carries no text, revisit its condition, handoff its deficit."""
+
+    kind: InstructionKind
+    text: str | None = None
+    anchor: str | None = None  # a revisit condition's state at answer time (triggers.py); None: unwatched
+
+    def __post_init__(self) -> None:
+        if (self.kind is InstructionKind.WITHDRAW) != (self.text is None):
+            raise ValueError("withdraw carries no text; revisit and handoff need one")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Judged:
+    """The author's answer to one claim at one antithesis index (spec: Judged)."""
+
+    audit: str
+    antithesis: int
+    verdict: str
+    instruction: Instruction | None
+
+    def __post_init__(self) -> None:
+        if not self.verdict.strip():
+            raise ValueError("a verdict is required")
+
+
+def judged(audit: str, antithesis: int, verdict: str | None, *, withdraw: bool = False,
+           revisit: str | None = None, handoff: str | None = None) -> Judged:
+    """An answer from its slots; exit 2 for a missing verdict, an empty condition or deficit, or
+    more than one instruction."""
+    if verdict is None or not verdict.strip():
+        raise BadInput(f"{audit}: a verdict is required (your own words on this claim)")
+    given = [kind for kind, on in ((InstructionKind.WITHDRAW, withdraw), (InstructionKind.REVISIT, revisit is not None),
+                                   (InstructionKind.HANDOFF, handoff is not None)) if on]
+    if len(given) > 1:
+        raise BadInput(f"{audit}: give at most one of withdraw, revisit and handoff")
+    instruction = None
+    if given:
+        kind = given[0]
+        text = revisit if kind is InstructionKind.REVISIT else handoff
+        if kind is not InstructionKind.WITHDRAW and not (text and text.strip()):
+            needed = "condition" if kind is InstructionKind.REVISIT else "deficit"
+            raise BadInput(f"{audit}: {kind.value} needs a {needed}")
+        kept = text.strip() if text and kind is not InstructionKind.WITHDRAW else None
+        instruction = Instruction(kind=kind, text=kept)
+    return Judged(audit=audit, antithesis=antithesis, verdict=verdict.strip(), instruction=instruction)
+
+
+_ANSWER_KEYS = frozenset({"antithesis", "verdict", "withdraw", "revisit", "handoff"})
+
+
+def parse_answers(text: str, name: str) -> dict[str, Judged]:
+    """Read an answers file: one table per claim, `[a-60d67b410f]` with `antithesis = 1`,
+    `verdict = "..."` and at most one of `withdraw = true`, `revisit = "..."`, `handoff = "..."`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise BadInput(f"{name} is not valid TOML: {error}") from None
+    found: dict[str, Judged] = {}
+    for audit, entry in data.items():
+        if not isinstance(entry, dict):
+            raise BadInput(f"{name}: [{audit}] must be a table with antithesis and verdict")
+        unknown = sorted(set(entry) - _ANSWER_KEYS)
+        if unknown:
+            raise BadInput(f"{name}: [{audit}] has unknown key(s) {', '.join(unknown)}")
+        index, verdict = entry.get("antithesis"), entry.get("verdict")
+        withdraw, revisit, handoff = entry.get("withdraw", False), entry.get("revisit"), entry.get("handoff")
+        if not isinstance(index, int) or isinstance(index, bool) or index < 1:
+            raise BadInput(f"{name}: [{audit}] needs antithesis = N, the index of the challenge it answers")
+        if not isinstance(verdict, str) or not isinstance(withdraw, bool) \
+                or not all(v is None or isinstance(v, str) for v in (revisit, handoff)):
+            raise BadInput(f"{name}: [{audit}] verdict, revisit and handoff are text, withdraw is true or false")
+        found[audit] = judged(audit, index, verdict, withdraw=withdraw, revisit=revisit, handoff=handoff)
+    return found
+
+
+def check_index(answer: Judged, current: int) -> None:
+    """Exit 2 when the answer names another antithesis than the one now open: the slot stays open."""
+    if answer.antithesis != current:
+        raise BadInput(f"{answer.audit}: the answer is for challenge {answer.antithesis}, but challenge {current}"
+                       " is the one open; read it again and answer that one")
+
+
+def batches(audit_ids_in_order: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """At most BATCH_SIZE claims per batch, in the given order (source, then line; never by hash)."""
+    ids = tuple(audit_ids_in_order)
+    return tuple(ids[start:start + BATCH_SIZE] for start in range(0, len(ids), BATCH_SIZE))
+
+
+class AssignedBy(enum.Enum):
+    """Who settled a ledger entry."""
+
+    USER = "user"
+    CERTIFICATE = "certificate"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedgerEntry:
+    """J(r): the answer (or the certificate's assignment) and the claim it judged."""
+
+    audit: str
+    assigned_by: AssignedBy
+    claim_judged: str
+    judged: Judged | None  # None when the certificate assigned it
+    basis: str | None  # the certificate's fit; None for a user's answer
+
+    def __post_init__(self) -> None:
+        if (self.assigned_by is AssignedBy.USER) != (self.judged is not None):
+            raise ValueError("a user's entry holds a Judged, a certificate's entry none")
+        if self.assigned_by is AssignedBy.CERTIFICATE and not self.basis:
+            raise ValueError("a certificate's entry needs its basis")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HistoryEntry:
+    """One change to J, appended before it is made: the audit, the antithesis index, the record (None: removed)."""
+
+    audit: str
+    antithesis: int | None
+    record: LedgerEntry | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ledger:
+    """J and its append-only history."""
+
+    entries: tuple[LedgerEntry, ...] = ()
+    history: tuple[HistoryEntry, ...] = ()
+
+    def get(self, audit: str) -> LedgerEntry | None:
+        """J(audit), or None when it is not judged."""
+        return next((entry for entry in self.entries if entry.audit == audit), None)
+
+
+def record(ledger: Ledger, entry: LedgerEntry) -> Ledger:
+    """J[r] := entry, after appending the change to the history."""
+    index = entry.judged.antithesis if entry.judged else None
+    return Ledger(entries=tuple([*(e for e in ledger.entries if e.audit != entry.audit), entry]),
+                  history=(*ledger.history, HistoryEntry(audit=entry.audit, antithesis=index, record=entry)))
+
+
+def remove(ledger: Ledger, audit: str) -> Ledger:
+    """Drop J[r] (a claim asked again), after appending the removal to the history."""
+    return Ledger(entries=tuple(e for e in ledger.entries if e.audit != audit),
+                  history=(*ledger.history, HistoryEntry(audit=audit, antithesis=None, record=None)))
+
+
+def user_entry(answer: Judged, claim: str) -> LedgerEntry:
+    """J(r) for the author's answer."""
+    return LedgerEntry(audit=answer.audit, assigned_by=AssignedBy.USER, claim_judged=claim, judged=answer, basis=None)
+
+
+def judged_json(answer: Judged) -> dict[str, object]:
+    """The answer as JSON (the note, the run file)."""
+    instruction = answer.instruction
+    return {"antithesis": answer.antithesis, "verdict": answer.verdict,
+            "instruction": None if instruction is None else {"kind": instruction.kind.value, "text": instruction.text,
+                                                              "anchor": instruction.anchor}}
+
+
+def judged_from_json(audit: str, data: Mapping[str, object]) -> Judged:
+    """The inverse of judged_json, for a run file vet wrote itself (exit 2 when it does not parse)."""
+    damaged = BadInput(f"the saved answer for {audit} is damaged")
+    raw, index, verdict = data.get("instruction"), data.get("antithesis"), data.get("verdict")
+    if not isinstance(index, int) or not isinstance(verdict, str):
+        raise damaged
+    instruction = None
+    if raw is not None:
+        if not isinstance(raw, dict) or raw.get("kind") not in {k.value for k in InstructionKind}:
+            raise damaged
+        text, anchor = raw.get("text"), raw.get("anchor")
+        try:
+            instruction = Instruction(kind=InstructionKind(raw["kind"]), text=text if isinstance(text, str) else None,
+                                      anchor=anchor if isinstance(anchor, str) else None)
+        except ValueError:
+            raise damaged from None
+    try:
+        return Judged(audit=audit, antithesis=index, verdict=verdict, instruction=instruction)
+    except ValueError:
+        raise damaged from None

@@ -1,0 +1,138 @@
+"""A paused vet run's file: `.git/distill/runs/<id>.json` with `"kind": "vet"` (never pushed).
+
+It keeps what the run cannot recompute: the pinned sources (by blob), what the action reads of
+each, the audits formed, every antithesis posited (append-only), the ledger J with its history
+and the claims presented. The audits themselves are recomputed from the pinned blobs on resume.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from diylisis.core.vet import judgment, result
+from diylisis.core.vet.model import Antithesis, Origin
+from diylisis.errors import BadInput
+
+KIND = "vet"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PinnedRef:
+    """A source as the run file keeps it: by blob, its text read again from the object store."""
+
+    locator: str
+    path: str
+    blob: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VetRun:
+    """A vet run's saved state (Λ without what the pinned blobs give back)."""
+
+    run_id: str
+    action: str
+    commit: str
+    leans_on: tuple[str, ...]
+    sources: tuple[PinnedRef, ...]
+    reads: tuple[tuple[str, tuple[str, ...]], ...]
+    formed: tuple[str, ...]
+    antitheses: tuple[Antithesis, ...]
+    ledger: judgment.Ledger
+    presented: tuple[str, ...]
+    realization: str
+
+
+def run_path(git_dir: Path, run_id: str) -> Path:
+    """Where the run's file lives."""
+    if not run_id or any(c not in "0123456789abcdefghijklmnopqrstuvwxyz-" for c in run_id):
+        raise BadInput(f"not a run id: {run_id!r}")
+    return git_dir / "distill" / "runs" / f"{run_id}.json"
+
+
+def kind_of(git_dir: Path, run_id: str) -> str | None:
+    """The kind a run file declares ("vet"), None for a certify run (which declares none), or a
+    BadInput when there is no such run."""
+    path = run_path(git_dir, run_id)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInput(f"no run {run_id} (git distill runs lists them)") from None
+    except (OSError, ValueError):
+        return None
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def _ledger_json(ledger: judgment.Ledger) -> dict[str, object]:
+    return {"entries": [{"audit": e.audit, **result.entry_json(e)} for e in ledger.entries],
+            "history": [{"audit": h.audit, "antithesis": h.antithesis,
+                         "record": None if h.record is None else {"audit": h.record.audit,
+                                                                  **result.entry_json(h.record)}}
+                        for h in ledger.history]}
+
+
+def _entry(data: dict[str, object]) -> judgment.LedgerEntry:
+    audit, by, claim, basis, raw = (data.get(k) for k in ("audit", "assigned_by", "claim_judged", "basis", "judged"))
+    if not isinstance(audit, str) or not isinstance(by, str) or not isinstance(claim, str):
+        raise ValueError("ledger entry")
+    answer = judgment.judged_from_json(audit, raw) if isinstance(raw, dict) else None
+    return judgment.LedgerEntry(audit=audit, assigned_by=judgment.AssignedBy(by), claim_judged=claim,
+                                judged=answer, basis=basis if isinstance(basis, str) else None)
+
+
+def save(git_dir: Path, run: VetRun) -> Path:
+    """Write the run file atomically; its path."""
+    path = run_path(git_dir, run.run_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        "kind": KIND, "run": run.run_id, "action": run.action, "commit": run.commit, "leans_on": list(run.leans_on),
+        "sources": [{"locator": s.locator, "path": s.path, "blob": s.blob, "origin": s.origin.value}
+                    for s in run.sources],
+        "reads": [[path_, list(lines)] for path_, lines in run.reads],
+        "formed": list(run.formed), "antitheses": [result.antithesis_json(a) for a in run.antitheses],
+        "ledger": _ledger_json(run.ledger), "presented": list(run.presented), "realization": run.realization,
+    }
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(temporary, path)
+    return path
+
+
+def load(git_dir: Path, run_id: str) -> VetRun:
+    """The saved vet run; exit 2 when it is missing, of another kind, or damaged."""
+    path = run_path(git_dir, run_id)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInput(f"no run {run_id}: it ended, or never existed (git distill runs lists them)") from None
+    except (OSError, ValueError):
+        raise BadInput(f"run {run_id}'s file is damaged") from None
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        raise BadInput(f"run {run_id} is not a vet run")
+    try:
+        ledger = data["ledger"]
+        return VetRun(
+            run_id=run_id, action=str(data["action"]), commit=str(data["commit"]),
+            leans_on=tuple(str(x) for x in data["leans_on"]),
+            sources=tuple(PinnedRef(locator=str(s["locator"]), path=str(s["path"]), blob=str(s["blob"]),
+                                    origin=Origin(s["origin"])) for s in data["sources"]),
+            reads=tuple((str(p), tuple(str(x) for x in lines)) for p, lines in data["reads"]),
+            formed=tuple(str(x) for x in data["formed"]),
+            antitheses=tuple(result.antithesis_from_json(a) for a in data["antitheses"]),
+            ledger=judgment.Ledger(
+                entries=tuple(_entry(e) for e in ledger["entries"]),
+                history=tuple(judgment.HistoryEntry(
+                    audit=str(h["audit"]), antithesis=h["antithesis"],
+                    record=None if h["record"] is None else _entry(h["record"])) for h in ledger["history"])),
+            presented=tuple(str(x) for x in data["presented"]), realization=str(data["realization"]))
+    except (KeyError, TypeError, ValueError):
+        raise BadInput(f"run {run_id}'s file is damaged") from None
+
+
+def remove(git_dir: Path, run_id: str) -> None:
+    """Drop the run's file (the run ended)."""
+    run_path(git_dir, run_id).unlink(missing_ok=True)

@@ -1,0 +1,82 @@
+"""`vet --verify`: a stored vet result re-checked, on the repository and on a fresh clone, and
+failing by name when the note or a source is changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from diylisis.edges import vet_note
+from tests.conftest import commit, distill, git
+from tests.vet_fixture import answers_toml, audit_ids, build
+
+
+def _vetted(repo: Path, tmp_path: Path) -> str:
+    build(repo)
+    answers = tmp_path / "answers.toml"
+    answers.write_text(answers_toml(audit_ids(repo)), encoding="utf-8")
+    done = distill(repo, "vet", "--action", "merge feature/retry", "--range", "main..feature/retry",
+                   "--answers", str(answers))
+    assert done.returncode == 0, done.stderr
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def _verify(repo: Path, *args: str) -> tuple[int, dict[str, object]]:
+    done = distill(repo, "vet", "--verify", "--format", "json", *args)
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def _failed(report: dict[str, object]) -> list[str]:
+    checks = report["checks"]
+    assert isinstance(checks, list)
+    return [f"{c['check']}: {c['detail']}" for c in checks if not c["ok"]]
+
+
+def test_a_stored_result_verifies_here_and_on_a_fresh_clone(repo: Path, tmp_path: Path) -> None:
+    tip = _vetted(repo, tmp_path)
+    code, report = _verify(repo)
+    assert code == 0 and report["ok"] is True and report["commit"] == tip, _failed(report)
+
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "push", "-q", str(remote), "feature/retry", "main", "refs/notes/distill-vet")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--branch", "feature/retry", str(remote), str(clone))
+    git(clone, "fetch", "-q", "origin", "refs/notes/distill-vet:refs/notes/distill-vet")
+    code, report = _verify(clone)
+    assert code == 0, _failed(report)
+
+
+def test_tampering_with_the_note_fails_naming_the_field(repo: Path, tmp_path: Path) -> None:
+    tip = _vetted(repo, tmp_path)
+    line = vet_note.read(repo, tip)[0]
+    claims = line["claims"]
+    assert isinstance(claims, dict)
+    audit = next(iter(claims))
+    claims[audit]["tags"]["leverage"] = 2
+    vet_note.put(repo, tip, line)
+    code, report = _verify(repo)
+    assert code == 1
+    assert any(f"{audit}: tags.leverage is 2, measured 5" in failure for failure in _failed(report))
+
+    line["formed"] = line["formed"][:1]  # type: ignore[index]
+    vet_note.put(repo, tip, line)
+    code, report = _verify(repo)
+    assert code == 1 and any(f.startswith("structure: dispositions do not cover") for f in _failed(report))
+
+
+def test_a_changed_source_fails_naming_it(repo: Path, tmp_path: Path) -> None:
+    tip = _vetted(repo, tmp_path)
+    commit(repo, "Say 60 s in the design", {"docs/design.md": "The cache timeout is 60 s.\n"})
+    code, report = _verify(repo, "--at", tip)
+    assert code == 1
+    assert _failed(report) == ["sources-now: docs/design.md changed since it was vetted: re-vet"]
+    text = distill(repo, "vet", "--verify", "--at", tip)
+    assert text.returncode == 1 and "FAILED sources-now" in text.stdout
+
+
+def test_verify_without_a_result_is_exit_two(repo: Path) -> None:
+    build(repo)
+    done = distill(repo, "vet", "--verify")
+    assert done.returncode == 2 and "no vet result" in done.stderr

@@ -1,0 +1,105 @@
+"""identify and Patterns A-D on the vet fixture, through the use case that measures from git."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from diylisis.app import vet
+from diylisis.core.vet import patterns
+from diylisis.core.vet.model import Antithesis, Pattern, Suspicion
+from diylisis.errors import BadInput
+from tests.conftest import git
+from tests.vet_fixture import BOTTLENECK_CLAIM, TIMEOUT_CLAIM, build, commit_at
+
+MERGE = vet.VetRequest(action="merge feature/retry", range="main..feature/retry")
+
+
+def _by_thesis(formed: vet.Formed) -> dict[str, Antithesis]:
+    return {a.thesis: a for a in formed.antitheses}
+
+
+def test_the_fixture_surfaces_a_pattern_c_challenge_with_both_lines_leverage_and_commit(repo: Path) -> None:
+    fixture = build(repo)
+    assert fixture.raised is not None
+    formed = vet.form(repo, MERGE)
+    assert [s.path for s in formed.sources] == ["docs/design.md"]
+    timeout = _by_thesis(formed)[TIMEOUT_CLAIM.strip()]
+    assert timeout.pattern is Pattern.CROSS_SOURCE_CONSISTENCY
+    assert "src/cache.py:1 TIMEOUT = 60" in timeout.antithesis
+    assert "config/cache.toml:2 timeout = 60" in timeout.antithesis
+    assert "5 files rest on docs/design.md" in timeout.antithesis
+    assert fixture.raised[:7] in timeout.antithesis
+    assert timeout.evidence[0] == f'docs/design.md:3 "{TIMEOUT_CLAIM}"'
+    assert any(e.startswith(f'commit {fixture.raised[:7]} "Raise the cache timeout') for e in timeout.evidence)
+    assert any(b.startswith("git log -GTIMEOUT") for b in timeout.basis)
+    audit = next(a for a in formed.audits if a.id == timeout.audit)
+    assert audit.stake.reads == ("src/retry.py:3",)
+    assert audit.tags.leverage.downstream_count == 5
+    assert audit.claim.referent in {"src/cache.py:TIMEOUT", "config/cache.toml:[cache].timeout"}
+    # the span is a byte substring of the pinned blob at the named line and columns
+    line = audit.source.text.split("\n")[audit.claim.line - 1].encode()
+    assert line[audit.claim.column_start - 1:audit.claim.column_end].decode() == audit.claim.text
+    # no "4 ms" evidence on the timeout audit
+    assert not any("4 ms" in e for e in timeout.evidence)
+
+
+def test_the_bottleneck_claim_gets_pattern_d(repo: Path) -> None:
+    build(repo)
+    bottleneck = _by_thesis(vet.form(repo, MERGE))[BOTTLENECK_CLAIM]
+    assert bottleneck.pattern is Pattern.INFERENCE_FALLACY_AUDIT
+    assert "5 files cite docs/design.md" in bottleneck.evidence[0]
+
+
+def test_a_sixth_citing_file_moves_the_count_to_six(repo: Path) -> None:
+    build(repo, extra_citing=1)
+    timeout = _by_thesis(vet.form(repo, MERGE))[TIMEOUT_CLAIM]
+    assert "6 files rest on docs/design.md" in timeout.antithesis
+
+
+def test_code_at_thirty_turns_the_challenge_to_pattern_a(repo: Path) -> None:
+    fixture = build(repo)
+    assert fixture.raised is not None
+    git(repo, "revert", "--no-edit", fixture.raised)
+    formed = vet.form(repo, MERGE)
+    timeout = _by_thesis(formed)[TIMEOUT_CLAIM]
+    assert timeout.pattern is Pattern.PROVENANCE_AUDIT
+    assert "No test or CI step names `TIMEOUT`" in timeout.antithesis
+    audit = next(a for a in formed.audits if a.id == timeout.audit)
+    assert audit.suspicions == (Suspicion.UNENFORCED,)  # no lag, no pair
+    assert audit.tags.freshness.lag == ()
+
+
+def test_built_without_the_raise_there_is_no_lag_and_no_pair(repo: Path) -> None:
+    build(repo, raise_timeout=False)
+    formed = vet.form(repo, MERGE)
+    audit = next(a for a in formed.audits if a.claim.text == TIMEOUT_CLAIM)
+    assert audit.facts.contradictions == () and audit.tags.freshness.lag == ()
+
+
+def test_a_source_the_action_does_not_read_forms_no_audit(repo: Path) -> None:
+    build(repo)
+    commit_at(repo, "2024-03-08", "Add an unrelated doc", {"docs/other.md": "Nothing here names the cache.\n"})
+    formed = vet.form(repo, vet.VetRequest(action="merge", range="main..feature/retry", sources=()))
+    assert {a.source.path for a in formed.audits} == {"docs/design.md"}
+
+
+def test_missing_action_and_a_dirty_source_are_refused(repo: Path) -> None:
+    build(repo)
+    with pytest.raises(BadInput, match="--action"):
+        vet.form(repo, vet.VetRequest(action=" ", range="main..feature/retry"))
+    (repo / "docs" / "design.md").write_text("edited\n", encoding="utf-8")
+    with pytest.raises(BadInput, match="uncommitted changes"):
+        vet.form(repo, vet.VetRequest(action="deploy", sources=("docs/design.md",)))
+
+
+def test_the_validator_refuses_a_canned_question() -> None:
+    canned = Antithesis(audit="a-0", index=1, pattern=Pattern.PROVENANCE_AUDIT, thesis="X holds.",
+                        antithesis="Have you checked X?", evidence=("src/x.py:1 X = 1",), basis=("git grep X",))
+    with pytest.raises(patterns.InvalidAntithesis):
+        patterns.validate(canned)
+    factless = Antithesis(audit="a-0", index=1, pattern=Pattern.PROVENANCE_AUDIT, thesis="X holds.",
+                          antithesis="Is X right?", evidence=('docs/x.md:1 "X holds."',), basis=("git grep X",))
+    with pytest.raises(patterns.InvalidAntithesis):
+        patterns.validate(factless)
