@@ -26,7 +26,7 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,6 +103,8 @@ class Dispatch:
     confined: bool = True  # False: the caller fingerprints around the dispatch instead
     home: Path | None = None  # the private HOME; a fresh temporary one when None
     tag: str = ""  # put in the child's environment as TAG_VARIABLE, for kill_tagged
+    # told the leader's pid and start time as soon as it runs, so a caller can record them
+    on_start: Callable[[int, int | None], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ def run(dispatch: Dispatch) -> Outcome:
             raise CannotRun(dispatch.argv[0], error.strerror or str(error)) from None
         start_time = process_start_time(process.pid)
         try:
+            if dispatch.on_start is not None:
+                dispatch.on_start(process.pid, start_time)
             out, err, stop = exchange(process, dispatch.stdin, dispatch.timeout, dispatch.output_limit)
         except BaseException:
             kill_group(process)
