@@ -1,0 +1,1 @@
+"""The pure core: protocol logic over frozen values, no I/O."""
