@@ -82,7 +82,8 @@ def test_five_candidates_need_an_explicit_target_set_of_two_to_four() -> None:
 
 def test_dissolution_and_withdrawal_at_the_spec_gate() -> None:
     state = flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M")
-    assert flow.on_qspec(state, flow.QspecAnswer("dissolve", "only SQLite survives a restart")).arm is Arm.DISSOLUTION_EXIT
+    dissolved = flow.on_qspec(state, flow.QspecAnswer("dissolve", "only SQLite survives a restart"))
+    assert dissolved.arm is Arm.DISSOLUTION_EXIT
     assert flow.on_qspec(state, flow.QspecAnswer("withdraw")).arm is Arm.EARLY_EXIT
 
 

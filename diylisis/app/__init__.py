@@ -1,0 +1,1 @@
+"""The use cases: each runs one command's work over the core and the edges."""

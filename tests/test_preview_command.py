@@ -1,0 +1,176 @@
+"""`git distill preview` end to end on real repositories: three candidates, a scripted probe command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from diylisis.edges import confinement, probes
+from tests.conftest import commit, distill, git
+from tests.edges.user_state import dirty_repository, user_state
+
+needs_namespaces = pytest.mark.skipif(not confinement.sandbox_available(),
+                                      reason="no user namespaces on this machine")
+STORAGE = Path(__file__).resolve().parent.parent / "fixtures" / "probes" / "storage.sh"
+CANDIDATES = ("--candidate", "a SQLite file cache", "--candidate", "a Redis server cache",
+              "--candidate", "plain JSON files on disk")
+AXES = ("--axis", "failure: what happens when the cache is lost?",
+        "--axis", "operations: what must run beside the app?")
+
+
+def answers(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "answers.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def preview(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return distill(repo, "preview", *CANDIDATES, *AXES, "--probe-cmd", f"sh {STORAGE}", "--format", "json", *args)
+
+
+@needs_namespaces
+def test_three_candidates_contrast_select_discard_and_note(repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    done = preview(repo, "--answers", str(answers(tmp_path, 'spec = "approve"\n'
+                                                  'direction = { select = 1, deciding = ["failure"] }\n')))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    rows = {row["axis"]: row for row in report["contrast"]["rows"]}
+    assert [cell["value"] for cell in rows["failure"]["cells"]] == [
+        "rebuilt from the file on restart", "lost until the cache warms", "rebuilt from the files on restart"]
+    assert not rows["failure"]["flagged"] and not rows["operations"]["flagged"]
+    common = {(c["key"], c["kind"]) for c in report["contrast"]["common_commitments"]}
+    assert {("NOTICE", "path"), ("language", "declared")} <= common
+    record = report["record"]
+    assert record["arm"] == "DirectionalContrast"
+    assert record["direction"]["direction"] == "a Redis server cache"
+    assert record["contrast_map"] == {"failure": {"a SQLite file cache": "rebuilt from the file on restart",
+                                                  "a Redis server cache": "lost until the cache warms",
+                                                  "plain JSON files on disk": "rebuilt from the files on restart"}}
+    assert [e["disposition"] for e in record["discard_trace"]] == ["FileDestroyed"] * 3
+    assert {u["route"] for u in record["exposed_unknowns"]} == {"Gap", "Inquire"}
+    for entry in record["discard_trace"]:
+        assert not os.path.lexists(entry["probe"]["artifact_ref"])
+    assert not probes.temp_root(report["run"]).exists()
+    head = git(repo, "rev-parse", "HEAD").strip()
+    note = git(repo, "notes", "--ref=refs/notes/distill-preview", "show", head)
+    assert json.loads(note.strip())["run"] == report["run"]
+    after = user_state(repo)
+    assert {k: v for k, v in after.items() if k not in ("refs", "reflog", "objects")} == \
+        {k: v for k, v in before.items() if k not in ("refs", "reflog", "objects")}
+    assert after["refs"].replace(
+        [line for line in after["refs"].splitlines() if "refs/notes/distill-preview" in line][0] + "\n", "") \
+        == before["refs"]
+
+
+@needs_namespaces
+def test_the_text_output_presents_probes_first_then_the_contrast(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    done = distill(repo, "preview", *CANDIDATES, *AXES, "--probe-cmd", f"sh {STORAGE}", "--answers",
+                   str(answers(tmp_path, 'spec = "approve"\ndirection = { synthesize = "SQLite, JSON export" }\n'
+                                         'micro = "confirm"\n')))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.index("PLACEHOLDER probe 0") < out.index("PLACEHOLDER probe 2") < out.index("== contrast")
+    assert "shared by every probe: NOTICE" in out and "unknown (Gap): who restarts redis at night?" in out
+    assert "your repository is byte-identical (compared)" in out
+    assert "direction: SQLite, JSON export" in out
+
+
+def test_fewer_than_two_candidates_is_exit_2_and_creates_nothing(repo: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    done = distill(repo, "preview", "--candidate", "only", "--candidate", " only ", "--format", "json")
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["reason"] == "requires_fail"
+
+
+@pytest.mark.parametrize(("flag", "reason"), [("--recognizable", "no_deficit"), ("--familiar", "route_away"),
+                                              ("--needs-real-data", "route_away"),
+                                              ("--placeholders-distort", "unfit")])
+def test_each_not_activated_exit_is_exit_1_with_its_relay(repo: Path, flag: str, reason: str) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    before = user_state(repo)
+    done = distill(repo, "preview", *CANDIDATES, flag, "--format", "json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["reason"] == reason and report["relay"]
+    assert user_state(repo) == before and not probes.temp_root(report["run"]).exists()
+
+
+@needs_namespaces
+def test_an_unanswered_spec_gate_pauses_before_any_probe(repo: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    done = preview(repo, "--no-input")
+    assert done.returncode == 3, done.stderr
+    report = json.loads(done.stdout)
+    assert report["status"] == "paused"
+    assert report["items"][0]["id"] == "qspec-1" and report["items"][0]["options"] == ["approve", "adjust"]
+    assert not probes.temp_root(report["run"]).exists()
+
+
+@needs_namespaces
+def test_a_pause_at_the_direction_gate_keeps_the_probes_until_cleanup(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    done = preview(repo, "--no-input", "--answers", str(answers(tmp_path, 'spec = "approve"\n')))
+    assert done.returncode == 3, done.stderr
+    report = json.loads(done.stdout)
+    assert report["items"][0]["options"] == ["select:0", "select:1", "select:2", "synthesize"]
+    assert probes.temp_root(report["run"]).exists()
+    listed = json.loads(distill(repo, "preview", "--list", "--format", "json").stdout)
+    assert [r["run"] for r in listed] == [report["run"]]
+    cleaned = distill(repo, "preview", "--cleanup", report["run"])
+    assert cleaned.returncode == 0 and "nothing is left" in cleaned.stdout
+    assert not probes.temp_root(report["run"]).exists()
+
+
+@needs_namespaces
+def test_withdrawing_at_the_direction_gate_is_an_early_exit_with_every_probe_discarded(
+        repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    done = preview(repo, "--answers", str(answers(tmp_path, 'spec = "approve"\ndirection = "withdraw"\n')))
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["arm"] == "EarlyExit"
+    assert [e["disposition"] for e in report["record"]["discard_trace"]] == ["FileDestroyed"] * 3
+    assert user_state(repo) == before
+
+
+def test_a_bad_answers_file_is_exit_2_before_any_probe(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    done = distill(repo, "preview", *CANDIDATES, *AXES, "--probe-cmd", "true", "--unconfined",
+                   "--answers", str(answers(tmp_path, 'direction = { choose = 1 }\n')))
+    assert done.returncode == 2 and "cannot be read" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_killed_preview_is_cleaned_up_by_cleanup_run(repo: Path) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    (repo.parent / "approve.toml").write_text('spec = "approve"\n')
+    driver = subprocess.Popen([sys.executable, "-m", "diylisis", "preview", *CANDIDATES, *AXES, "--unconfined",
+                               "--probe-cmd", "setsid sleep 60 & sleep 60", "--no-input", "--answers",
+                               str(repo.parent / "approve.toml")], cwd=repo)
+    deadline = time.monotonic() + 30
+    run = None
+    while time.monotonic() < deadline and run is None:
+        for found in probes.list_runs(repo / ".git"):
+            if len(found.get("probes", [])) == 3 and all(p.get("pid") for p in found["probes"]):
+                run = found["run"]
+        time.sleep(0.1)
+    driver.kill()
+    driver.wait()
+    assert run is not None
+    assert any(confinement.tagged_processes(probes.probe_tag(run, k)) for k in range(3))
+    done = distill(repo, "preview", "--cleanup", run)
+    assert done.returncode == 0, done.stderr
+    assert not probes.temp_root(run).exists()
+    assert all(confinement.tagged_processes(probes.probe_tag(run, k)) == () for k in range(3))
+    assert user_state(repo) == before
