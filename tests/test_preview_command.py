@@ -174,3 +174,25 @@ def test_a_killed_preview_is_cleaned_up_by_cleanup_run(repo: Path) -> None:
     assert not probes.temp_root(run).exists()
     assert all(confinement.tagged_processes(probes.probe_tag(run, k)) == () for k in range(3))
     assert user_state(repo) == before
+
+
+@needs_namespaces
+def test_the_note_is_readable_on_a_fresh_clone_after_sync(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(repo, "remote", "add", "origin", str(origin))
+    git(repo, "push", "-q", "origin", "main")
+    done = preview(repo, "--answers", str(answers(tmp_path, 'spec = "approve"\ndirection = { select = 0 }\n')))
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)["run"]
+    pushed = distill(repo, "sync", "origin")
+    assert pushed.returncode == 0, pushed.stderr
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-b", "main", str(origin), str(clone))
+    fetched = distill(clone, "sync", "origin", "--fetch")
+    assert fetched.returncode == 0, fetched.stderr
+    head = git(clone, "rev-parse", "HEAD").strip()
+    record = json.loads(git(clone, "notes", "--ref=refs/notes/distill-preview", "show", head).strip())
+    assert record["run"] == run and record["direction"]["direction"] == "a SQLite file cache"
+    assert record["non_evidence"] == "evidence for no claim"

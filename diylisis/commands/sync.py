@@ -57,6 +57,7 @@ def sync(
                 f"{remote} has certificates this repository lacks ({rejected}); "
                 f"run git distill sync {remote} to fetch and merge them first"
             )
+    _sync_preview_records(repo_root, remote, config, fetch=fetch, push=push)
     listing = run_git(["notes", "--ref", config.notes_ref, "list"], repo_root).decode()
     return SyncResult(
         remote=remote,
@@ -65,6 +66,17 @@ def sync(
         pushed=pushed,
         certified_blobs=len(listing.splitlines()),
     )
+
+
+def _sync_preview_records(repo_root: Path, remote: str, config: store.Settings, *, fetch: bool,
+                          push: bool) -> None:
+    """The records of `git distill preview` (refs/notes/distill-preview) travel with the certificates."""
+    from diylisis.edges import preview_sync
+
+    if fetch:
+        preview_sync.fetch_and_merge(repo_root, remote, dict(config.identity_env))
+    if push:
+        preview_sync.push(repo_root, remote)
 
 
 def _check_remote(repo_root: Path, remote: str) -> None:
