@@ -196,3 +196,50 @@ def test_the_note_is_readable_on_a_fresh_clone_after_sync(repo: Path, tmp_path: 
     record = json.loads(git(clone, "notes", "--ref=refs/notes/distill-preview", "show", head).strip())
     assert record["run"] == run and record["direction"]["direction"] == "a SQLite file cache"
     assert record["non_evidence"] == "evidence for no claim"
+
+
+@needs_namespaces
+def test_a_gap_refan_still_insufficient_is_a_misdiagnosis_exit_with_every_probe_discarded(
+        repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    done = preview(repo, "--answers", str(answers(tmp_path, 'spec = ["approve", "approve"]\n'
+                                                  'direction = ["insufficient", "insufficient"]\n')))
+    assert done.returncode == 1, done.stderr
+    record = json.loads(done.stdout)["record"]
+    assert record["arm"] == "MisdiagnosisExit"
+    assert [fan["kind"] for fan in record["fans"]] == ["contrast", "Gap"]
+    assert [e["probe"]["index"] for e in record["discard_trace"]] == [0, 1, 2, 3, 4, 5]
+    assert {e["disposition"] for e in record["discard_trace"]} == {"FileDestroyed"}
+    assert user_state(repo) == before
+
+
+@needs_namespaces
+def test_a_materialized_synthesis_gets_its_own_probe_and_can_be_selected(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    done = preview(repo, "--answers", str(answers(
+        tmp_path, 'spec = "approve"\ndirection = [{ synthesize = "SQLite with a JSON export" }, { select = 3 }]\n'
+                  'micro = "materialize"\n')))
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)["record"]
+    assert record["fans"][1] == {"kind": "Materialization", "tgt": ["SQLite with a JSON export"]}
+    assert record["direction"]["direction"] == "SQLite with a JSON export"
+    assert len(record["discard_trace"]) == 4
+
+
+@needs_namespaces
+def test_the_probe_command_gets_its_probe_candidate_axes_and_policy(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    script = ('printf "%s\\n%s\\n%s\\n%s\\n" "$DISTILL_PROBE" "$DISTILL_CANDIDATE" "$DISTILL_AXES" '
+              '"$DISTILL_POLICY" > env.txt; pwd > where.txt')
+    done = distill(repo, "preview", *CANDIDATES[:4], *AXES, "--probe-cmd", script, "--format", "json",
+                   "--no-input", "--answers", str(answers(tmp_path, 'spec = "approve"\n')))
+    assert done.returncode == 3, done.stderr
+    run = json.loads(done.stdout)["run"]
+    tree = probes.temp_root(run) / "probe-1" / "tree"
+    number, candidate, axes_json, policy = (tree / "env.txt").read_text().splitlines()
+    assert (number, candidate) == ("1", "a Redis server cache")
+    assert [axis["id"] for axis in json.loads(axes_json)] == ["failure", "operations"]
+    assert f"DISTILL-PLACEHOLDER-{run}" in policy
+    assert (tree / "where.txt").read_text().strip() == str(tree)
+    assert distill(repo, "preview", "--cleanup", run).returncode == 0
