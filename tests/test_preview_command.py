@@ -243,3 +243,23 @@ def test_the_probe_command_gets_its_probe_candidate_axes_and_policy(repo: Path, 
     assert f"DISTILL-PLACEHOLDER-{run}" in policy
     assert (tree / "where.txt").read_text().strip() == str(tree)
     assert distill(repo, "preview", "--cleanup", run).returncode == 0
+
+
+@needs_namespaces
+def test_the_commit_msg_hook_prints_the_gap_unknowns_of_the_named_preview(repo: Path, tmp_path: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    done = preview(repo, "--answers", str(answers(tmp_path, 'spec = "approve"\ndirection = { select = 1 }\n')))
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)["run"]
+    assert distill(repo, "install-hooks").returncode == 0
+    (repo / "cache.py").write_text("CACHE = 'redis'\n")
+    git(repo, "add", "cache.py")
+    message = ("Cache rendered pages in Redis\n\nPages are kept in a Redis server so that every web worker "
+               f"shares them.\n\nDistill-Preview: {run}\n")
+    on_path = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    committed = subprocess.run(["git", "commit", "-q", "-F", "-"], cwd=repo, input=message, text=True,
+                               capture_output=True, check=False, env=on_path)
+    assert committed.returncode == 0, committed.stderr
+    assert f"check before this commit (preview {run}): who restarts redis at night?" in committed.stderr
+    assert "how many files can the folder take?" in committed.stderr
+    assert "does the host keep cache.db" not in committed.stderr  # an Inquire unknown, not a check
