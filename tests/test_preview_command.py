@@ -263,3 +263,16 @@ def test_the_commit_msg_hook_prints_the_gap_unknowns_of_the_named_preview(repo: 
     assert f"check before this commit (preview {run}): who restarts redis at night?" in committed.stderr
     assert "how many files can the folder take?" in committed.stderr
     assert "does the host keep cache.db" not in committed.stderr  # an Inquire unknown, not a check
+
+
+def test_the_demo_runs_a_whole_preview_and_leaves_nothing(tmp_path: Path) -> None:
+    done = distill(tmp_path, "preview", "--demo")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.index("PLACEHOLDER probe 0") < out.index("== contrast") < out.index("probe 2: FileDestroyed")
+    assert "direction: a Redis server cache" in out and "verify: ok" in out
+    assert "your repository is byte-identical (compared)" in out
+    run = out.split("Distill-Preview: ")[1].split("'")[0]
+    assert not probes.temp_root(run).exists()
+    demo_repo = Path(out.split("A throw-away repository at ")[1].split(",")[0])
+    assert not demo_repo.parent.exists()

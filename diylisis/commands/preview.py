@@ -54,13 +54,14 @@ def _terminal(item: Any) -> str | None:
 @click.option("--placeholders-distort", is_flag=True, help="Fake data would blur the difference: unfit.")
 @click.option("--cleanup", "cleanup_run", metavar="RUN", help="Remove what a killed preview RUN left, verified.")
 @click.option("--list", "list_runs", is_flag=True, help="List the preview runs of this repository.")
+@click.option("--demo", is_flag=True, help="A preview of three cache directions in a throw-away repository.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Output for people or for scripts.")
 def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe_cmd: str | None,
             probe_cmd_k: tuple[str, ...], tgt: tuple[int, ...], base: str, probe_timeout: float, jobs: int,
             unconfined: bool, answers_file: Path | None, no_input: bool, recognizable: bool, familiar: bool,
             needs_real_data: bool, sibling: str | None, placeholders_distort: bool, cleanup_run: str | None,
-            list_runs: bool, output_format: str) -> int:
+            list_runs: bool, demo: bool, output_format: str) -> int:
     """Build a throw-away probe of each direction in a private repository, contrast them on the
     axes you settle, choose one; every probe is destroyed and the destruction verified.
 
@@ -72,6 +73,10 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
     from diylisis.safe_text import visible
     from diylisis.workspace import Workspace
 
+    if demo:
+        from diylisis.app.preview_demo import demo as run_demo
+
+        return run_demo(lambda line: click.echo(visible(line)))
     workspace = Workspace.open()
     root, git_dir = Path(workspace.root), Path(workspace.git_dir)
     as_json = output_format == "json"
