@@ -174,3 +174,40 @@ def test_a_probe_registered_but_never_created_is_declared_absent(repo: Path) -> 
     assert [d.kind for d in dispositions] == ["FileDestroyed"] * 3
     assert "interrupted" in dispositions[2].reason
     assert not substrate.root.exists()
+
+
+def test_a_straggler_that_escapes_the_kill_is_declared_discard_failed_and_the_root_kept(
+        repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    run = unique("stuck")
+    substrate = start(repo, run, ("a", "b"))
+    pid_file = tmp_path / "straggler.pid"
+    # unconfined, a probe can drop the tag from its environment: nothing but a PID namespace ends it
+    escape = (f"env -i setsid sh -c 'echo $$ > {pid_file}; while :; do mkdir -p \"$0\"; sleep 0.05; done' "
+              "\"$PWD/again\" >/dev/null 2>&1 &")
+    probes.run_probes(substrate, {0: escape, 1: "true"}, environments(("a", "b"), tmp_path),
+                      timeout=10, confined=False)
+    try:
+        dispositions = probes.cleanup_verify(repo / ".git", run)
+        assert [d.kind for d in dispositions] == ["DiscardFailed", "FileDestroyed"]
+        assert "still exists" in dispositions[0].reason
+        assert substrate.root.exists()
+        saved = probes.load_record(repo / ".git", run)
+        assert saved["dispositions"][0]["disposition"] == "DiscardFailed" and saved["root_left"]
+    finally:
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        time.sleep(0.2)
+        confinement.remove_tree(substrate.root)
+
+
+@needs_namespaces
+def test_the_same_straggler_confined_dies_with_its_pid_namespace(repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    run = unique("contained")
+    substrate = start(repo, run, ("a", "b"))
+    escape = ("env -i setsid sh -c 'while :; do mkdir -p \"$0\"; sleep 0.05; done' \"$PWD/again\" "
+              ">/dev/null 2>&1 &")
+    probes.run_probes(substrate, {0: escape, 1: "true"}, environments(("a", "b"), tmp_path),
+                      timeout=10, confined=True)
+    assert [d.kind for d in probes.cleanup_verify(repo / ".git", run)] == ["FileDestroyed", "FileDestroyed"]
+    assert not substrate.root.exists()
