@@ -13,7 +13,7 @@ import pytest
 
 from diylisis.edges import confinement, probes
 from tests.conftest import commit, distill, git
-from tests.edges.user_state import dirty_repository, user_state
+from tests.edges.user_state import dirty_repository, except_the_preview_note, user_state
 
 needs_namespaces = pytest.mark.skipif(not confinement.sandbox_available(),
                                       reason="no user namespaces on this machine")
@@ -62,12 +62,8 @@ def test_three_candidates_contrast_select_discard_and_note(repo: Path, tmp_path:
     head = git(repo, "rev-parse", "HEAD").strip()
     note = git(repo, "notes", "--ref=refs/notes/distill-preview", "show", head)
     assert json.loads(note.strip())["run"] == report["run"]
-    after = user_state(repo)
-    assert {k: v for k, v in after.items() if k not in ("refs", "reflog", "objects")} == \
-        {k: v for k, v in before.items() if k not in ("refs", "reflog", "objects")}
-    assert after["refs"].replace(
-        [line for line in after["refs"].splitlines() if "refs/notes/distill-preview" in line][0] + "\n", "") \
-        == before["refs"]
+    assert except_the_preview_note(user_state(repo)) == except_the_preview_note(before)
+    assert "refs/notes/distill-preview" in user_state(repo)["refs"]
 
 
 @needs_namespaces
@@ -276,3 +272,25 @@ def test_the_demo_runs_a_whole_preview_and_leaves_nothing(tmp_path: Path) -> Non
     assert not probes.temp_root(run).exists()
     demo_repo = Path(out.split("A throw-away repository at ")[1].split(",")[0])
     assert not demo_repo.parent.exists()
+
+
+VIGNETTE = r"""case "$DISTILL_PROBE" in
+  0) printf 'failure: rebuilt from the file\n\nThe app restarts; sqlite reopens %s.db.\n' "$DISTILL_PROBE_MARKER" ;;
+  *) printf 'failure: lost until warm\n\nThe app restarts; redis is cold. touch test: ' ; touch x 2>/dev/null && echo wrote || echo read-only ;;
+esac"""
+
+
+@needs_namespaces
+def test_a_vignette_preview_narrates_without_files_and_declares_no_file_artifact(
+        repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    done = distill(repo, "preview", *CANDIDATES[:4], *AXES[:2], "--tier", "vignette", "--probe-cmd", VIGNETTE,
+                   "--answers", str(answers(tmp_path, 'spec = "approve"\ndirection = { select = 0 }\n')))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "sqlite reopens DISTILL-PLACEHOLDER-" in out and "redis is cold. touch test: read-only" in out
+    assert "probe 0: rebuilt from the file" in out and "probe 1: lost until warm" in out
+    assert "probe 0: NoFileArtifact" in out and "probe 1: NoFileArtifact" in out
+    assert "creating" not in out
+    assert except_the_preview_note(user_state(repo)) == except_the_preview_note(before)

@@ -9,6 +9,7 @@ and the DirectionalContrast goes as one JSON line to refs/notes/distill-preview 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tomllib
@@ -28,6 +29,7 @@ from diylisis.edges import confinement, preview_note, probes, standing
 from diylisis.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
 
 NON_EVIDENCE = "evidence for no claim"
+NARRATION_LIMIT = 64 * 1024
 REPORT_FILE = "PREVIEW.toml"
 
 
@@ -87,10 +89,10 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
         axes = tuple(axes_mod.parse_axis(text) for text in request.axes)
     except ValueError as problem:
         raise BadInput(str(problem)) from None
-    if request.tier is Tier.MOCKUP and request.probe_cmd is None:
+    if request.probe_cmd is None:
         missing = [k for k in range(len(candidates)) if k not in request.probe_cmds]
         if missing or not request.probe_cmds:
-            raise BadInput("a mockup preview needs a probe command: --probe-cmd CMD, or --probe-cmd-k K=CMD "
+            raise BadInput("a preview needs a probe command: --probe-cmd CMD, or --probe-cmd-k K=CMD "
                            f"for every probe (missing: {', '.join(map(str, missing)) or 'all'})")
     confined = not request.unconfined
     if confined and not confinement.sandbox_available():
@@ -130,6 +132,7 @@ class _Session:
     evidence: dict[int, ProbeEvidence] = field(default_factory=dict)
     seen: Contrast | None = None
     outcomes: dict[int, probes.ProbeOutcome] = field(default_factory=dict)
+    narrations: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (text, sha256)
 
     def drive(self, state: flow.Lambda, ask: preview_gate.Ask) -> Result:
         step = flow.Step(state, "qspec")
@@ -192,32 +195,70 @@ class _Session:
 
     def instantiate(self, state: flow.Lambda) -> flow.Lambda:
         assert state.pending is not None
-        if state.spec.tier is Tier.VIGNETTE:
-            raise BadInput("the vignette tier is not available yet; use --tier mockup")
         first = len(state.probes)
         state = flow.instantiated(state)
         new = state.probes[first:]
+        axes_json = json.dumps([{"id": a.id, "question": a.question} for a in state.spec.axes])
+        env = {slot.index: {"DISTILL_PROBE": str(slot.index), "DISTILL_CANDIDATE": slot.direction,
+                            "DISTILL_AXES": axes_json, "DISTILL_POLICY": state.spec.policy.text(),
+                            "DISTILL_PROBE_MARKER": state.spec.policy.marker,
+                            "DISTILL_TIER": state.spec.tier.value} for slot in new}
+        if state.spec.tier is Tier.VIGNETTE:
+            self.emit(f"narrating {len(new)} vignettes (no files are made; your repository is not touched)")
+            if not run_exists(self.git_dir, self.run):
+                probes.save_record(self.git_dir, self.run, {"kind": "preview", "run": self.run, "base": self.base,
+                                                            "status": "narrating", "tier": "vignette",
+                                                            "candidates": list(state.candidates), "probes": []})
+            for slot in new:
+                self.evidence[slot.index] = self.narrate(slot.index, slot.direction, env[slot.index])
+            return self.contrasted(state)
         if self.substrate is None:
             self.substrate = probes.begin(self.root, self.git_dir, self.base, self.run,
                                           {"candidates": list(state.candidates), "tier": state.spec.tier.value})
             self.emit(f"creating {len(new)} probes in {self.substrate.root} (your repository is not touched)")
         for slot in new:
             probes.create_probe(self.substrate, slot.index, slot.direction, state.spec.policy.marker)
-        axes_json = json.dumps([{"id": a.id, "question": a.question} for a in state.spec.axes])
         commands = {slot.index: self.command_for(slot.index) for slot in new}
-        env = {slot.index: {"DISTILL_PROBE": str(slot.index), "DISTILL_CANDIDATE": slot.direction,
-                            "DISTILL_AXES": axes_json, "DISTILL_POLICY": state.spec.policy.text(),
-                            "DISTILL_PROBE_MARKER": state.spec.policy.marker} for slot in new}
         for outcome in probes.run_probes(self.substrate, commands, env, timeout=self.request.timeout,
                                          confined=self.confined, jobs=self.request.jobs):
             self.outcomes[outcome.index] = outcome
         for slot in new:
             self.evidence[slot.index] = self.read_probe(slot.index, slot.direction)
+        return self.contrasted(state)
+
+    def contrasted(self, state: flow.Lambda) -> flow.Lambda:
         self.seen = contrast_mod.contrast(state.spec.axes, tuple(self.evidence[s.index] for s in state.probes),
                                           state.unknowns)
         state = replace(state, unknowns=self.seen.unknowns)
         self.present(state)
         return state
+
+    def narrate(self, index: int, direction: str, env: Mapping[str, str]) -> ProbeEvidence:
+        """A vignette: the probe command narrates the direction from a read-only export of the base;
+        its stdout (front matter 'axis: value' lines, a blank line, the narration) is kept as is."""
+        from diylisis.refuter.command import export
+
+        protected = standing.protected_paths(self.root)
+        with export(self.root, self.base) as tree:
+            outcome = confinement.run(confinement.Dispatch(
+                argv=("sh", "-c", self.command_for(index)), cwd=tree,
+                env={**env, "DISTILL_PREVIEW_RUN": self.run}, read_only=(*protected, tree),
+                timeout=self.request.timeout, output_limit=NARRATION_LIMIT, confined=self.confined,
+                tag=probes.probe_tag(self.run, index)))
+        status: probes.ProbeStatus = ("timed_out" if outcome.stop == "timeout" else "failed" if outcome.stop or outcome.returncode
+                  else "populated")
+        self.outcomes[index] = probes.ProbeOutcome(index=index, status=status, exit_status=outcome.returncode,
+                                                   seconds=outcome.seconds, log_tail="")
+        text = outcome.stdout.decode("utf-8", "replace") if status == "populated" else ""
+        self.narrations[index] = (text, hashlib.sha256(outcome.stdout).hexdigest())
+        head, _, _ = text.partition("\n\n")
+        values = []
+        for line in head.splitlines():
+            axis_id, colon, value = line.partition(":")
+            if colon and value.strip():
+                values.append((axis_id.strip(), value.strip(), ()))
+        return ProbeEvidence(index=index, direction=direction, status=status, axis_values=tuple(values),
+                             narrated=True)
 
     def command_for(self, index: int) -> str:
         found = self.request.probe_cmds.get(index, self.request.probe_cmd)
@@ -245,12 +286,18 @@ class _Session:
             present_paths=present, files=change.files, stamp_intact=change.stamp_intact)
 
     def present(self, state: flow.Lambda) -> None:
-        assert self.seen is not None and self.substrate is not None
+        assert self.seen is not None
         for slot in state.probes:
             found = self.evidence[slot.index]
             outcome = self.outcomes[slot.index]
             self.emit(f"== PLACEHOLDER probe {slot.index}: {slot.direction} ({found.status}"
                       + (f", exit {outcome.exit_status}" if found.status == "failed" else "") + ")")
+            if slot.index in self.narrations:
+                text, digest = self.narrations[slot.index]
+                self.emit(f"   vignette, sha256 {digest[:16]}:")
+                self.emit("   " + text.rstrip("\n").replace("\n", "\n   "))
+                continue
+            assert self.substrate is not None
             self.emit(f"   {self.substrate.probe_dir(slot.index) / 'tree'}")
             if found.walkthrough:
                 self.emit("   " + found.walkthrough.strip().replace("\n", "\n   "))
@@ -305,6 +352,11 @@ class _Session:
         trace: list[dict[str, Any]] = [{"probe": {"index": d.probe.index, "direction": d.probe.direction,
                             "artifact_ref": d.probe.artifact_ref}, "disposition": d.kind,
                   **({"reason": d.reason} if d.reason else {})} for d in dispositions]
+        trace += [{"probe": {"index": index, "direction": slot_direction, "artifact_ref": None},
+                   "disposition": "NoFileArtifact"}
+                  for index, slot_direction in ((s.index, s.direction) for s in state.probes)
+                  if index in self.narrations]
+        trace.sort(key=lambda entry: int(entry["probe"]["index"]))
         for entry in trace:
             self.emit(f"probe {entry['probe']['index']}: {entry['disposition']}"
                       + (f" ({entry['reason']})" if entry.get("reason") else ""))

@@ -62,3 +62,13 @@ def dirty_repository(repo: Path) -> None:
     hook = repo / ".git" / "hooks" / "post-checkout"
     hook.write_text(f"#!/bin/sh\ntouch {repo.parent / 'HOOK-RAN'}\n")
     hook.chmod(0o755)
+
+
+def except_the_preview_note(state: dict[str, str]) -> dict[str, str]:
+    """The fingerprint less the one change a converged preview may make: a notes commit on
+    refs/notes/distill-preview (its ref, its reflog entry and its objects)."""
+    kept = dict(state)
+    kept["refs"] = "\n".join(line for line in state["refs"].split("\n") if "refs/notes/distill-preview" not in line)
+    kept["reflog"] = "\n".join(line for line in state["reflog"].split("\n") if "notes: Notes added" not in line)
+    kept.pop("objects")
+    return kept

@@ -30,6 +30,8 @@ def _cell(probe: ProbeEvidence, axis: Axis) -> Cell:
     if found is None or not found[0].strip():
         return Cell("UNDIFFERENTIATED", note="the probe gave no value on this axis")
     value, paths = found
+    if probe.narrated:
+        return Cell("value", value=value, note="narrated")
     missing = tuple(path for path in paths if path not in probe.present_paths)
     if missing or not paths:
         return Cell("UNGROUNDED", value=value, paths=paths,

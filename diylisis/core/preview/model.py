@@ -124,6 +124,7 @@ class ProbeEvidence:
     present_paths: frozenset[str] = frozenset()
     files: tuple[tuple[str, str], ...] = ()  # (status letter, path)
     stamp_intact: bool = True
+    narrated: bool = False  # a vignette: its values stand on the narration, not on files
 
 
 @dataclass(frozen=True)
