@@ -276,7 +276,8 @@ def test_the_demo_runs_a_whole_preview_and_leaves_nothing(tmp_path: Path) -> Non
 
 VIGNETTE = r"""case "$DISTILL_PROBE" in
   0) printf 'failure: rebuilt from the file\n\nThe app restarts; sqlite reopens %s.db.\n' "$DISTILL_PROBE_MARKER" ;;
-  *) printf 'failure: lost until warm\n\nThe app restarts; redis is cold. touch test: ' ; touch x 2>/dev/null && echo wrote || echo read-only ;;
+  *) printf 'failure: lost until warm\n\nThe app restarts; redis is cold. touch test: '
+     touch x 2>/dev/null && echo wrote || echo read-only ;;
 esac"""
 
 

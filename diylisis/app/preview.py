@@ -245,8 +245,8 @@ class _Session:
                 env={**env, "DISTILL_PREVIEW_RUN": self.run}, read_only=(*protected, tree),
                 timeout=self.request.timeout, output_limit=NARRATION_LIMIT, confined=self.confined,
                 tag=probes.probe_tag(self.run, index)))
-        status: probes.ProbeStatus = ("timed_out" if outcome.stop == "timeout" else "failed" if outcome.stop or outcome.returncode
-                  else "populated")
+        status: probes.ProbeStatus = ("timed_out" if outcome.stop == "timeout"
+                                      else "failed" if outcome.stop or outcome.returncode else "populated")
         self.outcomes[index] = probes.ProbeOutcome(index=index, status=status, exit_status=outcome.returncode,
                                                    seconds=outcome.seconds, log_tail="")
         text = outcome.stdout.decode("utf-8", "replace") if status == "populated" else ""
