@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -295,3 +296,28 @@ def test_a_vignette_preview_narrates_without_files_and_declares_no_file_artifact
     assert "probe 0: NoFileArtifact" in out and "probe 1: NoFileArtifact" in out
     assert "creating" not in out
     assert except_the_preview_note(user_state(repo)) == except_the_preview_note(before)
+
+
+@needs_namespaces
+def test_ctrl_c_while_probes_run_destroys_them_and_exits_130(repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    approve = answers(tmp_path, 'spec = "approve"\n')
+    driver = subprocess.Popen([sys.executable, "-m", "diylisis", "preview", *CANDIDATES, *AXES,
+                               "--probe-cmd", "setsid sleep 60 & sleep 60", "--answers", str(approve)],
+                              cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    run = None
+    while time.monotonic() < deadline and run is None:
+        for found in probes.list_runs(repo / ".git"):
+            if len(found.get("probes", [])) == 3 and all(p.get("pid") for p in found["probes"]):
+                run = found["run"]
+        time.sleep(0.1)
+    assert run is not None
+    driver.send_signal(signal.SIGINT)
+    out, err = driver.communicate(timeout=30)
+    assert driver.returncode == 130, err
+    assert out.count("FileDestroyed") == 3
+    assert not probes.temp_root(run).exists()
+    assert all(confinement.tagged_processes(probes.probe_tag(run, k)) == () for k in range(3))
+    assert user_state(repo) == before

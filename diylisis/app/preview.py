@@ -135,6 +135,18 @@ class _Session:
     narrations: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (text, sha256)
 
     def drive(self, state: flow.Lambda, ask: preview_gate.Ask) -> Result:
+        """Run to a terminal or a pause; on Ctrl-C or any error every probe made so far is
+        destroyed and verified before the error goes on (never a probe left behind silently)."""
+        try:
+            return self._drive(state, ask)
+        except BaseException:
+            if run_exists(self.git_dir, self.run) and probes.load_record(self.git_dir, self.run).get("probes"):
+                dispositions = probes.cleanup_verify(self.git_dir, self.run)
+                for d in dispositions:
+                    self.emit(f"probe {d.probe.index}: {d.kind}" + (f" ({d.reason})" if d.reason else ""))
+            raise
+
+    def _drive(self, state: flow.Lambda, ask: preview_gate.Ask) -> Result:
         step = flow.Step(state, "qspec")
         while True:
             state = step.state

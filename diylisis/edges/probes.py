@@ -271,7 +271,17 @@ def run_probes(substrate: Substrate, commands: Mapping[int, str], env: Mapping[i
                             seconds=outcome.seconds, log_tail=tail)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return tuple(pool.map(one, sorted(commands)))
+        futures = [pool.submit(one, index) for index in sorted(commands)]
+        try:
+            return tuple(future.result() for future in futures)
+        except BaseException:  # Ctrl-C: end the probes now, or the pool waits for their timeouts
+            for future in futures:
+                future.cancel()
+            for _ in range(3):
+                for index in commands:
+                    confinement.kill_tagged(probe_tag(substrate.run, index))
+                time.sleep(0.1)
+            raise
 
 
 def harvest_changes(substrate: Substrate, index: int) -> ProbeChange:
