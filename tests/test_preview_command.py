@@ -321,3 +321,26 @@ def test_ctrl_c_while_probes_run_destroys_them_and_exits_130(repo: Path, tmp_pat
     assert not probes.temp_root(run).exists()
     assert all(confinement.tagged_processes(probes.probe_tag(run, k)) == () for k in range(3))
     assert user_state(repo) == before
+
+
+@needs_namespaces
+def test_on_a_terminal_each_gate_is_asked_and_answered(repo: Path) -> None:
+    import pty
+
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    leader, follower = pty.openpty()
+    try:
+        driver = subprocess.Popen([sys.executable, "-m", "diylisis", "preview", *CANDIDATES, *AXES,
+                                   "--probe-cmd", f"sh {STORAGE}"], cwd=repo, stdin=follower,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        os.write(leader, b"adjust tgt 1,2\napprove\nselect 1\n")
+        out, err = driver.communicate(timeout=60)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert driver.returncode == 0, err
+    text = out.decode()
+    assert "qspec-1 [approve | adjust]" in text and "qspec-2 [approve | adjust]" in text
+    assert "qdir [select:0 | select:1 | synthesize]" in text
+    assert "not probed 3. plain JSON files on disk" in text
+    assert "direction: a Redis server cache" in text
