@@ -344,3 +344,31 @@ def test_on_a_terminal_each_gate_is_asked_and_answered(repo: Path) -> None:
     assert "qdir [select:0 | select:1 | synthesize]" in text
     assert "not probed 3. plain JSON files on disk" in text
     assert "direction: a Redis server cache" in text
+
+
+@needs_namespaces
+def test_a_run_paused_at_each_gate_resumes_to_a_direction(repo: Path, tmp_path: Path) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    paused = preview(repo, "--no-input")
+    assert paused.returncode == 3, paused.stderr
+    run = json.loads(paused.stdout)["run"]
+    at_qdir = distill(repo, "preview", "--resume", run, "--no-input", "--format", "json",
+                      "--answers", str(answers(tmp_path, 'spec = "approve"\n')))
+    assert at_qdir.returncode == 3, at_qdir.stderr
+    assert json.loads(at_qdir.stdout)["items"][0]["gate"] == "qdir"
+    assert probes.temp_root(run).exists()
+    at_qmicro = distill(repo, "preview", "--resume", run, "--no-input", "--format", "json", "--answers",
+                        str(answers(tmp_path, 'direction = { synthesize = "SQLite with a Redis front" }\n')))
+    assert at_qmicro.returncode == 3, at_qmicro.stderr
+    assert json.loads(at_qmicro.stdout)["items"][0]["options"] == ["confirm", "materialize"]
+    done = distill(repo, "preview", "--resume", run, "--format", "json",
+                   "--answers", str(answers(tmp_path, 'micro = "confirm"\n')))
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)["record"]
+    assert record["direction"]["direction"] == "SQLite with a Redis front"
+    assert [e["disposition"] for e in record["discard_trace"]] == ["FileDestroyed"] * 3
+    assert not probes.temp_root(run).exists()
+    again = distill(repo, "preview", "--resume", run)
+    assert again.returncode == 2 and "is not paused" in again.stderr
+    assert except_the_preview_note(user_state(repo)) == except_the_preview_note(before)

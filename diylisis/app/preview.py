@@ -23,7 +23,7 @@ from diylisis.app import preview_gate
 from diylisis.app.preview_gate import OpenItem
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
-from diylisis.core.preview import detect, flow
+from diylisis.core.preview import detect, flow, state_codec
 from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ExposedUnknown, ProbeEvidence, Tier
 from diylisis.edges import confinement, preview_note, probes, standing
 from diylisis.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
@@ -134,11 +134,11 @@ class _Session:
     outcomes: dict[int, probes.ProbeOutcome] = field(default_factory=dict)
     narrations: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (text, sha256)
 
-    def drive(self, state: flow.Lambda, ask: preview_gate.Ask) -> Result:
+    def drive(self, state: flow.Lambda, ask: preview_gate.Ask, start: flow.Next = "qspec") -> Result:
         """Run to a terminal or a pause; on Ctrl-C or any error every probe made so far is
         destroyed and verified before the error goes on (never a probe left behind silently)."""
         try:
-            return self._drive(state, ask)
+            return self._drive(state, ask, start)
         except BaseException:
             if run_exists(self.git_dir, self.run) and probes.load_record(self.git_dir, self.run).get("probes"):
                 dispositions = probes.cleanup_verify(self.git_dir, self.run)
@@ -146,8 +146,8 @@ class _Session:
                     self.emit(f"probe {d.probe.index}: {d.kind}" + (f" ({d.reason})" if d.reason else ""))
             raise
 
-    def _drive(self, state: flow.Lambda, ask: preview_gate.Ask) -> Result:
-        step = flow.Step(state, "qspec")
+    def _drive(self, state: flow.Lambda, ask: preview_gate.Ask, start: flow.Next) -> Result:
+        step = flow.Step(state, start)
         while True:
             state = step.state
             if step.relay:
@@ -263,14 +263,7 @@ class _Session:
                                                    seconds=outcome.seconds, log_tail="")
         text = outcome.stdout.decode("utf-8", "replace") if status == "populated" else ""
         self.narrations[index] = (text, hashlib.sha256(outcome.stdout).hexdigest())
-        head, _, _ = text.partition("\n\n")
-        values = []
-        for line in head.splitlines():
-            axis_id, colon, value = line.partition(":")
-            if colon and value.strip():
-                values.append((axis_id.strip(), value.strip(), ()))
-        return ProbeEvidence(index=index, direction=direction, status=status, axis_values=tuple(values),
-                             narrated=True)
+        return replace(_narrated_evidence(index, direction, text), status=status)
 
     def command_for(self, index: int) -> str:
         found = self.request.probe_cmds.get(index, self.request.probe_cmd)
@@ -420,21 +413,78 @@ class _Session:
 
     def pause(self, state: flow.Lambda, item: OpenItem) -> Result:
         paused = {"id": item.id, "gate": item.gate, "options": list(item.options), "text": item.text}
-        if self.substrate is not None or run_exists(self.git_dir, self.run):
-            def mark(data: dict[str, Any]) -> None:
-                data["status"] = "paused"
-                data["items"] = [paused]
-
-            probes.update_record(self.git_dir, self.run, mark)
-        else:
-            probes.save_record(self.git_dir, self.run, {"kind": "preview", "run": self.run, "status": "paused",
-                                                        "candidates": list(state.candidates), "probes": [],
-                                                        "items": [paused]})
+        saved = {"status": "paused", "items": [paused], "next": item.gate, "state": state_codec.to_json(state),
+                 "before": self.before, "base": self.base,
+                 "narrations": {str(k): list(v) for k, v in self.narrations.items()},
+                 "session": {"confined": self.confined, "probe_cmd": self.request.probe_cmd,
+                             "probe_cmds": {str(k): v for k, v in self.request.probe_cmds.items()},
+                             "timeout": self.request.timeout, "jobs": self.request.jobs}}
+        if not run_exists(self.git_dir, self.run):
+            probes.save_record(self.git_dir, self.run, {"kind": "preview", "run": self.run,
+                                                        "candidates": list(state.candidates), "probes": []})
+        probes.update_record(self.git_dir, self.run, lambda data: data.update(saved))
         self.emit(item.text)
-        self.emit(f"paused at {item.id}: give the answer in an answers file and run again"
+        self.emit(f"paused at {item.id}: git distill preview --resume {self.run} (with --answers FILE, "
+                  "or on a terminal)"
                   + (f"; the probes stay until git distill preview --cleanup {self.run}" if self.substrate else ""))
         return Result(self.run, None, EXIT_PAUSED, {"run": self.run, "status": "paused", "items": [paused],
                                                     "contrast": self.contrast_json()})
+
+
+def _narrated_evidence(index: int, direction: str, text: str) -> ProbeEvidence:
+    """A vignette's cells: the 'axis: value' lines before its first blank line."""
+    head, _, _ = text.partition("\n\n")
+    values = []
+    for line in head.splitlines():
+        axis_id, colon, value = line.partition(":")
+        if colon and value.strip():
+            values.append((axis_id.strip(), value.strip(), ()))
+    return ProbeEvidence(index=index, direction=direction, status="populated", axis_values=tuple(values),
+                         narrated=True)
+
+
+def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, terminal: preview_gate.Ask | None,
+                   emit: Callable[[str], None]) -> Result:
+    """Continue a run paused at a gate, with its probes as they were left."""
+    record = probes.load_record(git_dir, run)
+    if record.get("status") != "paused":
+        raise BadInput(f"preview run {run} is not paused (it is {record.get('status', 'unknown')}); "
+                       "only a paused run can be resumed")
+    try:
+        state = state_codec.from_json(record["state"])
+        session_data = record["session"]
+        start: flow.Next = record["next"]
+        request = Request(candidates=state.candidates, probe_cmd=session_data.get("probe_cmd"),
+                          probe_cmds={int(k): str(v) for k, v in session_data.get("probe_cmds", {}).items()},
+                          timeout=float(session_data["timeout"]), jobs=int(session_data["jobs"]),
+                          unconfined=not session_data["confined"])
+        before = {str(k): str(v) for k, v in record["before"].items()}
+        narrations = {int(k): (str(v[0]), str(v[1])) for k, v in record.get("narrations", {}).items()}
+    except (KeyError, TypeError, ValueError) as problem:
+        raise BadInput(f"the run file of preview {run} cannot be resumed: {problem!r} is missing or wrong") from None
+    if start not in ("qspec", "qdir", "qmicro"):
+        raise BadInput(f"the run file of preview {run} names no gate to resume at")
+    session = _Session(root=root, git_dir=git_dir, run=run, base=str(record["base"]), request=request, emit=emit,
+                       confined=not request.unconfined, before=before, narrations=narrations)
+    if any(entry.get("artifact_ref") for entry in record.get("probes", [])):
+        session.substrate = probes.reopen(root, git_dir, record)
+    statuses = {entry["index"]: entry for entry in record.get("probes", [])}
+    for slot in state.probes:
+        entry = statuses.get(slot.index, {})
+        session.outcomes[slot.index] = probes.ProbeOutcome(
+            index=slot.index, status=entry.get("status", "populated") if slot.index not in narrations else "populated",
+            exit_status=entry.get("exit_status"), seconds=0.0, log_tail="")
+        if slot.index in narrations:
+            session.evidence[slot.index] = _narrated_evidence(slot.index, slot.direction, narrations[slot.index][0])
+        else:
+            session.evidence[slot.index] = session.read_probe(slot.index, slot.direction)
+    if state.probes:
+        session.seen = contrast_mod.contrast(state.spec.axes, tuple(session.evidence[s.index] for s in state.probes),
+                                             state.unknowns)
+    probes.update_record(git_dir, run, lambda data: data.update({"status": "resumed"}))
+    ask = preview_gate.chooser(preview_gate.AnswersFile(answers) if answers else None, terminal)
+    emit(f"resuming preview {run} at {start}")
+    return session.drive(state, ask, start)
 
 
 def _without_run_files(marks: dict[str, str], git_dir: Path) -> dict[str, str]:

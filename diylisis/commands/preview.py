@@ -54,6 +54,7 @@ def _terminal(item: Any) -> str | None:
 @click.option("--placeholders-distort", is_flag=True, help="Fake data would blur the difference: unfit.")
 @click.option("--cleanup", "cleanup_run", metavar="RUN", help="Remove what a killed preview RUN left, verified.")
 @click.option("--list", "list_runs", is_flag=True, help="List the preview runs of this repository.")
+@click.option("--resume", "resume_run", metavar="RUN", help="Continue preview RUN, paused at a gate.")
 @click.option("--demo", is_flag=True, help="A preview of three cache directions in a throw-away repository.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Output for people or for scripts.")
@@ -61,7 +62,7 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
             probe_cmd_k: tuple[str, ...], tgt: tuple[int, ...], base: str, probe_timeout: float, jobs: int,
             unconfined: bool, answers_file: Path | None, no_input: bool, recognizable: bool, familiar: bool,
             needs_real_data: bool, sibling: str | None, placeholders_distort: bool, cleanup_run: str | None,
-            list_runs: bool, demo: bool, output_format: str) -> int:
+            list_runs: bool, resume_run: str | None, demo: bool, output_format: str) -> int:
     """Build a throw-away probe of each direction in a private repository, contrast them on the
     axes you settle, choose one; every probe is destroyed and the destruction verified.
 
@@ -106,7 +107,10 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
         answers=answers_file, terminal=terminal, base=base, timeout=probe_timeout, jobs=jobs, unconfined=unconfined,
         tgt=tgt, signals=DetectSignals(recognizable=recognizable, familiar=familiar, needs_real_data=needs_real_data,
                                        sibling=sibling, placeholders_distort=placeholders_distort))  # type: ignore[arg-type]
-    result = app.run_preview(root, git_dir, request, new_run_id(), emit)
+    if resume_run is not None:
+        result = app.resume_preview(root, git_dir, resume_run, answers_file, terminal, emit)
+    else:
+        result = app.run_preview(root, git_dir, request, new_run_id(), emit)
     if as_json:
         click.echo(json.dumps(result.report, ensure_ascii=False, sort_keys=True))
     return result.exit_code

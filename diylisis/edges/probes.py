@@ -187,6 +187,18 @@ def begin(user_root: Path, git_dir: Path, base: str, run: str, record: Mapping[s
     return substrate
 
 
+def reopen(user_root: Path, git_dir: Path, record: Mapping[str, Any]) -> Substrate:
+    """The substrate of a run file's record, for a run resumed in a later process."""
+    user = Path(os.path.realpath(user_root))
+    common = Path(git(["rev-parse", "--git-common-dir"], user_root).decode().strip())
+    objects = (common if common.is_absolute() else user / common).resolve() / "objects"
+    root = Path(str(record["root"]))
+    if not root.is_dir():
+        raise BadInput(f"the probes of preview {record.get('run')} are gone ({root}); start a new preview")
+    return Substrate(run=str(record["run"]), user_root=user, git_dir=git_dir, objects=objects,
+                     base=str(record["base"]), root=root)
+
+
 def _init_private(git_dir: Path, objects: Path, *extra_objects: Path) -> None:
     git(["init", "-q", "--bare", str(git_dir)], git_dir.parent)
     for key, value in (("core.hooksPath", os.devnull), ("core.fsmonitor", "false"), ("gc.auto", "0"),

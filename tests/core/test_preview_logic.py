@@ -161,3 +161,15 @@ def test_a_factual_question_at_the_direction_gate_becomes_an_inquire_unknown() -
     asked = flow.on_qdir(state, flow.QdirAnswer("interrogate", text="how fast is Redis on our host?"), seen)
     assert asked.next == "qdir" and asked.state.unknowns[0].route is Route.INQUIRE
     assert asked.state.refan_budget == 1
+
+
+def test_the_state_survives_a_round_trip_through_json() -> None:
+    import json
+
+    from diylisis.core.preview import state_codec
+
+    state = approved(flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M"))
+    seen = contrast.contrast((FAILURE,), (probe(0, "a"), probe(1, "b"), probe(2, "c")))
+    state = flow.on_qdir(state, flow.QdirAnswer("interrogate", text="how fast?"), seen).state
+    state = flow.on_qdir(state, flow.QdirAnswer("synthesize", text="both"), seen).state
+    assert state_codec.from_json(json.loads(json.dumps(state_codec.to_json(state)))) == state
