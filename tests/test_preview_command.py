@@ -63,6 +63,13 @@ def test_three_candidates_contrast_select_discard_and_note(repo: Path, tmp_path:
     head = git(repo, "rev-parse", "HEAD").strip()
     note = git(repo, "notes", "--ref=refs/notes/distill-preview", "show", head)
     assert json.loads(note.strip())["run"] == report["run"]
+    verified = distill(repo, "preview", "--verify", "HEAD")
+    assert verified.returncode == 0 and f"preview {report['run']}: ok" in verified.stdout
+    forged = {**record, "run": "forged", "discard_trace": record["discard_trace"][:2]}
+    git(repo, "notes", "--ref=refs/notes/distill-preview", "append", "-m", json.dumps(forged), head)
+    refused = distill(repo, "preview", "--verify", "HEAD")
+    assert refused.returncode == 1, refused.stdout
+    assert "preview forged: the fans made 3 probes but the discard trace declares 2" in refused.stdout
     assert except_the_preview_note(user_state(repo)) == except_the_preview_note(before)
     assert "refs/notes/distill-preview" in user_state(repo)["refs"]
 

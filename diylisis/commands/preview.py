@@ -54,6 +54,8 @@ def _terminal(item: Any) -> str | None:
 @click.option("--placeholders-distort", is_flag=True, help="Fake data would blur the difference: unfit.")
 @click.option("--cleanup", "cleanup_run", metavar="RUN", help="Remove what a killed preview RUN left, verified.")
 @click.option("--list", "list_runs", is_flag=True, help="List the preview runs of this repository.")
+@click.option("--verify", "verify_revs", multiple=True, metavar="REV",
+              help="Re-check the preview records stored on commit REV (repeat).")
 @click.option("--resume", "resume_run", metavar="RUN", help="Continue preview RUN, paused at a gate.")
 @click.option("--demo", is_flag=True, help="A preview of three cache directions in a throw-away repository.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -62,7 +64,8 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
             probe_cmd_k: tuple[str, ...], tgt: tuple[int, ...], base: str, probe_timeout: float, jobs: int,
             unconfined: bool, answers_file: Path | None, no_input: bool, recognizable: bool, familiar: bool,
             needs_real_data: bool, sibling: str | None, placeholders_distort: bool, cleanup_run: str | None,
-            list_runs: bool, resume_run: str | None, demo: bool, output_format: str) -> int:
+            list_runs: bool, verify_revs: tuple[str, ...], resume_run: str | None, demo: bool,
+            output_format: str) -> int:
     """Build a throw-away probe of each direction in a private repository, contrast them on the
     axes you settle, choose one; every probe is destroyed and the destruction verified.
 
@@ -88,6 +91,8 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
 
     if list_runs:
         return _list(git_dir, as_json)
+    if verify_revs:
+        return _verify(root, verify_revs, as_json, emit)
     if cleanup_run is not None:
         dispositions = app.cleanup(git_dir, cleanup_run)
         failed = [d for d in dispositions if d.kind == "DiscardFailed"]
@@ -130,3 +135,34 @@ def _list(git_dir: Path, as_json: bool) -> int:
         left = " (probes left: git distill preview --cleanup RUN)" if r.get("probes") and not r.get("cleaned") else ""
         click.echo(f"{r.get('run')}  {r.get('status')}  {len(r.get('probes', []))} probes{left}")
     return EXIT_OK
+
+
+def _verify(root: Path, revisions: tuple[str, ...], as_json: bool, emit: Any) -> int:
+    from diylisis import gitio
+    from diylisis.core.preview.verify import record_problems
+    from diylisis.edges import preview_note, probes
+
+    results = []
+    for revision in revisions:
+        code, out, _ = gitio.git_process(["rev-parse", "--verify", "-q", "--end-of-options",
+                                          f"{revision}^{{commit}}"], root, env=probes.our_git_env())
+        if code != 0:
+            raise BadInput(f"{revision!r} is not a commit of this repository")
+        oid = out.decode().strip()
+        lines = preview_note.read_lines(root, preview_note.REF, oid)
+        if not lines:
+            results.append({"revision": revision, "run": None, "problems": ["no preview record on this commit"]})
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                record = None
+            problems = list(record_problems(record))
+            results.append({"revision": revision, "run": record.get("run") if isinstance(record, dict) else None,
+                            "problems": problems})
+    if as_json:
+        click.echo(json.dumps(results, ensure_ascii=False))
+    for result in results:
+        name = f"{result['revision']} preview {result['run']}" if result["run"] else result["revision"]
+        emit(f"{name}: " + ("ok" if not result["problems"] else "; ".join(result["problems"])))
+    return EXIT_OK if all(not r["problems"] for r in results) else EXIT_FAILED

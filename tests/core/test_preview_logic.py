@@ -173,3 +173,23 @@ def test_the_state_survives_a_round_trip_through_json() -> None:
     state = flow.on_qdir(state, flow.QdirAnswer("interrogate", text="how fast?"), seen).state
     state = flow.on_qdir(state, flow.QdirAnswer("synthesize", text="both"), seen).state
     assert state_codec.from_json(json.loads(json.dumps(state_codec.to_json(state)))) == state
+
+
+def test_a_stored_record_is_checked_for_its_declarations() -> None:
+    from diylisis.core.preview.verify import record_problems
+
+    good = {"schema": "distill-preview/1", "arm": "DirectionalContrast", "non_evidence": "evidence for no claim",
+            "axes": [{"id": "failure", "settled_at": "qspec-1"}], "contrast_map": {"failure": {"a": "x"}},
+            "fans": [{"kind": "contrast", "tgt": ["a", "b"]}],
+            "exposed_unknowns": [{"text": "t", "route": "Gap"}],
+            "direction": {"kind": "select", "direction": "a"},
+            "discard_trace": [{"probe": {"index": 0, "direction": "a"}, "disposition": "FileDestroyed"},
+                              {"probe": {"index": 1, "direction": "b"}, "disposition": "FileDestroyed"}]}
+    assert record_problems(good) == ()
+    twice = {**good, "discard_trace": [good["discard_trace"][0]] * 2}
+    assert any("each probe once" in p for p in record_problems(twice))
+    elsewhere = {**good, "direction": {"kind": "select", "direction": "c"}}
+    assert any("never probed" in p for p in record_problems(elsewhere))
+    unsettled = {**good, "axes": [{"id": "failure", "settled_at": None}]}
+    assert any("never settled" in p for p in record_problems(unsettled))
+    assert record_problems([]) == ("the record is not a JSON object",)
