@@ -379,3 +379,34 @@ def test_a_run_paused_at_each_gate_resumes_to_a_direction(repo: Path, tmp_path: 
     again = distill(repo, "preview", "--resume", run)
     assert again.returncode == 2 and "is not paused" in again.stderr
     assert except_the_preview_note(user_state(repo)) == except_the_preview_note(before)
+
+
+ESCAPING = r"""user=$(dirname "$(dirname "$(head -n 1 ../repo.git/objects/info/alternates)")")
+echo planted > "$user/planted.txt"
+git config --file "$REAL_HOME/.gitconfig" core.hooksPath /nowhere
+"""
+
+
+def test_unconfined_a_probe_that_writes_the_repository_and_global_config_is_declared_exit_1(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dirty_repository(repo)
+    home = Path(os.environ["HOME"])
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    before = user_state(repo)
+    done = distill(repo, "preview", *CANDIDATES, *AXES, "--unconfined", "--probe-cmd",
+                   f"REAL_HOME={home} sh -c '{ESCAPING}'", "--format", "json",
+                   "--answers", str(answers(tmp_path, 'spec = "approve"\ndirection = { select = 0 }\n')))
+    try:
+        assert done.returncode == 1, done.stderr
+        changed = " ".join(json.loads(done.stdout)["repository_changed"])
+        assert "planted.txt" in changed and "git configuration" in changed
+        assert user_state(repo) != before  # declared, never repaired
+    finally:
+        (home / ".gitconfig").unlink(missing_ok=True)
+
+
+def test_a_partial_clone_is_refused_with_exit_2(repo: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    git(repo, "config", "extensions.partialClone", "origin")
+    done = distill(repo, "preview", *CANDIDATES, *AXES, "--probe-cmd", "true", "--unconfined")
+    assert done.returncode == 2 and "partial clone" in done.stderr

@@ -94,6 +94,10 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
         if missing or not request.probe_cmds:
             raise BadInput("a preview needs a probe command: --probe-cmd CMD, or --probe-cmd-k K=CMD "
                            f"for every probe (missing: {', '.join(map(str, missing)) or 'all'})")
+    code, out, _ = gitio.try_git(["config", "--get", "extensions.partialClone"], root)
+    if code == 0 and out.strip():
+        raise BadInput("this repository is a partial clone: a probe's checkout would need objects it lacks; "
+                       "fetch them (git fetch --refetch) or preview in a full clone")
     confined = not request.unconfined
     if confined and not confinement.sandbox_available():
         raise BadInput("probes cannot be confined on this machine (no user namespaces); pass --unconfined to run "
@@ -106,7 +110,7 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
     marker = f"DISTILL-PLACEHOLDER-{run}"
     state = flow.start(candidates, axes, request.tier, marker, targets)
     session = _Session(root=root, git_dir=git_dir, run=run, base=base, request=request, emit=emit,
-                       confined=confined, before=standing.fingerprint(root))
+                       confined=confined, before=repository_marks(root))
     return session.drive(state, ask)
 
 
@@ -353,7 +357,7 @@ class _Session:
         if self.substrate is not None:
             dispositions = probes.cleanup_verify(self.git_dir, self.run)
         changed = standing.fingerprint_changes(_without_run_files(self.before, self.git_dir),
-                                               _without_run_files(standing.fingerprint(self.root), self.git_dir))
+                                               _without_run_files(repository_marks(self.root), self.git_dir))
         trace: list[dict[str, Any]] = [{"probe": {"index": d.probe.index, "direction": d.probe.direction,
                             "artifact_ref": d.probe.artifact_ref}, "disposition": d.kind,
                   **({"reason": d.reason} if d.reason else {})} for d in dispositions]
@@ -485,6 +489,15 @@ def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, te
     ask = preview_gate.chooser(preview_gate.AnswersFile(answers) if answers else None, terminal)
     emit(f"resuming preview {run} at {start}")
     return session.drive(state, ask, start)
+
+
+def repository_marks(root: Path) -> dict[str, str]:
+    """The user's repository as a preview must leave it: refs, HEAD, work-tree state, hooks, config
+    and the git configuration it reads (the user's global and system files included)."""
+    marks = standing.fingerprint(root)
+    code, out, err = gitio.try_git(["config", "--list", "--show-origin", "-z"], root)
+    marks["git configuration (global, system and repository)"] = hashlib.sha256(out if code == 0 else err).hexdigest()
+    return marks
 
 
 def _without_run_files(marks: dict[str, str], git_dir: Path) -> dict[str, str]:
