@@ -410,3 +410,33 @@ def test_a_partial_clone_is_refused_with_exit_2(repo: Path) -> None:
     git(repo, "config", "extensions.partialClone", "origin")
     done = distill(repo, "preview", *CANDIDATES, *AXES, "--probe-cmd", "true", "--unconfined")
     assert done.returncode == 2 and "partial clone" in done.stderr
+
+
+@needs_namespaces
+@pytest.mark.parametrize(("answer_text", "arm", "code", "probes_made"), [
+    ('spec = { dissolve = "settling the failure axis made SQLite the only fit" }\n', "DissolutionExit", 0, 0),
+    ('spec = "withdraw"\n', "EarlyExit", 1, 0),
+    ('spec = ["approve", { dissolve = "the contrast settled it" }]\ndirection = "insufficient"\n',
+     "DissolutionExit", 0, 3),
+    ('spec = ["approve", "approve"]\ndirection = ["insufficient", { synthesize = "x" }]\nmicro = "materialize"\n',
+     None, 3, 6),
+], ids=["dissolve-first-pass", "withdraw-at-spec", "dissolve-on-re-entry", "materialize-unavailable-pauses"])
+def test_every_exit_arm_leaves_the_repository_identical(repo: Path, tmp_path: Path, answer_text: str,
+                                                        arm: str | None, code: int, probes_made: int) -> None:
+    dirty_repository(repo)
+    before = user_state(repo)
+    done = preview(repo, "--no-input", "--answers", str(answers(tmp_path, answer_text)))
+    assert done.returncode == code, done.stderr
+    report = json.loads(done.stdout)
+    if arm is None:  # materialize at budget 0 is refused and Qmicro offers confirm only
+        assert report["items"][0]["options"] == ["confirm"]
+        assert len(json.loads(distill(repo, "preview", "--list", "--format", "json").stdout)[0:1]) == 1
+        assert probes.temp_root(report["run"]).exists() and len(
+            probes.load_record(repo / ".git", report["run"])["probes"]) == probes_made
+        assert distill(repo, "preview", "--cleanup", report["run"]).returncode == 0
+    else:
+        assert report["arm"] == arm
+        trace = report["record"]["discard_trace"]
+        assert len(trace) == probes_made and {e["disposition"] for e in trace} <= {"FileDestroyed"}
+    assert not probes.temp_root(report["run"]).exists()
+    assert user_state(repo) == before
