@@ -440,3 +440,21 @@ def test_every_exit_arm_leaves_the_repository_identical(repo: Path, tmp_path: Pa
         assert len(trace) == probes_made and {e["disposition"] for e in trace} <= {"FileDestroyed"}
     assert not probes.temp_root(report["run"]).exists()
     assert user_state(repo) == before
+
+
+@needs_namespaces
+def test_the_direction_gate_shows_each_probes_cells_and_flags_an_insufficient_contrast(repo: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    same = ('printf \'[axes.failure]\\nvalue = "lost"\\npaths = ["x.py"]\\n\' > PREVIEW.toml; touch x.py')
+    done = distill(repo, "preview", *CANDIDATES, "--axis", "failure: what happens when the cache is lost?",
+                   "--probe-cmd", same, "--no-input", "--format", "json", "--answers",
+                   str(Path(repo.parent, "a.toml")))
+    assert done.returncode == 2  # the answers file does not exist yet: bad input, nothing made
+    Path(repo.parent, "a.toml").write_text('spec = "approve"\n')
+    done = distill(repo, "preview", *CANDIDATES, "--axis", "failure: what happens when the cache is lost?",
+                   "--probe-cmd", same, "--no-input", "--format", "json", "--answers", str(Path(repo.parent, "a.toml")))
+    assert done.returncode == 3, done.stderr
+    item = json.loads(done.stdout)["items"][0]
+    assert "the contrast looks insufficient: failure does not tell the probes apart" in item["text"]
+    assert "select 2: failure = lost" in item["text"]
+    assert distill(repo, "preview", "--cleanup", json.loads(done.stdout)["run"]).returncode == 0

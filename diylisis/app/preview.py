@@ -183,8 +183,14 @@ class _Session:
             return OpenItem(f"qspec-{state.circulation}", "qspec", ("approve", "adjust"), self.qspec_text(state))
         if gate == "qdir":
             options = tuple(f"select:{slot.index}" for slot in state.probes) + ("synthesize",)
-            return OpenItem("qdir", "qdir", options, "choose a direction: select K, synthesize TEXT "
-                            "(also: insufficient, unprobed TEXT, interrogate TEXT, withdraw)")
+            flagged = [row.axis.id for row in self.seen.rows if row.flagged] if self.seen else []
+            warning = (f"the contrast looks insufficient: {', '.join(flagged)} does not tell the probes apart "
+                       "(answer insufficient to re-fan, or choose anyway)\n" if flagged else "")
+            lines = [f"  select {slot.index}: " + "; ".join(
+                f"{row.axis.id} = {cell.value or cell.kind}" for row in (self.seen.rows if self.seen else ())
+                for index, cell in row.cells if index == slot.index) for slot in state.probes]
+            return OpenItem("qdir", "qdir", options, warning + "choose a direction:\n" + "\n".join(lines)
+                            + "\n  synthesize TEXT (also: insufficient, unprobed TEXT, interrogate TEXT, withdraw)")
         return OpenItem("qmicro", "qmicro", flow.qmicro_options(state),
                         f"your synthesis: {state.composition}\nconfirm it now"
                         + (", or materialize it as a probe first" if state.refan_budget else ""))
