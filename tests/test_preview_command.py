@@ -369,7 +369,7 @@ def test_a_run_paused_at_each_gate_resumes_to_a_direction(repo: Path, tmp_path: 
                         str(answers(tmp_path, 'direction = { synthesize = "SQLite with a Redis front" }\n')))
     assert at_qmicro.returncode == 3, at_qmicro.stderr
     assert json.loads(at_qmicro.stdout)["items"][0]["options"] == ["confirm", "materialize"]
-    done = distill(repo, "preview", "--resume", run, "--format", "json",
+    done = distill(repo, "resume", run, "--format", "json",  # git distill resume knows preview runs
                    "--answers", str(answers(tmp_path, 'micro = "confirm"\n')))
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)["record"]
