@@ -90,7 +90,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
     contract, _ = f0_contract.declare(request, workspace.config.contract)
     snapshot = _read_once(workspace, target)  # only a guard that needs the record reads it
     f0_contract.check_content_free(contract, ())
-    if contract.activation_verb != f0_contract.DEFAULT_VERB:
+    if contract.activation_verb != f0_contract.default_verb(contract.role):
         f0_contract.check_verb_against_target(contract, snapshot().text)
     f0_contract.check_competence_substitution(contract, resolves=lambda locator: f2_grounding.resolves_at(
         locator, context_for(workspace)(snapshot()))[0])
@@ -294,8 +294,34 @@ def forget(workspace: Workspace, run_id: str) -> None:
         runs.remove(workspace.git_dir, run_id)
 
 
+def answer_check(workspace: Workspace, target: Target):
+    """The gate's check of a certify answer when it is given: a route (and a decision's resolve,
+    which names its durable record) must resolve now, against the record's own tree, so a run
+    never stops on it after repairs were made; the reason says why not."""
+    found: list[object] = []
+
+    def context():
+        if not found:
+            found.append(context_for(workspace)(read(workspace, target)))
+        return found[0]
+
+    def check(question, answer: Answer) -> str | None:
+        names_a_record = answer.option == "route" or (
+            answer.option == "resolve" and question.id.startswith("decision-")) or (
+            question.id == "qp-authority" and (answer.value or "").strip().lower() not in ("derived", "derived copy"))
+        if not names_a_record or not answer.value:
+            return None
+        holds, detail = f2_grounding.resolves_at(answer.value, context())
+        return None if holds else f"{answer.option} {answer.value!r} for {question.id} does not resolve: {detail}"
+
+    return check
+
+
 def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
-    """Record one answer in a paused run (`git distill answer`)."""
+    """Record one answer in a paused run (`git distill answer`), checked as the gate checks it."""
+    from diylisis.core import gate as core_gate
+    from diylisis.gate import as_gate_question
+
     state = runs.load(workspace.git_dir, run_id)
     if state.status != "paused":
         raise BadInput(f"run {run_id} is {state.status}, not paused")
@@ -303,8 +329,10 @@ def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
     if question is None:
         open_ids = ", ".join(q.id for q in state.open_questions) or "none"
         raise BadInput(f"run {run_id} has no open item {answer.item_id}; open: {open_ids}")
-    if answer.option not in question.options:
-        raise BadInput(f"{answer.item_id} takes {' | '.join(question.options)}, not {answer.option}")
+    asked = as_gate_question(question)
+    wrong = core_gate.problem(asked, answer) or answer_check(workspace, state.target)(asked, answer)
+    if wrong is not None:
+        raise BadInput(wrong)
     kept = tuple(a for a in state.answers if a.item_id != answer.item_id)
     state = replace(state, answers=kept + (answer,))
     runs.save(workspace.git_dir, state)

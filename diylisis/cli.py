@@ -23,8 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("diylisis.commands.show", "Show the certificates stored for a record."),
     "brief": ("diylisis.commands.brief", "Print the reception procedure a recipient carries downstream."),
     "sync": ("diylisis.commands.sync", "Push or fetch certificates (refs/notes/distill) with a remote."),
-    "resume": ("diylisis.commands.resume", "Continue a paused certification."),
-    "answer": ("diylisis.commands.answer", "Answer one open item of a paused certification."),
+    "resume": ("diylisis.commands.resume", "Continue a paused run (certify, vet or preview)."),
+    "answer": ("diylisis.commands.answer", "Answer one open item of a paused run."),
     "runs": ("diylisis.commands.runs", "List, show or abort kept certification runs (abort undoes a half-made repair)."),  # noqa: E501
     "init": ("diylisis.commands.init", "Write a commented starter .distill.toml."),
     "hook": ("diylisis.commands.hook", "Entry points for git hooks: commit-msg, pre-push, staged files."),

@@ -186,13 +186,17 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     state = _dispose(_bind_findings(verdict, state, snapshot.text))
     questions = asked = _residual_questions(state, context, edges)
     if questions:
-        state = _record_answers(state, edges.gate.ask(questions, state))
+        # the premise questions ride along: answers to the items lead to a repair or a premise,
+        # after which Qp fires, and a run asks all it will need in one pause
+        premises = _premise_questions(state) if any(q.gate is GateKind.RESIDUAL for q in questions) else ()
+        state = _record_answers(state, edges.gate.ask(questions + premises, state))
         state = _dispose(state)
         questions = _residual_questions(state, context, edges)
         if questions:
             ledger = _surface(state.ledger, questions)
-            return replace(state, status="paused", open_questions=questions, ledger=ledger,
-                           verdict=verdict), False
+            premises = _premise_questions(state) if any(q.gate is GateKind.RESIDUAL for q in questions) else ()
+            return replace(state, status="paused", open_questions=questions + premises,
+                           ledger=ledger, verdict=verdict), False
     state = replace(state, ledger=_surface(state.ledger, asked))
     gate_changed = len(state.answers) != answers_before
     stop = _answer(state.answers, "contract-stop")
@@ -206,6 +210,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     edits, conflicts = repair.plan(snapshot.text, state.items, _answers_by_item(state),
                                    state.decisions, done, _kept_spans(snapshot.text, state)) \
         if edges.write else ((), ())
+    edits = tuple(edit for edit in edits if not _forge_linked(state, edit.item_id))
     if conflicts:
         return replace(state, status="paused", verdict=verdict, open_questions=tuple(
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
@@ -214,7 +219,12 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
     deltas = ()
     if edits:
         new_text, deltas = repair.apply(snapshot.text, edits, state.pass_n)
-        state = replace(state, repair_deltas=state.repair_deltas + deltas,
+        change = repair_diff(snapshot.text, new_text, str(state.target))
+        if not edges.gate.confirm(change, state):  # nothing is rewritten unseen (Rule 12)
+            # a repair makes Qp fire: its questions are asked in this pause too
+            return replace(state, status="paused", verdict=verdict, proposed_change=change,
+                           open_questions=_premise_questions(state)), False
+        state = replace(state, proposed_change=None, repair_deltas=state.repair_deltas + deltas,
                         repaired_targets=state.repaired_targets + tuple(
                             (d.before, f"line {d.line}") for d in deltas))
         assert edges.write is not None
@@ -251,6 +261,27 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, bool]:
             f"the measure stays at {measure.total} with nothing left to repair: {measure}"
             + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), False
     return state, settled
+
+
+def _forge_linked(state: RunState, item_id: str) -> bool:
+    """A bare issue number in a made commit's message or a PR body that the origin's forge links itself
+    (`Fixes #12.` on GitHub): it is judged by its URL, but the author's text keeps it as written,
+    closing keyword and all."""
+    from diylisis.model import RecordKind
+
+    if state.target.kind not in (RecordKind.COMMIT, RecordKind.PRBODY):
+        return False  # a file gets the URL; the commit-msg hook prints the URL it writes
+    item = next((i for i in state.items if i.id == item_id), None)
+    return item is not None and item.rule_id == "RF301" and bool(item.resolution) and \
+        not any(a.item_id == item_id for a in state.answers)
+
+
+def repair_diff(before: str, after: str, name: str) -> str:
+    """The repaired text against the record as a unified diff, for the author to confirm."""
+    import difflib  # only a repair needs it, not the hook's clean path
+
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                        f"{name} (now)", f"{name} (repaired)"))
 
 
 def _apply_contract_leak_answers(state: RunState) -> RunState:
@@ -633,6 +664,20 @@ _AUTHORITY_QUESTION = ("is the carried copy derived (answer: derived), or author
                        "receiver can open (a tracked path, a commit id or a durable URL)?")
 
 
+_CONSUMER_QUESTION = Question(id="qp-consumer", gate=GateKind.PREMISE, token="consumer profile",
+                              reason="who receives this record: a person, or an agent (with or without the repo)?",
+                              options=("value",))
+_AUTHORITY = Question(id="qp-authority", gate=GateKind.PREMISE, token="authority copy",
+                      reason=_AUTHORITY_QUESTION, options=("value",))
+
+
+def _premise_questions(state: RunState) -> tuple[Question, ...]:
+    """The Qp questions not answered yet (Rule 32), asked together with the first items."""
+    return tuple(q for q, bound in ((_CONSUMER_QUESTION, state.consumer_profile),
+                                    (_AUTHORITY, state.authority_copy))
+                 if bound is None and not _answer(state.answers, q.id))
+
+
 def _check_authority(state: RunState, edges: Edges) -> tuple[RunState, str | None]:
     """Qp terminal check (Rule 32): an AuthoritativeAt location must resolve and its line be
     leak-clean; a failing answer is withdrawn, so Qp is asked again with the failure cited."""
@@ -669,17 +714,16 @@ def _premise_gate(state: RunState, edges: Edges) -> RunState:
         return state
     wanted = []
     if state.consumer_profile is None:
-        wanted.append(Question(id="qp-consumer", gate=GateKind.PREMISE, token="consumer profile",
-                               reason="who receives this record: a person, or an agent (with or without the repo)?",
-                               options=("value",)))
+        wanted.append(_CONSUMER_QUESTION)
     if state.authority_copy is None:
-        wanted.append(Question(id="qp-authority", gate=GateKind.PREMISE, token="authority copy",
-                               reason=_AUTHORITY_QUESTION, options=("value",)))
+        wanted.append(_AUTHORITY)
     if not wanted:
         return state
     from diylisis.phases import qp_premise  # Qp does not fire on a clean record (the hook's fast path)
 
-    state = _record_answers(state, tuple(a for a in edges.gate.ask(tuple(wanted), state)))
+    unanswered = tuple(q for q in wanted if not _answer(state.answers, q.id))  # asked with the items
+    if unanswered:
+        state = _record_answers(state, tuple(a for a in edges.gate.ask(unanswered, state)))
     state, problem = _check_authority(state, edges)
     consumer = _answer(state.answers, "qp-consumer")
     authority = _answer(state.answers, "qp-authority")

@@ -1,148 +1,148 @@
-"""The gates (F0 Confirm/Correct, Qd, Qp) behind one Protocol, in three realizations.
+"""Certify's gates (F0 Confirm/Correct, Qd, Qp) on the shared gate of `diylisis.edges.gate`.
+
+This module only translates: a certify `Question` (diylisis.state) becomes a gate question
+(`diylisis.core.gate`), answers come back as the shared `Answer`. The three realizations are
+the shared ones:
 
 - interactive: stdin is a terminal; evidence first, then one question per item;
-- answers file: `--answers FILE.toml`, answers keyed by item id;
+- answers file: `--answers FILE.toml`, answers keyed by item id (`diylisis.edges.answers_file`);
 - paused: neither; the run saves its state and exits 3 with the exact commands to answer.
+
+Every realization checks an answer when it is given, with `check` (a route that does not
+resolve is refused then, not ten answers later).
 """
 
 from __future__ import annotations
 
+from diylisis.core import gate as core_gate
+from diylisis.core.gate import Answer
 from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
-from diylisis.state import Answer, Question, RunState
+from diylisis.state import Question, RunState
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
-    from typing import Any, Protocol
+    from typing import Protocol
+
+    Check = Callable[[core_gate.Question, Answer], str | None]
 else:
     Protocol = object  # a protocol only types: nothing checks isinstance against it
 
 VALUE_OPTIONS = frozenset({"resolve", "route", "defer", "correct", "value"})
+ANSWER_OPTIONS = ("resolve", "route", "drop", "defer", "confirm", "correct", "value")
 
 
 class Gate(Protocol):
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
         """Answers for some or all questions; an unanswered question pauses the run."""
 
+    def confirm(self, change: str, state: RunState) -> bool:
+        """Whether the repair shown as the diff change may be applied; False pauses the run
+        with the diff (the author confirms with `resume --yes`)."""
+
+
+def _option(name: str) -> core_gate.Option:
+    return core_gate.Option(name=name, takes=core_gate.Takes.TEXT if name in VALUE_OPTIONS else core_gate.Takes.NOTHING)
+
+
+def as_gate_question(question: Question) -> core_gate.Question:
+    """A certify question as the shared gate asks it."""
+    return core_gate.Question(id=question.id, kind=question.gate.value, subject=question.token,
+                              instructions=(question.reason,), line=question.line,
+                              options=tuple(_option(name) for name in question.options))
+
+
+def template_for(key: str) -> core_gate.Question:
+    """What an answers file may say for any certify item: which options fit is known only once
+    the item is asked (its question is checked again then)."""
+    return core_gate.Question(id=key, kind="certify", subject=key,
+                              options=tuple(_option(name) for name in ANSWER_OPTIONS))
+
+
+def _no_check(question: core_gate.Question, answer: Answer) -> str | None:
+    return None
+
 
 @frozen_model
 class PausedGate:
     """No one to ask: every question stays open and the run pauses (exit 3)."""
 
+    yes: bool = False  # --yes: the shown repair is applied without a pause
+
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
         return ()
+
+    def confirm(self, change: str, state: RunState) -> bool:
+        return self.yes
 
 
 @frozen_model
 class AnswersGate:
-    """Answers read from a TOML file, keyed by item id."""
+    """Answers read from a TOML file, keyed by item id; one that does not fit its question is exit 2."""
 
     answers: tuple[Answer, ...]
+    source: str = "--answers"
+    check: Callable[[core_gate.Question, Answer], str | None] = _no_check
+    yes: bool = False  # --yes: the shown repair is applied; without it the run pauses before it
+
+    def confirm(self, change: str, state: RunState) -> bool:
+        return self.yes
 
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
-        by_id = {answer.item_id: answer for answer in self.answers}
-        return tuple(by_id[q.id] for q in questions if q.id in by_id and by_id[q.id].option in q.options)
+        from diylisis.edges.gate import AnswersGate as FileGate
 
-
-def parse_answer(item_id: str, option: str, value: str | None) -> Answer:
-    """One answer from `git distill answer` or a file; a missing value is exit 2."""
-    option = option.lower()
-    if option in VALUE_OPTIONS and not (value and value.strip()):
-        raise BadInput(f"answer {option} for {item_id!r} needs a value")
-    return Answer(item_id=item_id, option=option, value=value.strip() if value else None)
-
-
-ANSWER_OPTIONS = ("resolve", "route", "drop", "defer", "confirm", "correct", "value")
-
-
-def load_answers(path: Path) -> tuple[Answer, ...]:
-    """Read `--answers FILE.toml`: `id = "drop"` or `id = { resolve = "text" }` per item."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"answers file {path} does not exist") from None
-    except UnicodeDecodeError as error:
-        raise BadInput(f"answers file {path} is not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise BadInput(f"answers file {path} cannot be read: {error.strerror or error}") from None
-    return parse_answers(text, str(path))
-
-
-def parse_answers(text: str, name: str) -> tuple[Answer, ...]:
-    """The answers in an answers file's text; anything else is BadInput, one line naming the file.
-
-    The items are at the top level, or all in one `[answers]` table."""
-    import tomllib  # only an answers file needs it, not the hook's path
-
-    try:
-        table: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise BadInput(f"answers file {name} does not parse: {_one_line(str(error))}") from None
-    except RecursionError:  # tomllib reads nested arrays and inline tables recursively
-        raise BadInput(f"answers file {name} nests arrays or tables too deeply to read") from None
-    if "answers" in table:
-        table = table["answers"]
-        if not isinstance(table, dict):
-            raise BadInput(f"answers file {name}: answers must be a table of item = answer, "
-                           f"not {_toml_kind(table)}")
-    answers = []
-    for item_id, entry in table.items():
-        if isinstance(entry, str):
-            option, value = entry, None
-        elif isinstance(entry, dict) and len(entry) == 1:
-            (option, value), = entry.items()
-            if not isinstance(value, str):
-                raise BadInput(f"answers file {name}: the {option!r} answer of {item_id!r} must be a string, "
-                               f"not {_toml_kind(value)}")
-        else:
-            raise BadInput(f"answers file {name}: {item_id!r} must be an option or {{option = value}}, "
-                           f"not {_toml_kind(entry)}")
-        if option.lower() not in ANSWER_OPTIONS:
-            raise BadInput(f"answers file {name}: {option!r} for {item_id!r} is not one of "
-                           f"{', '.join(ANSWER_OPTIONS)}")
-        try:
-            answers.append(parse_answer(item_id, option, value))
-        except BadInput as error:
-            raise BadInput(f"answers file {name}: {error.message}") from None
-    return tuple(answers)
-
-
-def _toml_kind(value: object) -> str:
-    """What a TOML value is, in TOML's words."""
-    kinds = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array",
-             dict: "a table"}
-    return kinds.get(type(value), "a date or time")
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+        return FileGate(answers=self.answers, source=self.source, check=self.check).ask(
+            tuple(as_gate_question(q) for q in questions))
 
 
 @frozen_model
 class InteractiveGate:
-    """Ask at the terminal with rich prompts, after showing the evidence as text."""
+    """Ask at the terminal, after showing the evidence as text; a misfit is asked again."""
 
-    def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
+    check: Callable[[core_gate.Question, Answer], str | None] = _no_check
+    yes: bool = False  # --yes: the diff is shown and applied without asking
+
+    def confirm(self, change: str, state: RunState) -> bool:
         from rich.console import Console
-        from rich.prompt import Prompt
 
-        from diylisis import render
+        from diylisis.edges.gate import confirm_change
 
         console = Console(stderr=True)
-        render.gate_evidence(console, state)
-        answers = []
-        for question in questions:
-            where = f" line {question.line}" if question.line else ""
-            console.print()
-            # the token and the reason quote the record: rich gets them as Text, never as markup
-            console.print(render.plain(question.id, "bold") + render.plain(
-                f" ({question.gate.value}){where}: {question.token!r}"))
-            console.print(render.plain(f"  {question.reason}"))
-            if question.options == ("value",):
-                option, value = "value", Prompt.ask("  answer", console=console)
-            else:
-                option = Prompt.ask("  answer", choices=list(question.options), console=console)
-                value = Prompt.ask(f"  {option} with", console=console) if option in VALUE_OPTIONS else None
-            answers.append(parse_answer(question.id, option, value))
-        return tuple(answers)
+        if self.yes:
+            confirm_change(console, change, None)
+            return True
+        return confirm_change(console, change, "Apply this repair to the record?")
+
+    def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
+        from diylisis import render
+        from diylisis.edges.gate import TerminalGate
+
+        def introduce(console: object) -> None:
+            render.gate_evidence(console, state)
+
+        return TerminalGate(check=self.check, introduce=introduce).ask(tuple(as_gate_question(q) for q in questions))
+
+
+def parse_answer(item_id: str, option: str, value: str | None) -> Answer:
+    """One answer from `git distill answer` or a file; a missing value is exit 2."""
+    answer = core_gate.choice(item_id, option, value)
+    wrong = core_gate.problem(template_for(item_id), answer)
+    if wrong is not None:
+        raise BadInput(wrong)
+    return answer
+
+
+def load_answers(path: Path) -> tuple[Answer, ...]:
+    """Read `--answers FILE.toml`: `id = "drop"` or `id = { resolve = "text" }` per item."""
+    from diylisis.edges import answers_file
+
+    return answers_file.load(path, template_for)
+
+
+def parse_answers(text: str, name: str) -> tuple[Answer, ...]:
+    """The answers in an answers file's text; anything else is BadInput, one line naming the file."""
+    from diylisis.edges import answers_file
+
+    return answers_file.parse(text, name, template_for)

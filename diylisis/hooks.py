@@ -121,6 +121,10 @@ class HookGate:
     consumer: str
     authority: str
 
+    def confirm(self, change: str, state: RunState) -> bool:
+        """A hook's repairs are mechanical resolutions its report prints."""
+        return True
+
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple:
         """Answers for Qp questions only; every other question stays open."""
         from diylisis.state import Answer
@@ -330,13 +334,14 @@ def forget_run(workspace, state: RunState) -> None:
 def report_refusal(out: Output, state: RunState, *, what: str, fix: str, fix_words: str) -> None:
     """Each finding (token, line, rule id, why, what would fix it), then how to go on."""
     items = {item.id: item for item in state.items}
+    findings = tuple(q for q in state.open_questions if q.gate is not GateKind.PREMISE)  # questions, not findings
     if state.status == "stopped":
         out.line(out.paint(f"git distill: {what} not certified: ", "1;31") + (state.stop_reason or ""))
     else:
-        count = len(state.open_questions)
+        count = len(findings)
         out.line(out.paint(f"git distill: {what} not portable for {state.contract.role}: "
                            f"{count} finding(s) need your judgment", "1;31"))
-    for question in state.open_questions:
+    for question in findings:
         item = items.get(question.id)
         rule = item.rule_id if item is not None and item.rule_id else question.gate.value
         why = (item.why if item is not None and item.why else question.reason)

@@ -57,6 +57,9 @@ def result_json(result: Result) -> str:
             "run": state.run_id, "status": "paused",
             "items": [{"id": q.id, "gate": q.gate.value, "token": q.token, "reason": q.reason,
                        "options": list(q.options), "line": q.line} for q in state.open_questions]}
+        if state.proposed_change is not None:
+            payload["change"] = state.proposed_change
+            payload["confirm"] = f"git distill resume {state.run_id} --yes"
     elif state.status == "certified":
         assert result.certificate is not None
         payload = {"run": state.run_id, "status": "certified",
@@ -71,13 +74,24 @@ def result_json(result: Result) -> str:
     return visible_json(json.dumps(payload, ensure_ascii=False, indent=2))
 
 
-def result_text(result: Result) -> str:
+def result_text(result: Result, verbose: bool = False) -> str:
     """Plain text for certify and resume: evidence first, then the reception procedure.
 
     Every line quotes the record, the contract or the refuter: each is escaped as one line.
     """
     state = result.state
     lines: list[str] = []
+    if state.status == "paused" and state.proposed_change is not None:
+        lines.append(f"Paused run {state.run_id}: the repair below changes {state.target}; nothing is changed yet.")
+        lines += state.proposed_change.splitlines()
+        if state.open_questions:
+            lines.append("Answer these too before you apply it:")
+            for q in state.open_questions:
+                lines.append(f"  {q.id}: {q.reason}")
+                lines.append(f"    git distill answer {state.run_id} {q.id} {q.options[0]} VALUE")
+        lines.append(f"To apply it: git distill resume {state.run_id} --yes")
+        lines.append(f"To give it up: git distill runs abort {state.run_id}")
+        return visible_lines(lines) + "\n"
     if state.status == "paused":
         lines.append(f"Paused run {state.run_id}: {len(state.open_questions)} item(s) need your judgment.")
         for q in state.open_questions:
@@ -97,21 +111,72 @@ def result_text(result: Result) -> str:
     lines.append(f"Certified {certificate.target} for role {certificate.role}: {certificate.outcome}"
                  f" after {state.pass_n} pass(es).")
     lines += [f"Note: {c}." for c in certificate.coverage]
-    if data["substitution_table"]:
+    if not verbose:
+        lines += trace_lines(state)
+        if state.repair_commits:
+            lines.append("Repair commits: " + ", ".join(c[:12] for c in state.repair_commits))
+        return visible_lines(lines) + "\n\n" + visible_block(result.brief or "")
+    rows = [row for row in data["substitution_table"] if row["surface_token"] != row["canonical_ref"]]
+    if rows:
         lines.append("Substitution table:")
-        lines += [f"  {row['surface_token']} -> {row['canonical_ref'] or '(judged at the gate)'}"
-                  for row in data["substitution_table"]]
+        lines += [f"  {row['surface_token']} -> {row['canonical_ref'] or '(judged at the gate)'}" for row in rows]
     if data["disposition_trace"]:
         lines.append("Disposition trace:")
-        lines += [f"  {row['item']}: {row['disposition']} — {row['basis']}" for row in data["disposition_trace"]]
-    if data["ledger"]:
+        lines += [f"  {row['item']}: {'DEFER' if 'Defer' in row['basis'] else row['disposition']} — {row['basis']}"
+                  for row in data["disposition_trace"]]
+    settled = {a.item_id for a in state.answers} | {d.item_id for d in state.dispositions}
+    open_entries = [entry for entry in data["ledger"]
+                    if not (entry["reason"] == "unresolved" and entry["item_id"] in settled)]
+    if open_entries:
         lines.append("Surfaced ledger:")
-        lines += [f"  {entry['item_id']}: {entry['reason']} — {entry['detail']}" for entry in data["ledger"]]
+        lines += [f"  {entry['item_id']}: {entry['reason']} — {entry['detail']}" for entry in open_entries]
     lines.append("Judgments:")
     lines += [f"  {line}" for line in judgment_lines(certificate)]
     if state.repair_commits:
         lines.append("Repair commits: " + ", ".join(c[:12] for c in state.repair_commits))
     return visible_lines(lines) + "\n\n" + visible_block(result.brief or "")
+
+
+def trace_lines(state: RunState) -> list[str]:
+    """What happened to each item, in plain words (the spec's terms are in --verbose and JSON).
+
+    A dropped item is named by its id only: its text never leaves the session."""
+    items = {item.id: item for item in state.items}
+    answers = {a.item_id: a for a in state.answers}
+    dropped = _dropped_ids(state)
+    lines: list[str] = []
+    observed: list[str] = []
+    for d in state.dispositions:
+        item = items.get(d.item_id)
+        answer = answers.get(d.item_id)
+        name = d.item_id if d.item_id in dropped or item is None else f"{d.item_id} ({item.token!r})"
+        if answer is not None:
+            lines.append(f"  {name}: {_answer_words(answer)}")
+        elif item is not None and item.kind == "pointer" and d.kind is DispositionKind.ROUTE:
+            observed.append(item.token)
+        elif item is not None and item.resolution and d.kind is not DispositionKind.DROP:
+            if any(delta.item_id == d.item_id for delta in state.repair_deltas):
+                lines.append(f"  {name}: rewritten to its stable form {item.resolution}")
+            else:
+                lines.append(f"  {name}: kept as written; the reader opens it as {item.resolution}")
+    for decision in state.decisions:
+        answer = answers.get(decision.id)
+        if answer is not None and decision.id not in {d.item_id for d in state.dispositions}:
+            lines.append(f"  {decision.id} (a decision on line {decision.line}): {_answer_words(answer)}")
+    if observed:
+        lines.append("  references that resolve in the repository: " + ", ".join(dict.fromkeys(observed)))
+    return ["What happened to each item:", *lines] if lines else []
+
+
+def _answer_words(answer: Any) -> str:
+    value = answer.value or ""
+    return {"resolve": f"you said what it means: {value}",
+            "route": f"you pointed it to {value}",
+            "drop": "you dropped it; it was taken out of the record",
+            "defer": f"accepted as a premise the reader is told about, until: {value}",
+            "confirm": "you confirmed it",
+            "correct": f"you corrected it: {value}",
+            "value": f"you answered: {value}"}.get(answer.option, answer.option)
 
 
 def judgment_lines(certificate: Certificate) -> list[str]:

@@ -10,11 +10,11 @@ kept run is doing and what can be done next (`git distill runs` prints it).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
 from diylisis import codec
+from diylisis.edges import run_files
 from diylisis.errors import BadInput
 from diylisis.frozen import frozen_model
 from diylisis.state import RunState
@@ -24,19 +24,15 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def runs_dir(git_dir: str | Path) -> str:
-    """The folder of the run files: <git dir>/distill/runs."""
-    return os.path.join(git_dir, "distill", "runs")
-
-
-def run_file(git_dir: str | Path, run_id: str) -> str:
-    """The file a run's state is saved in."""
-    return os.path.join(runs_dir(git_dir), f"{run_id}.json")
-
-
-def scratch_dir(git_dir: str | Path) -> str:
-    """The folder of temporary files (a repair's new content, a private index): never the work tree."""
-    return os.path.join(git_dir, "distill", "tmp")
+runs_dir = run_files.runs_dir
+run_file = run_files.run_file
+scratch_dir = run_files.scratch_dir
+new_run_id = run_files.new_run_id
+run_ids = run_files.run_ids
+remove = run_files.remove
+is_run_id = run_files.is_run_id
+_check_id = run_files.check_id
+KIND = "certify"  # the kind of run this module saves (diylisis.edges.run_files)
 
 
 @frozen_model
@@ -55,45 +51,16 @@ class PendingRepair:
 _PENDING_KEY = "pending_repair"
 
 
-def new_run_id() -> str:
-    """A short, sortable run id (time plus randomness)."""
-    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + os.urandom(3).hex()
-
-
 def save(git_dir: str | Path, state: RunState, pending: PendingRepair | None = None) -> str:
     """Write the run state atomically (after every pass and at every pause), with the repair in
     flight when there is one; the file's path."""
-    os.makedirs(runs_dir(git_dir), exist_ok=True)
-    path = run_file(git_dir, state.run_id)
     data = codec.encode(state)
     if pending is not None:
         data[_PENDING_KEY] = {name: getattr(pending, name) for name in _PENDING_FIELDS}
-    temporary = path.removesuffix(".json") + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(data, ensure_ascii=False, indent=1))
-    os.replace(temporary, path)
-    return path
+    return run_files.save(git_dir, KIND, state.run_id, data)
 
 
 _PENDING_FIELDS = ("path", "mode", "original_blob", "repaired_blob", "head_before", "pass_n", "message")
-
-
-def remove(git_dir: str | Path, run_id: str) -> bool:
-    """Delete a run's file (and its temporary files); False when it had none."""
-    folder = scratch_dir(git_dir)
-    if os.path.isdir(folder):
-        for name in os.listdir(folder):
-            if name.startswith(run_id + "."):
-                _unlink(os.path.join(folder, name))
-    return _unlink(run_file(git_dir, run_id))
-
-
-def _unlink(path: str) -> bool:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        return False
-    return True
 
 
 def pending_repair(git_dir: str | Path, run_id: str) -> PendingRepair | None:
@@ -104,15 +71,6 @@ def pending_repair(git_dir: str | Path, run_id: str) -> PendingRepair | None:
         return None
 
 
-def run_ids(git_dir: str | Path) -> tuple[str, ...]:
-    """The ids of the saved runs, oldest first."""
-    folder = runs_dir(git_dir)
-    if not os.path.isdir(folder):
-        return ()
-    return tuple(sorted(name.removesuffix(".json") for name in os.listdir(folder)
-                        if name.endswith(".json") and not name.startswith(".")))
-
-
 def load_with_pending(git_dir: str | Path, run_id: str) -> tuple[RunState, PendingRepair | None]:
     """A saved run and the repair it has in flight (None when none); bad ids and files are exit 2."""
     _check_id(git_dir, run_id)
@@ -120,16 +78,16 @@ def load_with_pending(git_dir: str | Path, run_id: str) -> tuple[RunState, Pendi
 
 
 def _read(path: str) -> tuple[RunState, PendingRepair | None]:
+    stored = run_files.read(path, os.path.basename(path).removesuffix(".json"))
+    if stored.kind != KIND:
+        raise BadInput(f"run {stored.run_id} is a {stored.kind} run, not a certification")
+    data = stored.data
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.loads(handle.read())
-        if not isinstance(data, dict):
-            raise codec.DecodeError("expected an object")
         pending = data.get(_PENDING_KEY)
         return codec.decode(RunState, data), None if pending is None else _pending_from(pending)
     except (ValueError, TypeError, codec.DecodeError) as error:
         raise BadInput(f"run file {os.path.basename(path)} is damaged: {error}") from None
-    except RecursionError:  # json and the codec recurse once per level of nesting
+    except RecursionError:  # the codec recurses once per level of nesting
         raise BadInput(f"run file {os.path.basename(path)} is damaged: it is nested too deeply") from None
 
 
@@ -146,20 +104,6 @@ def _pending_from(data: object) -> PendingRepair:
 def load(git_dir: str | Path, run_id: str) -> RunState:
     """Read a saved run; an unknown or damaged run file is exit 2."""
     return load_with_pending(git_dir, run_id)[0]
-
-
-def is_run_id(run_id: str) -> bool:
-    """Whether run_id can name a run file: no path separator, no leading dot."""
-    return bool(run_id) and "/" not in run_id and os.sep not in run_id and not run_id.startswith(".")
-
-
-def _check_id(git_dir: str | Path, run_id: str) -> None:
-    if not is_run_id(run_id):
-        raise BadInput(f"{run_id!r} is not a run id")
-    if not os.path.isfile(run_file(git_dir, run_id)):
-        known = run_ids(git_dir)
-        hint = f"; known runs: {', '.join(known[-5:])}" if known else "; there are none (git distill runs)"
-        raise BadInput(f"no run {run_id}{hint}")
 
 
 def describe(root: str, git_dir: str, run_id: str) -> dict:
@@ -179,7 +123,11 @@ def describe(root: str, git_dir: str, run_id: str) -> dict:
         then = [f"git distill resume {run_id}", f"git distill runs abort {run_id}"]
     else:
         repair = None
-        if state.status == "paused":
+        if state.status == "paused" and state.proposed_change is not None:
+            status = "paused"
+            what = "waiting for you to confirm the repaired text (git distill runs show prints it)"
+            then = [f"git distill resume {run_id} --yes", f"git distill runs abort {run_id}"]
+        elif state.status == "paused":
             status = "paused"
             what = f"waiting for answers to {len(state.open_questions)} question(s)"
             then = [f"git distill answer {run_id} ITEM OPTION [VALUE]", f"git distill resume {run_id}",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 
+from diylisis.core.gate import Answer  # the gate's answer, shared by every kind of run
 from diylisis.frozen import frozen_model
 from diylisis.model import Contract, RouteJudgment, Target, ZeroMemoryVerdict
 
@@ -133,15 +134,6 @@ class RepairDelta:
 
 
 @frozen_model
-class Answer:
-    """A gate answer: Resolve/Route/Drop/Defer (Qd), Confirm/Correct (F0), or a Qp value."""
-
-    item_id: str
-    option: str
-    value: str | None = None
-
-
-@frozen_model
 class Question:
     """An open gate item, as shown to the author and in the paused JSON."""
 
@@ -229,3 +221,4 @@ class RunState:
     authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()
     stop_reason: str | None = None
+    proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation

@@ -85,14 +85,14 @@ def test_a_committed_target_that_would_become_a_program_is_refused(
 def test_a_committed_target_inside_the_repository_is_written(repo: Path) -> None:
     committed_target(repo, "certificates/last.json")
     (repo / "certificates").mkdir()
-    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", answers(repo.parent))
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--yes", "--answers", answers(repo.parent))
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads((repo / "certificates" / "last.json").read_text())["role"] == "reviewer"
 
 
 def test_the_users_own_flag_may_name_a_place_outside(repo: Path, tmp_path: Path) -> None:
     commit(repo, RECORD)
-    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", answers(tmp_path),
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--yes", "--answers", answers(tmp_path),
                    "--certificate-target", "../mine.json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads((tmp_path / "mine.json").read_text())["role"] == "reviewer"
@@ -155,7 +155,7 @@ def test_a_flag_into_the_work_tree_is_not_written_through_a_link_out_of_it(repo:
     victim.write_text(VICTIM, encoding="utf-8")
     commit(repo, RECORD)
     os.symlink(victim, repo / "certificate.json")  # planted, untracked
-    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", answers(tmp_path),
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--yes", "--answers", answers(tmp_path),
                    "--certificate-target", "certificate.json")
     assert victim.read_text(encoding="utf-8") == VICTIM
     assert done.returncode == 2 and "leads outside the repository through a symbolic link" in done.stderr

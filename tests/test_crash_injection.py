@@ -149,7 +149,7 @@ def test_a_killed_repairing_certify_resumes_or_aborts(tmp_path: Path, templates:
     head = git(repo, "rev-parse", "HEAD").strip()
     answers = str(templates["answers"])
     killed = subprocess.run([sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer",
-                             "--answers", answers], cwd=repo, capture_output=True, text=True, check=False,
+                             "--yes", "--answers", answers], cwd=repo, capture_output=True, text=True, check=False,
                             env=_kill_env(tmp_path, templates, point))
     assert _reached(tmp_path, point), f"certify made fewer git calls than {point} needs: update CERTIFY_POINTS"
     assert killed.returncode == -9, killed.stderr
@@ -170,7 +170,7 @@ def test_a_killed_repairing_certify_resumes_or_aborts(tmp_path: Path, templates:
 
     aborting = tmp_path / "aborting"
     shutil.copytree(repo, aborting, symlinks=True)
-    resumed = _distill(repo, "resume", run["run"], "--answers", answers, "--format", "json")
+    resumed = _distill(repo, "resume", run["run"], "--yes", "--answers", answers, "--format", "json")
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert json.loads(resumed.stdout)["certificate"]["outcome"] == "repaired"
     _assert_sound(repo)

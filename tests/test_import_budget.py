@@ -60,6 +60,7 @@ ALLOWED = frozenset({
     "diylisis.state", "diylisis.secrets", "diylisis.hook_certificates",
     "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
     "diylisis.signing",
+    "diylisis.core", "diylisis.core.gate", "diylisis.edges", "diylisis.edges.run_files",
     "diylisis.store", "diylisis.note_text", "diylisis.precompiled", "diylisis.engine", "diylisis.gitio",
     "diylisis.gitio.context",
     "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",

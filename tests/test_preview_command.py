@@ -458,3 +458,22 @@ def test_the_direction_gate_shows_each_probes_cells_and_flags_an_insufficient_co
     assert "the contrast looks insufficient: failure does not tell the probes apart" in item["text"]
     assert "select 2: failure = lost" in item["text"]
     assert distill(repo, "preview", "--cleanup", json.loads(done.stdout)["run"]).returncode == 0
+
+
+@needs_namespaces
+def test_git_distill_answer_runs_and_resume_know_preview_runs(repo: Path) -> None:
+    commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
+    paused = preview(repo, "--no-input")
+    assert paused.returncode == 3, paused.stderr
+    run = json.loads(paused.stdout)["run"]
+    assert distill(repo, "answer", run, "qspec-1", "select", "1").returncode == 2
+    answered = distill(repo, "answer", run, "qspec-1", "approve")
+    assert answered.returncode == 0, answered.stderr
+    listed = distill(repo, "runs")
+    assert listed.returncode == 0 and run in listed.stdout, listed.stderr
+    resumed = distill(repo, "resume", run, "--no-input", "--format", "json")
+    assert resumed.returncode == 3, resumed.stderr
+    assert json.loads(resumed.stdout)["items"][0]["gate"] == "qdir"
+    aborted = distill(repo, "runs", "abort", run)
+    assert aborted.returncode == 0, aborted.stderr
+    assert not probes.temp_root(run).exists() and not probes.run_path(repo / ".git", run).exists()

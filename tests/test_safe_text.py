@@ -230,7 +230,8 @@ def test_certify_trace_and_summary_show_escapes(repo: Path) -> None:
                        '"qp-consumer" = { value = "an agent with the repository" }\n'
                        '"qp-authority" = { value = "derived" }\n',
                        encoding="utf-8")
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers))
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--verbose", "--answers",
+                   str(answers))
     assert "Substitution table:" in done.stdout, done.stdout + done.stderr
     assert raw_controls(done.stdout + done.stderr) == [], done.stdout
     assert "\\x1b]0;pwned\\x07" in done.stdout and MARKUP in done.stdout
@@ -261,7 +262,7 @@ def test_runs_lists_shows_and_aborts_a_run_of_a_hostile_file_name_with_escapes(r
     answers = tmp_path / "answers.toml"
     answers.write_text(RETRY_ANSWERS)
     killed = subprocess.run([sys.executable, "-m", "diylisis", "certify", f"file:{name}", "--role", "implementer",
-                             "--answers", str(answers)], cwd=repo, capture_output=True, text=True, check=False,
+                             "--yes", "--answers", str(answers)], cwd=repo, capture_output=True, text=True, check=False,
                             env={**os.environ, "DIYLISIS_CRASH_AT": "repair-written"})
     assert killed.returncode == -9, killed.stderr  # a run kept with the hostile path in its repair
     shown_name = "T\\x1b]0;pwned\\x07\\u202e.md"
@@ -318,7 +319,7 @@ def test_the_interactive_gate_shows_record_text_as_written(repo: Path) -> None:
     commit(repo, "Add the task\n", {"TASK.md": HOSTILE_TASK})
     screen = converse(repo, [sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer"],
                       [("[resolve/route/drop/defer]", "drop"), ("answer", "an agent with the repository"),
-                       ("answer", "branch main")])
+                       ("answer", "derived"), ("[y/n]", "y")])
     assert "Substitution table" in screen, screen
     for sequence in (TITLE, CLEAR, LINK, RLO, LRI, CSI8):
         assert sequence not in screen, (sequence, screen)

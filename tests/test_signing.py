@@ -319,7 +319,7 @@ def test_findings_accepted_at_the_gate_are_accounted_for(tmp_path: Path, repo: P
     answers.write_text("\n".join(f'{item} = {{ defer = "the reviewer asks the author" }}'
                                  for item in ("discussed-earlier", "this-session", "task-4"))
                        + '\nqp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
-    done = distill(repo, "certify", "HEAD~1", "--role", "reviewer", "--answers", str(answers))
+    done = distill(repo, "certify", "HEAD~1", "--role", "reviewer", "--yes", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     assert distill(repo, "verify", "HEAD~1").returncode == 0
     # the same certificate with one premise taken out no longer accounts for that finding

@@ -215,7 +215,7 @@ def test_rule21_verify_reresolves_routed_reference(repo: Path, tmp_path: Path) -
     commit(repo, "Add the task\n", {"TASK.md": ROUTED_TASK, "docs/cache.md": "Model lists are cached.\n"})
     answers = tmp_path / "answers.toml"
     answers.write_text(ROUTED_ANSWERS, encoding="utf-8")
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers),
                    "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     routed = [j["verdict"]["ref"]["locator"] for j in json.loads(done.stdout)["certificate"]["judgments"]
@@ -249,7 +249,7 @@ def test_rule21_verify_reresolves_granted_sources_and_the_authority_copy(repo: P
                        encoding="utf-8")
     done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/cli.md",
                    "--certificate-target", "notes", "--utterance", "certify TASK.md; read docs/cli.md",
-                   "--answers", str(answers))
+                   "--yes", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     assert distill(repo, "verify", "TASK.md", "--role", "implementer").returncode == 0
     git(repo, "rm", "-q", "docs/cli.md")

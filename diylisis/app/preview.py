@@ -492,7 +492,13 @@ def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, te
         session.seen = contrast_mod.contrast(state.spec.axes, tuple(session.evidence[s.index] for s in state.probes),
                                              state.unknowns)
     probes.update_record(git_dir, run, lambda data: data.update({"status": "resumed"}))
-    ask = preview_gate.chooser(preview_gate.AnswersFile(answers) if answers else None, terminal)
+    later = preview_gate.chooser(preview_gate.AnswersFile(answers) if answers else None, terminal)
+    given = {str(k): v for k, v in record.get("given", {}).items()}  # from git distill answer
+
+    def ask(item: OpenItem) -> Any | None:
+        raw = given.pop(item.gate, None)
+        return raw if raw is not None else later(item)
+
     emit(f"resuming preview {run} at {start}")
     return session.drive(state, ask, start)
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
+from diylisis.errors import EXIT_FAILED, BadInput
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
-                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" }.")
+                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" } (see git distill answer --help for every item).")
 SIGN = click.option("--sign/--no-sign", default=None,
                     help="Sign the certificate with the signing git is configured for (gpg.format, "
                          "user.signingKey); default: git config distill.sign.")
@@ -20,24 +19,21 @@ NO_INPUT = click.option("--no-input", is_flag=True,
                         help="Never prompt: open questions pause the run (exit 3).")
 
 
-def choose_gate(answers_file: Path | None, no_input: bool):
-    """Interactive on a terminal, answers from a file, or paused (issue: three realizations)."""
-    from diylisis import gate
-
-    if answers_file is not None:
-        return gate.AnswersGate(answers=gate.load_answers(answers_file))
-    if not no_input and sys.stdin.isatty():
-        return gate.InteractiveGate()
-    return gate.PausedGate()
+YES = click.option("--yes", is_flag=True,
+                   help="Apply the repaired text without asking (it is still shown as a diff); without it, "
+                        "an answers file or a resumed run stops with exit 3 before the repair.")
 
 
-def emit(result, output_format: str) -> int:
+VERBOSE = click.option("--verbose", "-v", is_flag=True,
+                       help="Also print the protocol's own record: substitution table, disposition trace, "
+                            "ledger and judgments (JSON always has them).")
+
+
+def emit(result, output_format: str, verbose: bool = False) -> int:
     """Print a run's result and return its exit code."""
-    from diylisis import render
+    from diylisis.app.certify_runs import emit as emit_result
 
-    click.echo(render.result_json(result) if output_format == "json" else render.result_text(result),
-               nl=output_format == "json")
-    return {"certified": EXIT_OK, "paused": EXIT_PAUSED}.get(result.state.status, EXIT_FAILED)
+    return emit_result(result, output_format, verbose)
 
 
 @click.command()
@@ -61,17 +57,20 @@ def emit(result, output_format: str) -> int:
 @SIGN
 @ANSWERS
 @NO_INPUT
+@YES
+@VERBOSE
 @FORMAT
 def command(target: str, role, activity, sources, scope, verification, stop, certificate_target,
             activation_verb, utterances, utterance_file, refuter_choice, check, sign, answers_file,
-            no_input, output_format) -> int:
+            no_input, yes, verbose, output_format) -> int:
     """Certify TARGET's portability for a recipient ROLE and store the certificate as a git note.
 
     TARGET is commit:REV, file:PATH[@REV], msgfile:PATH, prbody:PATH or prbody:-, or a bare
     path or revision. Residue is repaired in place where the record has a write channel
-    (a file is committed once per pass; an unpushed HEAD is amended); what needs your
-    judgment is asked at a terminal, taken from --answers, or left open: the run pauses
-    (exit 3) and `git distill answer` / `git distill resume` continue it.
+    (a file is committed once per pass; an unpushed HEAD is amended) once you have seen the
+    repaired text as a diff and confirmed it (at a terminal, or with --yes); what needs
+    your judgment is asked at a terminal, taken from --answers, or left open: the run
+    pauses (exit 3) and `git distill answer` / `git distill resume` continue it.
 
     Exit 0 certified, 1 not portable or stopped, 2 bad input, 3 paused.
     """
@@ -101,13 +100,16 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
                               activation_verb=activation_verb)
     state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
     _refuse_unwritable_store(workspace, parsed)
+    from diylisis import gate
+    from diylisis.app.certify_runs import gate_for
+
     if check:
-        result = certification.certify(workspace, state, choose_gate(None, True), check_only=True)
+        result = certification.certify(workspace, state, gate.PausedGate(), check_only=True)
         if result.state.status == "paused":
             return _not_portable(result, output_format)
-        return emit(result, output_format)
-    result = certification.certify(workspace, state, choose_gate(answers_file, no_input))
-    return emit(result, output_format)
+        return emit(result, output_format, verbose)
+    result = certification.certify(workspace, state, gate_for(workspace, parsed, answers_file, no_input, yes))
+    return emit(result, output_format, verbose)
 
 
 def _refuse_undecodable_arguments(arguments: dict) -> None:
@@ -140,7 +142,9 @@ def _not_portable(result, output_format: str) -> int:
     from diylisis.safe_text import visible, visible_json
 
     state = result.state
-    found = [q for q in state.open_questions]
+    from diylisis.state import GateKind
+
+    found = [q for q in state.open_questions if q.gate is not GateKind.PREMISE]  # questions, not findings
     if output_format == "json":
         click.echo(visible_json(json.dumps({"status": "not-portable", "target": str(state.target), "findings": [
             {"token": q.token, "line": q.line, "item": q.id, "why": q.reason} for q in found]},

@@ -173,7 +173,11 @@ def is_preview_run(run: str) -> bool:
     from diylisis.edges import probes
     from diylisis.workspace import Workspace
 
-    return probes.run_path(Path(Workspace.open().git_dir), run).exists()
+    try:
+        probes.load_record(Path(Workspace.open().git_dir), run)
+    except BadInput:
+        return False
+    return True
 
 
 def resume_preview_run(run: str, answers_file: Path | None, no_input: bool, output_format: str) -> int:

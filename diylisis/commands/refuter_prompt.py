@@ -23,6 +23,9 @@ class _Captured(Exception):
 class _ConfirmingGate:
     """Confirms contract fields so the first pass reaches F5; answers nothing else."""
 
+    def confirm(self, change, state):
+        return False  # it only captures the refuter's request: nothing is repaired
+
     def ask(self, questions, state):
         from diylisis.state import Answer, GateKind
 

@@ -1,10 +1,10 @@
-"""`git distill resume RUN`: continue a paused certification from its saved state."""
+"""`git distill resume RUN`: continue a paused run (a certification, a vet or a preview)."""
 
 from __future__ import annotations
 
 import click
 
-from diylisis.commands.certify import ANSWERS, FORMAT, NO_INPUT, SIGN, choose_gate, emit
+from diylisis.commands.certify import ANSWERS, FORMAT, NO_INPUT, SIGN, VERBOSE, YES
 
 
 @click.command()
@@ -12,15 +12,17 @@ from diylisis.commands.certify import ANSWERS, FORMAT, NO_INPUT, SIGN, choose_ga
 @SIGN
 @ANSWERS
 @NO_INPUT
+@YES
+@VERBOSE
 @FORMAT
-def command(run_id: str, sign: bool | None, answers_file, no_input: bool, output_format: str) -> int:
-    """Continue paused run RUN; a record edited while paused re-enters the loop from F1."""
-    from diylisis import certification
-    from diylisis.commands.preview import is_preview_run, resume_preview_run
+def command(run_id: str, sign: bool | None, answers_file, no_input: bool, yes: bool, verbose: bool,
+            output_format: str) -> int:
+    """Continue paused run RUN; a certified record edited while paused re-enters the loop from F1."""
+    from diylisis.app import run_kinds
+    from diylisis.workspace import Workspace
 
-    if is_preview_run(run_id):  # a run of git distill preview: its own state and gates
-        return resume_preview_run(run_id, answers_file, no_input, output_format)
-
-    workspace = certification.with_signing(certification.Workspace.open(), sign)
-    result = certification.resume(workspace, run_id, choose_gate(answers_file, no_input))
-    return emit(result, output_format)
+    workspace = Workspace.open()
+    kind = run_kinds.kind_of_run(workspace, run_id)
+    request = run_kinds.ResumeRequest(answers_file=answers_file, no_input=no_input, output_format=output_format,
+                                      sign=sign, yes=yes, verbose=verbose)
+    return kind.resume(workspace, run_id, request)

@@ -27,17 +27,42 @@ def _age(seconds: int) -> str:
 
 
 def _workspace():
-    from diylisis import certification
+    from diylisis.workspace import Workspace
 
-    return certification.Workspace.open()
+    return Workspace.open()
+
+
+def _row(workspace, run_id: str) -> dict:
+    """What `runs` shows of one run, from its kind; a file that cannot be read is a damaged row."""
+    from diylisis.app import run_kinds
+
+    try:
+        kind = run_kinds.kind_of_run(workspace, run_id)
+    except BadInput as error:
+        return {"run": run_id, "kind": None, "record": "?", "role": None, "status": "damaged",
+                "age_seconds": _age_of(workspace, run_id), "pass": None, "what": error.message, "open_items": [],
+                "repair_commits": [], "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
+    return kind.describe(workspace, run_id)
+
+
+def _age_of(workspace, run_id: str) -> int:
+    import time
+
+    from diylisis.edges import run_files
+
+    try:
+        return max(0, int(time.time() - os.stat(run_files.run_file(workspace.git_dir, run_id)).st_mtime))
+    except OSError:
+        return 0
 
 
 @click.group(invoke_without_command=True)
 @FORMAT
 @click.pass_context
 def command(ctx: click.Context, output_format: str) -> int:
-    """List the kept runs (paused, in the middle of a repair, or failed); `show RUN` and
-    `abort RUN` (undo an unfinished repair and drop the run) act on one."""
+    """List the kept runs of every kind (certify, vet, preview: paused, in the middle of a
+    repair, or failed); `show RUN` and `abort RUN` (undo what it left half done and drop
+    the run) act on one."""
     if ctx.invoked_subcommand is None:
         return _list(output_format)
     ctx.obj = output_format
@@ -52,18 +77,18 @@ def list_command(output_format: str) -> int:
 
 
 def _list(output_format: str) -> int:
-    from diylisis import runs
+    from diylisis.edges import run_files
 
     workspace = _workspace()
-    found = [runs.describe_or_damaged(workspace.root, workspace.git_dir, run_id)
-             for run_id in runs.run_ids(workspace.git_dir)]
+    found = [_row(workspace, run_id) for run_id in run_files.run_ids(workspace.git_dir)]
     if output_format == "json":
         click.echo(visible_json(json.dumps({"runs": found}, ensure_ascii=False, indent=2)))
     elif not found:
         click.echo("no runs are kept in this repository")
     else:
         for run in found:
-            click.echo(visible(f"{run['run']}  {run['status']:<9}  {_age(run['age_seconds']):<12}  {run['record']}"))
+            click.echo(visible(f"{run['run']}  {run.get('kind') or '?':<8}  {run['status']:<9}  "
+                               f"{_age(run['age_seconds']):<12}  {run['record']}"))
     return EXIT_OK
 
 
@@ -72,10 +97,12 @@ def _list(output_format: str) -> int:
 @FORMAT
 def show_command(run_id: str, output_format: str) -> int:
     """What run RUN is doing and how to go on with it."""
-    from diylisis import runs
+    from diylisis.app import run_kinds
 
     workspace = _workspace()
-    run = runs.describe(workspace.root, workspace.git_dir, run_id)
+    run = run_kinds.kind_of_run(workspace, run_id).describe(workspace, run_id)
+    if run["status"] == "damaged":
+        raise BadInput(run["what"])
     if output_format == "json":
         click.echo(visible_json(json.dumps(run, ensure_ascii=False, indent=2)))
         return EXIT_OK
@@ -96,19 +123,18 @@ def show_command(run_id: str, output_format: str) -> int:
 @FORMAT
 def abort_command(run_id: str, output_format: str) -> int:
     """Undo run RUN's unfinished repair (a made repair commit stays) and remove the run."""
-    from diylisis import repair_commit, runs
+    from diylisis.app import run_kinds
+    from diylisis.edges import run_files
 
     workspace = _workspace()
     try:
-        state, pending = runs.load_with_pending(workspace.git_dir, run_id)
+        kind = run_kinds.kind_of_run(workspace, run_id)
+        said: tuple[str, ...] = kind.abort(workspace, run_id)
     except BadInput:
-        if not runs.is_run_id(run_id) or not os.path.isfile(runs.run_file(workspace.git_dir, run_id)):
+        if not run_files.is_run_id(run_id) or not os.path.isfile(run_files.run_file(workspace.git_dir, run_id)):
             raise
-        runs.remove(workspace.git_dir, run_id)  # unreadable: nothing in it can be undone
-        said: tuple[str, ...] = (f"the file of run {run_id} could not be read; removed it, "
-                                 "and no file was changed",)
-    else:
-        said = repair_commit.abort(workspace.root, workspace.git_dir, state, pending)
+        run_files.remove(workspace.git_dir, run_id)  # unreadable: nothing in it can be undone
+        said = (f"the file of run {run_id} could not be read; removed it, and no file was changed",)
     if output_format == "json":
         click.echo(visible_json(json.dumps({"run": run_id, "aborted": True, "done": list(said)},
                                            ensure_ascii=False, indent=2)))

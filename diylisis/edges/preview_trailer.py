@@ -25,7 +25,7 @@ def runs_named(message: str) -> tuple[str, ...]:
 def _records(root: Path, git_dir: Path, run: str) -> list[dict[str, Any]]:
     oids: list[str] = []
     try:
-        base = json.loads((git_dir / "distill" / "runs" / f"preview-{run}.json").read_text(encoding="utf-8"))["base"]
+        base = json.loads((git_dir / "distill" / "runs" / f"{run}.json").read_text(encoding="utf-8"))["base"]
         oids.append(str(base))
     except (OSError, ValueError, KeyError, TypeError):
         code, out, _ = try_git(["notes", f"--ref={REF}", "list"], root)

@@ -6,7 +6,7 @@ fsmonitor, no gc) and a work tree `tree/` checked out detached at the base commi
 a visible `PREVIEW-PLACEHOLDER.txt`. A linked worktree of the user's repository would not do:
 a probe's commits, stashes, tags, config and hooks would land in the user's repository.
 
-Every path is written to the run file (`<git dir>/distill/runs/preview-<run>.json`, fsynced)
+Every path is written to the run file (`<git dir>/distill/runs/<run>.json`, kind "preview", fsynced)
 BEFORE it is created, so `cleanup(RUN)` after a crash finds everything. The probes are read
 only through our own `inspect.git` with the probe's tree as GIT_WORK_TREE and global and system
 config off: a probe's planted config, fsmonitor, filters or a rewritten `.git` file never run or
@@ -35,7 +35,6 @@ from diylisis.edges import confinement
 from diylisis.errors import BadInput, GitError
 
 STAMP = "PREVIEW-PLACEHOLDER.txt"
-RUN_PREFIX = "preview-"
 ProbeStatus = Literal["registered", "created", "populated", "failed", "timed_out"]
 DispositionKind = Literal["FileDestroyed", "NoFileArtifact", "DiscardFailed"]
 
@@ -100,7 +99,7 @@ class Substrate:
 
 
 def run_path(git_dir: Path, run: str) -> Path:
-    return git_dir / "distill" / "runs" / f"{RUN_PREFIX}{run}.json"
+    return git_dir / "distill" / "runs" / f"{run}.json"
 
 
 def load_record(git_dir: Path, run: str) -> dict[str, Any]:
@@ -111,6 +110,8 @@ def load_record(git_dir: Path, run: str) -> dict[str, Any]:
         raise BadInput(f"no preview run {run!r} in this repository (git distill preview --list)") from None
     except (OSError, ValueError) as error:
         raise BadInput(f"the preview run file of {run!r} cannot be read: {error}") from None
+    if not isinstance(data, dict) or data.get("kind") != "preview":
+        raise BadInput(f"run {run!r} is not a preview run")
     return data
 
 
@@ -139,14 +140,16 @@ def update_record(git_dir: Path, run: str, change: Callable[[dict[str, Any]], No
 
 
 def list_runs(git_dir: Path) -> tuple[dict[str, Any], ...]:
-    """Every preview run file of the repository, oldest first."""
+    """Every preview run file of the repository (kind "preview"), oldest first."""
     folder = git_dir / "distill" / "runs"
     found = []
-    for path in sorted(folder.glob(f"{RUN_PREFIX}*.json")) if folder.is_dir() else ():
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
         try:
-            found.append(json.loads(path.read_text(encoding="utf-8")))
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            found.append({"run": path.stem.removeprefix(RUN_PREFIX), "status": "unreadable"})
+            continue
+        if isinstance(data, dict) and data.get("kind") == "preview":
+            found.append(data)
     return tuple(found)
 
 

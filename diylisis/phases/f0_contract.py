@@ -47,9 +47,17 @@ def declare(request: ContractFields, defaults: ContractFields) -> tuple[Contract
         verification=request.verification or defaults.verification,
         stop=request.stop or defaults.stop,
         certificate_target=request.certificate_target or defaults.certificate_target,
-        activation_verb=request.activation_verb or defaults.activation_verb or DEFAULT_VERB,
+        activation_verb=request.activation_verb or defaults.activation_verb or default_verb(role),
     )
     return contract, stated
+
+
+_ROLE_VERBS = {"reviewer": "Read {locator} and review it"}  # a reviewer does not execute a record
+
+
+def default_verb(role: str) -> str:
+    """The activation verb when none is declared: what the role does with a record."""
+    return _ROLE_VERBS.get(role.strip().lower(), DEFAULT_VERB)
 
 
 def field_text(contract: Contract, name: str) -> str:
@@ -98,7 +106,7 @@ def check_content_free(contract: Contract, item_tokens: tuple[str, ...]) -> None
     verb = contract.activation_verb.replace("{locator}", "").lower()
     activity_words = {w.lower() for w in _WORD.findall(contract.activity or "")}
     verb_words = {w.lower() for w in _WORD.findall(verb)}
-    leaked = sorted(verb_words & activity_words - {"read", "execute"})
+    leaked = sorted(verb_words & activity_words - {"read", "execute", "review"})
     leaked += sorted(t for t in item_tokens if len(t) > 3 and t.lower() in verb)
     if leaked:
         raise ContractMisfit(

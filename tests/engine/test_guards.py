@@ -125,7 +125,7 @@ def _run_with(repo: Path, refute, answers=()) -> engine.Result:
     workspace = certification.Workspace.open(repo)
     target = Target(kind=RecordKind.FILE, locator="TASK.md")
     state = certification.start(workspace, target, ContractFields(role="implementer"), ())
-    edges = replace(certification.edges(workspace, target, AnswersGate(answers=tuple(answers))), refute=refute)
+    edges = replace(certification.edges(workspace, target, AnswersGate(answers=tuple(answers), yes=True)), refute=refute)
     return engine.run(state, edges)
 
 
@@ -158,11 +158,11 @@ def test_certificate_lands_at_a_named_target_too(repo: Path, tmp_path: Path) -> 
     answers = tmp_path / "qp.toml"
     answers.write_text('qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
     done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--certificate-target",
-                   "build/TASK.certificate.json", "--answers", str(answers))
+                   "build/TASK.certificate.json", "--yes", "--answers", str(answers))
     assert done.returncode == 2 and "cannot be written" in done.stderr
     (repo / "build").mkdir()
     done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--certificate-target",
-                   "build/TASK.certificate.json", "--answers", str(answers))
+                   "build/TASK.certificate.json", "--yes", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     landed = json.loads((repo / "build" / "TASK.certificate.json").read_text())
     assert landed["role"] == "implementer" and landed["authority_copy"] == "derived"

@@ -25,7 +25,7 @@ def test_answers_file_repairs_in_place_and_certifies(repo: Path, tmp_path: Path)
     commit(repo, "Raise coined terms to errors\n", {".distill.toml": '[detect]\nseverity = { CT801 = "error" }\n'})
     answers = tmp_path / "answers.toml"
     answers.write_text(ANSWERS)
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers),
                    "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(done.stdout)
@@ -75,7 +75,7 @@ def test_pause_answer_resume_reaches_the_same_certificate(repo: Path) -> None:
             option, value = answers[item["id"]]
             args = ["answer", run, item["id"], option] + ([value] if value else [])
             assert distill(repo, *args).returncode == 0
-        paused = distill(repo, "resume", run, "--no-input", "--format", "json")
+        paused = distill(repo, "resume", run, "--no-input", "--yes", "--format", "json")
     assert paused.returncode == 0, paused.stdout
     assert "Task #4" not in (repo / "TASK.md").read_text()
     assert distill(repo, "verify", "TASK.md", "--role", "implementer").returncode == 0
@@ -116,14 +116,14 @@ def test_published_commit_with_residue_is_a_certification_leg_residual(repo: Pat
     before = git(repo, "rev-parse", "HEAD")
     done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--no-input", "--format", "json")
     assert done.returncode == 3
-    items = json.loads(done.stdout)["items"]
+    items = [item for item in json.loads(done.stdout)["items"] if item["gate"] != "premise"]
     assert items and all(item["options"] == ["defer"] for item in items)
     assert all("no write channel (commit" in item["reason"] and "remote-tracking" in item["reason"] for item in items)
     assert git(repo, "rev-parse", "HEAD") == before  # no silent edit
     run = json.loads(done.stdout)["run"]
     for item in items:
         distill(repo, "answer", run, item["id"], "defer", "the reviewer asks the author in the PR")
-    done = distill(repo, "resume", run, "--no-input", "--answers", str(_qp(tmp_path)), "--format", "json")
+    done = distill(repo, "resume", run, "--no-input", "--yes", "--answers", str(_qp(tmp_path)), "--format", "json")
     assert done.returncode == 0, done.stdout
     premises = json.loads(done.stdout)["certificate"]["reception"]["premises"]
     assert premises and all("deferred until: the reviewer asks" in p for p in premises)
@@ -140,7 +140,7 @@ def test_unpublished_head_is_amended(repo: Path, tmp_path: Path) -> None:
     answers = tmp_path / "a.toml"
     answers.write_text('tmp-run3-log = { route = "docs/retries.md" }\n'
                        'qp-consumer = { value = "a reviewer" }\nqp-authority = { value = "derived" }\n')
-    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", str(answers))
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--yes", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "docs/retries.md" in git(repo, "log", "-1", "--format=%B")
     assert distill(repo, "verify", "HEAD", "--role", "reviewer").returncode == 0
@@ -153,13 +153,13 @@ def test_exposure_of_a_dropped_token_surfaces_at_the_gate(repo: Path, tmp_path: 
     answers.write_text('tmp-run3-log = "drop"\n' + _qp(tmp_path).read_text())
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/plan.md",
                      "--utterance", "certify TASK.md, the implementer may read docs/plan.md",
-                     "--answers", str(answers), "--format", "json")
+                     "--yes", "--answers", str(answers), "--format", "json")
     assert paused.returncode == 3, paused.stdout
-    (item,) = json.loads(paused.stdout)["items"]
+    (item,) = [i for i in json.loads(paused.stdout)["items"] if i["gate"] != "premise"]
     assert item["id"] == "exposure-docs-plan-md" and item["options"] == ["resolve", "route", "drop", "defer"]
     run = json.loads(paused.stdout)["run"]
     assert distill(repo, "answer", run, item["id"], "defer", "docs/plan.md is rewritten").returncode == 0
-    done = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
+    done = distill(repo, "resume", run, "--yes", "--answers", str(answers), "--format", "json")
     assert done.returncode == 0, done.stdout
     premises = json.loads(done.stdout)["certificate"]["reception"]["premises"]
     assert any("docs/plan.md" in p and "rewritten" in p for p in premises)
@@ -176,21 +176,21 @@ def test_rule32_qp_authority_is_derived_or_a_location_that_resolves(repo: Path, 
     answers.write_text('as-above = { resolve = "as described in docs/retries.md" }\n'
                        'qp-consumer = { value = "an agent with the repository" }\n'
                        'qp-authority = { value = "/tmp/session/TASK.md" }\n')
-    paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
-                     "--format", "json")
-    assert paused.returncode == 3, paused.stdout + paused.stderr
-    (question,) = json.loads(paused.stdout)["items"]
-    assert question["id"] == "qp-authority" and "/tmp/session/TASK.md" in question["reason"]
-    run = json.loads(paused.stdout)["run"]
-    assert distill(repo, "answer", run, "qp-authority", "value", "docs/retries.md").returncode == 0
-    done = distill(repo, "resume", run, "--no-input", "--format", "json")
+    refused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers),
+                      "--format", "json")
+    assert refused.returncode == 2, refused.stdout + refused.stderr  # checked when given: nothing written
+    assert "/tmp/session/TASK.md" in refused.stderr and "does not resolve" in refused.stderr
+    assert git(repo, "status", "--porcelain") == ""
+    answers.write_text(answers.read_text().replace("/tmp/session/TASK.md", "docs/retries.md"))
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers),
+                   "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["certificate"]["authority_copy"] == "docs/retries.md"
     assert "Derived copy, authoritative at docs/retries.md" in json.loads(done.stdout)["brief"]
-
     commit(repo, "Add a second task\n", {"TASK2.md": "Implement it as above.\n"})
-    answers.write_text(answers.read_text().replace("/tmp/session/TASK.md", "derived"))
-    derived = distill(repo, "certify", "TASK2.md", "--role", "implementer", "--answers", str(answers),
+    answers.write_text(answers.read_text().replace('qp-authority = { value = "docs/retries.md" }',
+                                                   'qp-authority = { value = "derived" }'))
+    derived = distill(repo, "certify", "TASK2.md", "--role", "implementer", "--yes", "--answers", str(answers),
                       "--format", "json")
     assert derived.returncode == 0, derived.stdout + derived.stderr
     brief = json.loads(derived.stdout)["brief"]
@@ -206,11 +206,11 @@ def test_rule31_deferred_refuter_finding_is_not_failed_again_on_resume(repo: Pat
                                 "docs/plan.md": "# Plan\n\nRetry five times.\n"})
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input", "--format", "json")
     assert paused.returncode == 3, paused.stdout + paused.stderr
-    (item,) = json.loads(paused.stdout)["items"]
+    (item,) = [i for i in json.loads(paused.stdout)["items"] if i["gate"] != "premise"]
     assert item["id"] == "recurrence-docs-plan-md", item  # an uncertified sibling record
     run = json.loads(paused.stdout)["run"]
     assert distill(repo, "answer", run, item["id"], "defer", "docs/plan.md gets its own certificate").returncode == 0
-    done = distill(repo, "resume", run, "--answers", str(_qp(tmp_path)), "--format", "json")
+    done = distill(repo, "resume", run, "--yes", "--answers", str(_qp(tmp_path)), "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     premises = json.loads(done.stdout)["certificate"]["reception"]["premises"]
     assert any("docs/plan.md" in p and "own certificate" in p for p in premises)
@@ -227,7 +227,7 @@ def test_rule14_exposure_route_replaces_the_exposing_source(repo: Path, tmp_path
                        + _qp(tmp_path).read_text())
     done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", "docs/plan.md",
                    "--utterance", "certify TASK.md, the implementer may read docs/plan.md",
-                   "--answers", str(answers), "--format", "json")
+                   "--yes", "--answers", str(answers), "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["certificate"]["reception"]["granted_sources"] == ["docs/retries.md"]
     assert "/tmp/run3.log" not in done.stdout
@@ -238,11 +238,11 @@ def test_rule14_decision_item_offers_route_and_drop(repo: Path, tmp_path: Path) 
     commit(repo, "Add task\n", {**DOCS, "TASK.md": task})
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--no-input", "--format", "json")
     assert paused.returncode == 3, paused.stdout + paused.stderr
-    (item,) = json.loads(paused.stdout)["items"]
+    (item,) = [i for i in json.loads(paused.stdout)["items"] if i["gate"] != "premise"]
     assert item["id"] == "decision-1" and item["options"] == ["resolve", "route", "drop", "defer"]
     run = json.loads(paused.stdout)["run"]
     assert distill(repo, "answer", run, "decision-1", "drop").returncode == 0
-    done = distill(repo, "resume", run, "--answers", str(_qp(tmp_path)), "--format", "json")
+    done = distill(repo, "resume", run, "--yes", "--answers", str(_qp(tmp_path)), "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "decided" not in (repo / "TASK.md").read_text()
     assert "Ship the retry." in (repo / "TASK.md").read_text()

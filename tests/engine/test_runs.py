@@ -34,7 +34,7 @@ def _task_repo(repo: Path, names: tuple[str, ...] = ("TASK.md",)) -> None:
 
 def test_a_certified_repair_leaves_no_run_file(repo: Path, tmp_path: Path) -> None:
     _task_repo(repo)
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(_answers(tmp_path)))
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(_answers(tmp_path)))
     assert done.returncode == 0, done.stdout + done.stderr
     assert _run_files(repo) == []
     assert git(repo, "status", "--porcelain") == ""
@@ -96,7 +96,7 @@ def test_runs_lists_shows_and_aborts_a_paused_run(repo: Path) -> None:
 
 def _crash_at(repo: Path, point: str, answers: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer",
-                           "--answers", str(answers)], cwd=repo, capture_output=True, text=True,
+                           "--yes", "--answers", str(answers)], cwd=repo, capture_output=True, text=True,
                           env={**os.environ, "DIYLISIS_CRASH_AT": point}, check=False)
 
 
@@ -127,7 +127,7 @@ def test_a_repair_killed_after_its_commit_resumes_to_a_certificate(repo: Path, t
     assert killed.returncode == -9
     [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
     assert row["status"] == "in-repair" and row["repair_in_flight"]["committed"]
-    resumed = distill(repo, "resume", row["run"], "--answers", str(answers), "--format", "json")
+    resumed = distill(repo, "resume", row["run"], "--yes", "--answers", str(answers), "--format", "json")
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     commits = json.loads(resumed.stdout)["evidence"]["repair_commits"]
     assert row["repair_in_flight"]["committed"] in commits
@@ -142,7 +142,7 @@ def test_concurrent_certifiers_of_different_files_all_commit_their_repair_once(r
     _task_repo(repo, names)
     answers = _answers(tmp_path)
     started = [subprocess.Popen([sys.executable, "-m", "diylisis", "certify", name, "--role", "implementer",
-                                 "--answers", str(answers), "--format", "json"], cwd=repo,
+                                 "--yes", "--answers", str(answers), "--format", "json"], cwd=repo,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for name in names]
     results = [(process.communicate(timeout=180), process.returncode) for process in started]
     for (out, err), code in results:
@@ -183,13 +183,13 @@ def test_a_clean_file_with_a_journaled_repair_is_refused_until_that_run_is_settl
     assert killed.returncode == -9
     assert git(repo, "status", "--porcelain") == ""  # journaled, the file not touched yet
     [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
-    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers))
+    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers))
     assert again.returncode == 2, again.stdout + again.stderr
     assert f"git distill runs abort {row['run']}" in again.stderr and "git distill runs" in again.stderr
     assert not git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()  # nothing committed
     aborted = distill(repo, "runs", "abort", row["run"])
     assert aborted.returncode == 0, aborted.stderr
-    assert distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers)).returncode == 0
+    assert distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers)).returncode == 0
 
 
 def _commit_the_journaled_repair_by_hand(repo: Path, run: str) -> str:
@@ -225,7 +225,7 @@ def test_resume_of_a_repair_someone_else_committed_changes_nothing(repo: Path, t
     [row] = json.loads(distill(repo, "runs", "--format", "json").stdout)["runs"]
     head = _commit_the_journaled_repair_by_hand(repo, row["run"])
     committed = (repo / "TASK.md").read_bytes()
-    resumed = distill(repo, "resume", row["run"], "--answers", str(answers))
+    resumed = distill(repo, "resume", row["run"], "--yes", "--answers", str(answers))
     assert resumed.returncode == 2, resumed.stdout + resumed.stderr
     assert "superseded" in resumed.stderr and f"git distill runs abort {row['run']}" in resumed.stderr
     assert (repo / "TASK.md").read_bytes() == committed
@@ -266,7 +266,7 @@ def test_a_repair_waits_for_a_lock_another_git_holds_and_then_commits(repo: Path
     held = repo / ".git" / lock
     held.write_bytes(b"")
     started = subprocess.Popen([sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer",
-                                "--answers", str(_answers(tmp_path))], cwd=repo, stdout=subprocess.PIPE,
+                                "--yes", "--answers", str(_answers(tmp_path))], cwd=repo, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not _journaled(repo) and started.poll() is None and time.monotonic() < deadline:
@@ -288,7 +288,7 @@ def test_repair_commits_are_signed_when_git_config_asks_every_commit_to_be(repo:
     git(repo, "config", "gpg.format", "ssh")
     git(repo, "config", "user.signingKey", str(key))
     git(repo, "config", "commit.gpgSign", "true")
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(_answers(tmp_path)))
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(_answers(tmp_path)))
     assert done.returncode == 0, done.stdout + done.stderr
     made = git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()
     assert made
@@ -297,7 +297,7 @@ def test_repair_commits_are_signed_when_git_config_asks_every_commit_to_be(repo:
     git(repo, "config", "commit.gpgSign", "false")
     (repo / "TASK.md").write_text(FIXTURE.read_text())
     git(repo, "commit", "-q", "-am", "Bring the residue back")
-    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(_answers(tmp_path)))
+    again = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(_answers(tmp_path)))
     assert again.returncode == 0, again.stdout + again.stderr
     latest = git(repo, "log", "-1", "--format=%H", "--grep=^Distill-Run: ").strip()
     assert latest not in made and "gpgsig" not in git(repo, "cat-file", "commit", latest)

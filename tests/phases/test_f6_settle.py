@@ -126,14 +126,14 @@ def test_f6_unreadable_granted_source_is_a_finding_and_with_drops_an_exposure_it
     answers.write_text('tmp-run3-log = "drop"\n', encoding="utf-8")
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--source", source,
                      "--utterance", f"certify TASK.md; the implementer may read {source}",
-                     "--answers", str(answers), "--format", "json")
+                     "--yes", "--answers", str(answers), "--format", "json")
     assert paused.returncode == 3, paused.stdout + paused.stderr
     items = json.loads(paused.stdout)["items"]
     finding = next(item for item in items if item["token"] == source)
     assert "cannot open" in finding["reason"]
     run = json.loads(paused.stdout)["run"]
     assert distill(repo, "answer", run, finding["id"], "defer", "the wiki page is copied into docs/").returncode == 0
-    resumed = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
+    resumed = distill(repo, "resume", run, "--yes", "--answers", str(answers), "--format", "json")
     assert resumed.returncode == 3, resumed.stdout + resumed.stderr
     exposure = [item for item in json.loads(resumed.stdout)["items"] if item["id"].startswith("exposure-")]
     assert exposure and source in exposure[0]["token"] and "cannot read" in exposure[0]["token"]
@@ -153,13 +153,13 @@ def test_rule18_contract_field_holding_dropped_residue_is_an_item(repo: Path, tm
     answers.write_text('tmp-run3-log = "drop"\nqp-consumer = { value = "an agent" }\n'
                        'qp-authority = { value = "derived" }\n', encoding="utf-8")
     paused = distill(repo, "certify", "TASK.md", "--role", "implementer", "--stop", stop,
-                     "--utterance", stop, "--answers", str(answers), "--format", "json")
+                     "--utterance", stop, "--yes", "--answers", str(answers), "--format", "json")
     assert paused.returncode == 3, paused.stdout + paused.stderr
     (item,) = json.loads(paused.stdout)["items"]
     assert item["id"] == "contract-stop-leak" and item["token"] == stop and "/tmp/run3.log" in item["reason"]
     run = json.loads(paused.stdout)["run"]
     assert distill(repo, "answer", run, item["id"], "resolve", "stop once the flag prints JSON").returncode == 0
-    done = distill(repo, "resume", run, "--answers", str(answers), "--format", "json")
+    done = distill(repo, "resume", run, "--yes", "--answers", str(answers), "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     certificate = json.loads(done.stdout)["certificate"]
     assert certificate["reception"]["stop"] == "stop once the flag prints JSON"

@@ -71,7 +71,7 @@ def test_failing_refuter_finding_reaches_the_gate_and_the_next_pass_redispatches
     answers.write_text('refuter-flaky-upload = { defer = "until the test is renamed" }\n'
                        'qp-consumer = { value = "a person with repository access" }\n'
                        'qp-authority = { value = "derived" }\n')
-    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--answers", str(answers))
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--yes", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     assert len(calls(logged)) == 2  # Fail on the first pass, Pass on the second
     certificate = certificate_of(repo)
@@ -92,7 +92,7 @@ def test_failing_refuter_finding_is_repaired_in_place_and_the_next_dispatch_read
     answers.write_text('as-discussed = { resolve = "because mobile uploads fail transiently" }\n'
                        'qp-consumer = { value = "an agent with repository access" }\n'
                        'qp-authority = { value = "derived" }\n')
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers))
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers))
     assert done.returncode == 0, done.stdout + done.stderr
     seen = [call["token_line"] for call in calls(logged)]
     assert seen[0] == 3 and seen[-1] is None and len(seen) >= 2, seen
