@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("diylisis.commands.rules", "List the detector rules, or explain one."),
     "demo": ("diylisis.commands.demo", "A guided tour in a throw-away repository."),
     "help": ("diylisis.commands.help", "Print the help of git distill or of one command."),
+    "preview": ("diylisis.commands.preview", "Compare throw-away probes of 2-4 directions before choosing one."),
     "vet": ("diylisis.commands.vet", "Vet the claims a pending merge, deploy or handoff leans on, one verdict per claim."),  # noqa: E501
     "forget": ("diylisis.commands.forget", "Remove a record's certificates and snapshot blob (--push: on the remote)."),  # noqa: E501
 }

@@ -190,6 +190,13 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     snapshot = certification.read(workspace, target)
     if not snapshot.data.strip():
         return EXIT_OK  # every reading is empty: git refuses an empty message itself, with its own words
+    if b"Distill-Preview:" in snapshot.data:  # the checks a preview handed to this commit
+        from pathlib import Path
+
+        from diylisis.edges.preview_trailer import gap_lines
+
+        for line in gap_lines(Path(workspace.root), Path(workspace.git_dir), snapshot.text):
+            out.line(line)
     settings = workspace.config.hooks
     skipped = settings.generated.skips(snapshot.text)
     if skipped is not None:

@@ -41,6 +41,7 @@ else:
 KINDS: dict[str, str] = {
     "certify": "diylisis.app.certify_runs",
     "vet": "diylisis.app.vet_run_kind",
+    "preview": "diylisis.app.preview_runs",
 }
 
 

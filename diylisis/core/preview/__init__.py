@@ -1,0 +1,1 @@
+"""Proplasma (`git distill preview`): the pure protocol logic, over frozen values."""

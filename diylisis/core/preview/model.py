@@ -1,0 +1,198 @@
+"""The frozen values of the preview protocol (Proplasma), named by the spec's words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+
+class Tier(StrEnum):
+    VIGNETTE = "vignette"
+    MOCKUP = "mockup"
+
+
+class Route(StrEnum):
+    """Where an exposed unknown is handed on: a pre-commit check, or a factual question."""
+
+    GAP = "Gap"
+    INQUIRE = "Inquire"
+
+
+class Arm(StrEnum):
+    """How a preview run ended."""
+
+    DIRECTIONAL_CONTRAST = "DirectionalContrast"
+    DISSOLUTION_EXIT = "DissolutionExit"
+    EARLY_EXIT = "EarlyExit"
+    MISDIAGNOSIS_EXIT = "MisdiagnosisExit"
+    NOT_ACTIVATED = "NotActivated"
+    REQUIRES_FAIL = "RequiresFail"
+
+    @property
+    def converged(self) -> bool:
+        return self in (Arm.DIRECTIONAL_CONTRAST, Arm.DISSOLUTION_EXIT)
+
+
+AxisSource = Literal["user", "deriver"]
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A divergence axis: a question on which the probes must commit different values."""
+
+    id: str
+    question: str
+    proposed_by: AxisSource
+    settled_at: str | None = None  # "qspec-<n>" once the user approved it
+
+
+@dataclass(frozen=True)
+class AxisHint:
+    """Where one candidate's text differs from the others': a hint for the user, never an axis."""
+
+    candidate: str
+    distinctive: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlaceholderPolicy:
+    marker: str  # DISTILL-PLACEHOLDER-<run>, put in every fake datum
+    visible_synthesis: bool = True
+    non_evidence_stamp: bool = True
+    skeleton_data_split: bool = True
+
+    def text(self) -> str:
+        return (f"every fake datum carries the marker {self.marker}; each probe is stamped "
+                "'evidence for no claim'; the structure follows the direction, the data values are fake")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What the spec gate settles before anything is generated."""
+
+    axes: tuple[Axis, ...]
+    policy: PlaceholderPolicy
+    tgt: tuple[str, ...]  # the probe target set
+    tier: Tier
+
+
+@dataclass(frozen=True)
+class ExposedUnknown:
+    text: str
+    route: Route
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One probe's future on one axis."""
+
+    kind: Literal["value", "UNGROUNDED", "UNDIFFERENTIATED"]
+    value: str = ""
+    paths: tuple[str, ...] = ()
+    note: str = ""  # why a cell is not a value, or "divergence lives in fake data"
+
+
+@dataclass(frozen=True)
+class ContrastRow:
+    axis: Axis
+    cells: tuple[tuple[int, Cell], ...]  # (probe index, cell)
+    flagged: bool  # every cell equal, or none grounded: this axis does not tell the futures apart
+
+
+@dataclass(frozen=True)
+class CommonCommitment:
+    """A decision every probe made alike: a shared premise, not a divergence axis."""
+
+    key: str  # a path (same blob everywhere) or a [commitments] key
+    value: str
+    kind: Literal["path", "declared"]
+
+
+@dataclass(frozen=True)
+class ProbeEvidence:
+    """What one probe left, as the core needs it (read by the edges, never by the core)."""
+
+    index: int
+    direction: str
+    status: str  # populated, failed, timed_out
+    axis_values: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # (axis id, value, cited paths)
+    commitments: tuple[tuple[str, str], ...] = ()
+    unknowns: tuple[tuple[str, str], ...] = ()  # (text, route as written)
+    walkthrough: str = ""
+    changed: tuple[tuple[str, str], ...] = ()  # (path, blob id) of every changed, present path
+    present_paths: frozenset[str] = frozenset()
+    files: tuple[tuple[str, str], ...] = ()  # (status letter, path)
+    stamp_intact: bool = True
+    narrated: bool = False  # a vignette: its values stand on the narration, not on files
+
+
+@dataclass(frozen=True)
+class Contrast:
+    rows: tuple[ContrastRow, ...]
+    common: tuple[CommonCommitment, ...]
+    unknowns: tuple[ExposedUnknown, ...]
+    rejected_unknowns: tuple[str, ...]  # unknowns a probe wrote without a valid route
+    raised_axes: tuple[tuple[int, str], ...]  # (probe, axis id) a probe raised that was never settled
+    problems: tuple[str, ...] = ()  # a deleted stamp, a failed probe
+
+    @property
+    def insufficient(self) -> bool:
+        return any(row.flagged for row in self.rows)
+
+
+@dataclass(frozen=True)
+class Direction:
+    """The constituted direction: a probed one (Select) or the user's synthesis (Confirm)."""
+
+    kind: Literal["select", "synthesize"]
+    direction: str
+    deciding: tuple[str, ...] = ()  # axis ids
+    ground: str | None = None  # GroundTag: a familiar domain to validate the mapping against
+
+
+@dataclass(frozen=True)
+class NotActivated:
+    """Phase 0 stood down: the relay says why and where the decision goes."""
+
+    kind: Literal["requires_fail", "no_deficit", "route_away", "unfit"]
+    relay: str
+    row: str | None = None
+    protocol: str | None = None
+
+
+@dataclass(frozen=True)
+class DetectSignals:
+    """What the author says about the decision (flags); silence is the invocation's claim of row 4."""
+
+    recognizable: bool = False
+    familiar: bool = False
+    needs_real_data: bool = False
+    sibling: Literal["ideate", "frame", "elicit"] | None = None
+    placeholders_distort: bool = False
+    basis: str = ""
+
+
+@dataclass(frozen=True)
+class ProbeSlot:
+    """A probe of the run: which direction, and on which fan it was made."""
+
+    index: int
+    direction: str
+    fan: int
+
+
+@dataclass(frozen=True)
+class Fan:
+    kind: Literal["contrast", "Gap", "Materialization"]
+    tgt: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The transformation trace of the steps completed so far."""
+
+    steps: tuple[str, ...] = field(default_factory=tuple)
+
+    def plus(self, step: str) -> Trace:
+        return Trace(self.steps + (step,))
