@@ -112,7 +112,17 @@ def load(root: str | Path, *, warn: bool = True) -> Config:
             raise
         from diylisis.config_schema import located, problems_of
 
-        raise located(problems_of(error, ""), found.path, found.shown, found.prefix) from None
+        raise located(problems_of(error, ""), found.path, _text_for_lines(found.path), found.shown,
+                      found.prefix) from None
+
+
+def _text_for_lines(path: str) -> str:
+    """A configuration file's text, to number its problems' lines; empty when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):  # tomllib has read it; without a text, errors lack a line
+        return ""
 
 
 def load_warnings(root: str | Path) -> tuple[str, ...]:
@@ -268,7 +278,7 @@ def _user_refuter() -> tuple[RefuterSettings, Mapping[str, Any], str | None]:
     except ConfigError as error:
         from diylisis.config_schema import located, problems_of
 
-        raise located(problems_of(error, "refuter"), path, shown, ()) from None
+        raise located(problems_of(error, "refuter"), path, _text_for_lines(path), shown, ()) from None
 
 
 def _read_table(root: str | Path) -> tuple[ConfigFile | None, tuple[str, ...]]:
