@@ -12,6 +12,7 @@ import time
 
 from diylisis import codec, gitio, records, runs, signing, store
 from diylisis.config import ContractFields
+from diylisis.edges.certificate_target import check_certificate_target
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.frozen import replace
@@ -94,7 +95,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
         f0_contract.check_verb_against_target(contract, snapshot().text)
     f0_contract.check_competence_substitution(contract, resolves=lambda locator: f2_grounding.resolves_at(
         locator, context_for(workspace)(snapshot()))[0])
-    f0_contract.check_certificate_target(contract, target, workspace.root)
+    check_certificate_target(contract, target, workspace.root)
     if check_dirty:
         refuse_dirty(workspace, target)
     return RunState(

@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from diylisis.errors import ConfigError
 from diylisis.frozen import field, frozen_model
+from diylisis.phases.f0_contract import ContractFields  # the contract section's value; F0 owns it
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -25,21 +26,6 @@ if TYPE_CHECKING:
 CONFIG_FILE = ".distill.toml"
 DEFAULT_MAX_BYTES = 1024 * 1024
 SECTIONS = ("contract", "detect", "hooks", "refuter", "limits", "verify")
-
-
-@frozen_model
-class ContractFields:
-    """Contract fields as one source states them (the config file, or the command line); None or ()
-    means not stated there. F0 declares the contract from them (phases/f0_contract.declare)."""
-
-    role: str | None = None
-    activity: str | None = None
-    allowed_sources: tuple[str, ...] = ()
-    scope: str | None = None
-    verification: tuple[str, ...] = ()
-    stop: str | None = None
-    certificate_target: str | None = None
-    activation_verb: str | None = None
 
 
 @frozen_model
