@@ -262,9 +262,9 @@ def with_signing(workspace: Workspace, sign: bool | None) -> Workspace:
 
 def refuter_for(workspace: Workspace):
     """F5 realization from `[refuter]`: the configured command, else the built-in lint."""
-    from diylisis import refuter
+    from diylisis.edges import refuter_choice
 
-    return refuter.realization_for(workspace.config.refuter, root=workspace.root)
+    return refuter_choice.realization_for(workspace.config.refuter, root=workspace.root)
 
 
 def unsaved(state: RunState) -> None:

@@ -75,8 +75,10 @@ ALLOWED = frozenset({
     "diylisis.detectors.suppressions",
     "diylisis.detectors.terms", "diylisis.detectors.text",
     "diylisis.safe_text",
-    # the layer packages (DESIGN.md, Layout), and F0's file-system guard, which lives in the edges
-    "diylisis.core", "diylisis.edges", "diylisis.app", "diylisis.edges.certificate_target",
+    # the layer packages (DESIGN.md, Layout), and F0's file-system guard and F5's choice of
+    # realization, which live in the edges
+    "diylisis.core", "diylisis.edges", "diylisis.app",
+    "diylisis.edges.certificate_target", "diylisis.edges.refuter_choice",
 })
 
 _LINE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|(?P<indent> *)(?P<name>\S+)\s*$")

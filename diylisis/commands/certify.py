@@ -81,7 +81,7 @@ def command(target: str, role, activity, sources, scope, verification, stop, cer
     workspace = certification.with_signing(certification.Workspace.open(), sign)
     if refuter_choice is not None:
         from diylisis.frozen import replace
-        from diylisis.refuter import settings_for
+        from diylisis.edges.refuter_choice import settings_for
 
         workspace = replace(workspace, config=replace(
             workspace.config, refuter=settings_for(workspace.config.refuter, refuter_choice)))
