@@ -24,6 +24,7 @@ import ast
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 PACKAGE = "diylisis"
@@ -659,11 +660,30 @@ def run(root: Path, dry_run: bool = False) -> int:
             (root / path).write_text(after, encoding="utf-8")
             changed += 1
             say(f"rewrote references in {path}")
+    changed += _regenerate_layout_doc(root, say)
     if not moves and not changed:
         say("relayout: the checkout is already in the layout; nothing changed")
     else:
         say(f"relayout: moved {len(moves)} files, rewrote {changed}; review with `git status` and commit")
     return 0
+
+
+def _regenerate_layout_doc(root: Path, say: Callable[[str], None]) -> int:
+    """docs/layout.md written again from the moved code (1 when it changed); a hint when it cannot be."""
+    generator = root / "tools" / "layout_doc.py"
+    if not generator.exists():
+        return 0
+    done = subprocess.run([sys.executable, str(generator)], cwd=root, capture_output=True, text=True)
+    if done.returncode != 0:
+        say("relayout: could not regenerate docs/layout.md here; run "
+            "`python tools/layout_doc.py > docs/layout.md` where the package's dependencies are installed")
+        return 0
+    document = root / "docs" / "layout.md"
+    if document.exists() and document.read_text(encoding="utf-8") == done.stdout:
+        return 0
+    document.write_text(done.stdout, encoding="utf-8")
+    say("regenerated docs/layout.md")
+    return 1
 
 
 def main(argv: list[str]) -> int:
