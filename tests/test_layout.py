@@ -131,6 +131,7 @@ FLAT = {
         "from diylisis import errors, gitio, model\n"
         "from diylisis.phases import f1_deixis\n"
         "LAZY = {'history': 'diylisis.gitio.history:walk'}\n"
+        "CHILD = 'import sys; from diylisis import gitio; gitio.main()'\n"
     ),
     "diylisis/commands/scan.py": "from diylisis.gitio.history import walk\n",
     "tests/test_model.py": "from test_gitio import helper\nROOT = Path(__file__).resolve().parents[1]\n",
@@ -153,6 +154,7 @@ def test_the_script_moves_rewrites_and_is_idempotent(tmp_path: Path) -> None:
         "from diylisis.core.phases import f1_deixis\n"
         "from diylisis.edges import gitio\n"
         "LAZY = {'history': 'diylisis.edges.gitio.history:walk'}\n"
+        "CHILD = 'import sys; from diylisis.edges import gitio; gitio.main()'\n"
     )
     assert read["diylisis/edges/gitio/__init__.py"] == "from diylisis.core.errors import DistillError\n"
     assert read["diylisis/edges/gitio/history.py"] == "import diylisis.edges.gitio\n"

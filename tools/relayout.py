@@ -190,7 +190,14 @@ CORE_BANNED_IMPORTS = frozenset({
     "signal", "multiprocessing", "concurrent", "fcntl", "pty", "select", "selectors", "io",
 })
 # Text files where names are not rewritten: the table itself and recorded sample data.
-NOT_REWRITTEN = ("tools/relayout.py", "bench/corpus/", "fixtures/records/")
+# tests/test_layout.py builds flat sample checkouts with the old names on purpose.
+NOT_REWRITTEN = ("tools/relayout.py", "tests/test_layout.py", "bench/corpus/", "fixtures/records/")
+# Generated files keyed by the digest of a moved module's source, rebuilt after the rewrite while
+# they still exist: (the module that must exist, the command's arguments after `python -m`).
+REGENERATED = (
+    ("diylisis/core/detectors/lexicon.py", ("diylisis.core.detectors.lexicon", "--write-cache")),
+    ("diylisis/edges/precompiled.py", ("diylisis.edges.precompiled", "--write")),
+)
 LAYER_DOCS = {
     "core": "The pure core: values, phases, detectors and the engine; imports no pygit2, click or rich.",
     "edges": "The only I/O: git, the notes store, records, configuration, the gate, runs and output.",
@@ -501,6 +508,25 @@ def sibling_imports_fixed(text: str, path: str, test_places: dict[str, str]) -> 
     return re.sub(r"(?m)^([ \t]*)(from|import) (\w+)\b(?!\.)", swap, text)
 
 
+_FROM_IN_TEXT = re.compile(r"\bfrom (diylisis(?:\.\w+)*) import (\w+)\b(?![ \t]*,)")
+
+
+def rewrite_from_imports_in_text(text: str, names: dict[str, str]) -> str:
+    """`from diylisis import module` written inside strings and docs (code run by a child
+    interpreter, examples), one imported name each; real import statements are handled by
+    rewrite_from_imports."""
+
+    def swap(match: re.Match[str]) -> str:
+        full = f"{match.group(1)}.{match.group(2)}"
+        if full not in names:
+            return match.group(0)
+        parent, _, base = names[full].rpartition(".")
+        shown = match.group(2) if base == match.group(2) else f"{base} as {match.group(2)}"
+        return f"from {parent} import {shown}"
+
+    return _FROM_IN_TEXT.sub(swap, text)
+
+
 def _path_pattern(old: str) -> re.Pattern[str]:
     tail = "" if old.endswith("/") else r"(?![\w/])"
     return re.compile(r"(?<![\w.-])" + re.escape(old) + tail)
@@ -645,6 +671,7 @@ def run(root: Path, dry_run: bool = False) -> int:
         after = before
         if path.endswith(".py"):
             after = rewrite_from_imports(after, names)
+        after = rewrite_from_imports_in_text(after, names)
         after = rename_dotted(after, names)
         if path.endswith(".py") and after != before:
             after = sort_package_imports(after)
@@ -660,6 +687,12 @@ def run(root: Path, dry_run: bool = False) -> int:
             (root / path).write_text(after, encoding="utf-8")
             changed += 1
             say(f"rewrote references in {path}")
+    for module, arguments in REGENERATED:
+        if (moves or changed) and (root / module).exists():
+            done = subprocess.run([sys.executable, "-m", *arguments], cwd=root, capture_output=True, text=True)
+            shown = f"python -m {' '.join(arguments)}"
+            say(f"regenerated with `{shown}`" if done.returncode == 0
+                else f"relayout: `{shown}` failed; run it where the package's dependencies are installed")
     changed += _regenerate_layout_doc(root, say)
     if not moves and not changed:
         say("relayout: the checkout is already in the layout; nothing changed")
