@@ -108,7 +108,9 @@ def collect() -> list[tuple[str | bytes, int]]:
     """
     import re
 
-    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    import diylisis  # the whole package, wherever in it this module sits
+
+    package = os.path.dirname(os.path.abspath(str(diylisis.__file__))) + os.sep
     stdlib_json = os.path.join(os.path.dirname(os.path.abspath(os.__file__)), "json") + os.sep
     found: set[tuple[str | bytes, int]] = set()
     original = re._compile  # type: ignore[attr-defined]
