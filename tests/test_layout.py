@@ -132,6 +132,7 @@ FLAT = {
         "from diylisis.phases import f1_deixis\n"
         "LAZY = {'history': 'diylisis.gitio.history:walk'}\n"
         "CHILD = 'import sys; from diylisis import gitio; gitio.main()'\n"
+        "LINES = 'import sys\\nfrom diylisis import model\\n'\n"
     ),
     "diylisis/commands/scan.py": "from diylisis.gitio.history import walk\n",
     "tests/test_model.py": "from test_gitio import helper\nROOT = Path(__file__).resolve().parents[1]\n",
@@ -155,6 +156,7 @@ def test_the_script_moves_rewrites_and_is_idempotent(tmp_path: Path) -> None:
         "from diylisis.edges import gitio\n"
         "LAZY = {'history': 'diylisis.edges.gitio.history:walk'}\n"
         "CHILD = 'import sys; from diylisis.edges import gitio; gitio.main()'\n"
+        "LINES = 'import sys\\nfrom diylisis.core import model\\n'\n"
     )
     assert read["diylisis/edges/gitio/__init__.py"] == "from diylisis.core.errors import DistillError\n"
     assert read["diylisis/edges/gitio/history.py"] == "import diylisis.edges.gitio\n"

@@ -508,7 +508,7 @@ def sibling_imports_fixed(text: str, path: str, test_places: dict[str, str]) -> 
     return re.sub(r"(?m)^([ \t]*)(from|import) (\w+)\b(?!\.)", swap, text)
 
 
-_FROM_IN_TEXT = re.compile(r"\bfrom (diylisis(?:\.\w+)*) import (\w+)\b(?![ \t]*,)")
+_FROM_IN_TEXT = re.compile(r"(?:(?<=\\n)|(?<=\\t)|\b)from (diylisis(?:\.\w+)*) import (\w+)\b(?![ \t]*,)")
 
 
 def rewrite_from_imports_in_text(text: str, names: dict[str, str]) -> str:
