@@ -14,6 +14,7 @@ from functools import partial
 
 from diylisis import codec, gitio, records, runs, signing, store
 from diylisis.config import ContractFields
+from diylisis.edges.certificate_target import check_certificate_target
 from diylisis.engine import Edges, Result, run
 from diylisis.errors import BadInput
 from diylisis.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
@@ -104,7 +105,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
         f0_contract.check_verb_against_target(contract, snapshot().text)
     f0_contract.check_competence_substitution(contract, resolves=lambda locator: f2_grounding.resolves_at(
         locator, context_for(workspace)(snapshot()))[0])
-    f0_contract.check_certificate_target(contract, target, workspace.root)
+    check_certificate_target(contract, target, workspace.root)
     if check_dirty:
         refuse_dirty(workspace, target)
     return RunState(
@@ -271,9 +272,9 @@ def with_signing(workspace: Workspace, sign: bool | None) -> Workspace:
 
 def refuter_for(workspace: Workspace) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
     """F5 realization from `[refuter]`: the configured command, else the built-in lint."""
-    from diylisis import refuter
+    from diylisis.edges import refuter_choice
 
-    return refuter.realization_for(workspace.config.refuter, root=workspace.root)
+    return refuter_choice.realization_for(workspace.config.refuter, root=workspace.root)
 
 
 def _save(git_dir: str, state: RunState) -> None:

@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from diylisis.core.generated import GeneratedRule, rule_from_setting
 from diylisis.errors import ConfigError
+from diylisis.phases.f0_contract import ContractFields as ContractFields  # the contract section's value; F0 owns it
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -27,21 +28,6 @@ if TYPE_CHECKING:
 CONFIG_FILE = ".distill.toml"
 DEFAULT_MAX_BYTES = 1024 * 1024
 SECTIONS = ("contract", "detect", "hooks", "refuter", "limits", "verify")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ContractFields:
-    """Contract fields as one source states them (the config file, or the command line); None or ()
-    means not stated there. F0 declares the contract from them (phases/f0_contract.declare)."""
-
-    role: str | None = None
-    activity: str | None = None
-    allowed_sources: tuple[str, ...] = ()
-    scope: str | None = None
-    verification: tuple[str, ...] = ()
-    stop: str | None = None
-    certificate_target: str | None = None
-    activation_verb: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,7 +101,17 @@ def load(root: str | Path, *, warn: bool = True) -> Config:
             raise
         from diylisis.config_schema import located, problems_of
 
-        raise located(problems_of(error, ""), found.path, found.shown, found.prefix) from None
+        raise located(problems_of(error, ""), found.path, _text_for_lines(found.path), found.shown,
+                      found.prefix) from None
+
+
+def _text_for_lines(path: str) -> str:
+    """A configuration file's text, to number its problems' lines; empty when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):  # tomllib has read it; without a text, errors lack a line
+        return ""
 
 
 def load_warnings(root: str | Path) -> tuple[str, ...]:
@@ -271,7 +267,7 @@ def _user_refuter() -> tuple[RefuterSettings, Mapping[str, Any], str | None]:
     except ConfigError as error:
         from diylisis.config_schema import located, problems_of
 
-        raise located(problems_of(error, "refuter"), path, shown, ()) from None
+        raise located(problems_of(error, "refuter"), path, _text_for_lines(path), shown, ()) from None
 
 
 def _read_table(root: str | Path) -> tuple[ConfigFile | None, tuple[str, ...]]:

@@ -173,17 +173,16 @@ def glob_matches(glob: str, path: str) -> bool:
         raise ConfigError(f"[detect] per_path: glob {glob!r} is not a gitignore-style pattern ({error})") from None
 
 
-def located(problems: tuple[Problem, ...], file_path: str, shown: str, prefix: tuple[str, ...]) -> ConfigProblems:
-    """One ConfigError, a line per problem: `FILE:LINE: text` (prefix: the keys of the config
-    table inside the file, ("tool", "diylisis") in pyproject.toml)."""
+def located(problems: tuple[Problem, ...], file_path: str, text: str, shown: str,
+            prefix: tuple[str, ...]) -> ConfigProblems:
+    """One ConfigError, a line per problem: `FILE:LINE: text` (text: the file's content, read by
+    the caller; prefix: the keys of the config table inside the file, ("tool", "diylisis") in
+    pyproject.toml)."""
     name = shown.split(" ", 1)[0]
     document: Any = None
-    text = ""
     try:
         import tomlkit
 
-        with open(file_path, encoding="utf-8") as handle:
-            text = handle.read()
         document = tomlkit.parse(text)
     except Exception:  # tomllib has read the file: a failure here is tomlkit's, and costs only the line
         document = None

@@ -92,7 +92,7 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
     if refuter_choice is not None:
         from dataclasses import replace
 
-        from diylisis.refuter import settings_for
+        from diylisis.edges.refuter_choice import settings_for
 
         workspace = replace(workspace, config=replace(
             workspace.config, refuter=settings_for(workspace.config.refuter, refuter_choice)))

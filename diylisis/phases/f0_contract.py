@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import os
+from dataclasses import dataclass
+
 import re
 
-from diylisis.config import ContractFields
 from diylisis.errors import DistillError
-from diylisis.model import DEFAULT_VERB, ActivationEdge, Contract, RecordKind, Target
+from diylisis.model import DEFAULT_VERB, ActivationEdge, Contract, Target
 from diylisis.state import FieldMark
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
 TRACKED_FIELDS = ("activity", "scope", "stop", "allowed_sources")  # spec: ContractField
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
@@ -28,6 +27,21 @@ _METHOD_PRESCRIPTION = re.compile(r"\b(using|by running|with the|via|only with|e
 
 class ContractMisfit(DistillError):
     """An F0 guard stopped the run before F1: the contract must be re-declared (exit 2)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContractFields:
+    """Contract fields as one source states them (the config file, or the command line); None or ()
+    means not stated there. F0 declares the contract from them (declare)."""
+
+    role: str | None = None
+    activity: str | None = None
+    allowed_sources: tuple[str, ...] = ()
+    scope: str | None = None
+    verification: tuple[str, ...] = ()
+    stop: str | None = None
+    certificate_target: str | None = None
+    activation_verb: str | None = None
 
 
 def declare(request: ContractFields, defaults: ContractFields) -> tuple[Contract, tuple[str, ...]]:
@@ -176,7 +190,7 @@ def competence_substitution(contract: Contract, resolves: Callable[[str], bool])
     for artifact in named:
         path = artifact.removeprefix("./")
         if (path in granted and resolves(path)
-                and any(path in command or os.path.basename(path) in command for command in contract.verification)):
+                and any(path in command or path.rsplit("/", 1)[-1] in command for command in contract.verification)):
             return None
     missing = next((a for a in named if not resolves(a.removeprefix("./"))), None)
     if missing is not None:
@@ -188,29 +202,3 @@ def competence_substitution(contract: Contract, resolves: Callable[[str], bool])
 def _judgment_only(activity: str) -> str:
     match = _METHOD_PRESCRIPTION.search(activity)
     return activity[: match.start()].strip() if match else activity
-
-
-def check_certificate_target(contract: Contract, target: Target, root: str | Path) -> None:
-    """The certificate must not land inside the record it certifies (referent, not string)."""
-    named = contract.certificate_target
-    if not named or named in ("notes", "session"):
-        return
-    parent = os.path.dirname(os.path.join(root, named.split(":", 1)[-1])) or "."
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-        raise ContractMisfit(f"certificate_target {named!r} cannot be written: {parent} is not a writable folder")
-    if target.kind not in (RecordKind.FILE, RecordKind.MSGFILE, RecordKind.PRBODY):
-        return
-    if target.locator == "-":
-        return
-    if _same_file(root, named.split(":", 1)[-1], target.locator):
-        raise ContractMisfit(
-            f"certificate_target {named!r} is the record being certified; name another destination"
-        )
-
-
-def _same_file(root: str | Path, first: str, second: str) -> bool:
-    one = os.path.realpath(os.path.join(root, first))
-    two = os.path.realpath(os.path.join(root, second))
-    if os.path.exists(one) and os.path.exists(two):
-        return os.path.samefile(one, two)
-    return os.path.normcase(one) == os.path.normcase(two)

@@ -16,7 +16,8 @@ from refuter_helpers import refuter_input, settings
 
 from diylisis.errors import ConfigError, GitError
 from diylisis.model import Realization
-from diylisis.refuter import command, realization_for, refute
+from diylisis.edges.refuter_choice import realization_for
+from diylisis.refuter import command, refute
 from diylisis.refuter.command import NoVerdict, dispatch
 
 MESSAGE = "Keep the v2 shim for old clients\n\nThe v2 shim stays until clients upgrade.\n"

@@ -1,0 +1,61 @@
+"""F5: which refuter realization runs, the built-in lint or the configured command.
+
+`--refuter lint|command` overrides the configuration; a command comes only from the user's own
+config file, never from a committed one (DESIGN.md, Trust).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from diylisis.model import ZeroMemoryVerdict
+from diylisis.refuter import RefuterInput, refute
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from diylisis.config import RefuterSettings
+
+CHOICES = ("lint", "command")
+
+
+def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSettings:
+    """The refuter settings after `--refuter lint|command` (exit 2 when command has none)."""
+    from dataclasses import replace
+
+    from diylisis.errors import BadInput, ConfigError
+
+    if override is None:
+        return settings
+    if override not in CHOICES:
+        raise BadInput(f"--refuter takes {' or '.join(CHOICES)}, not {override!r}")
+    if override == "lint":
+        return replace(settings, command=())
+    if not settings.command:
+        from diylisis.config import user_config_path
+        from diylisis.config_trust import display_path
+
+        raise ConfigError("--refuter command needs a command: set [refuter] command = "
+                          f'["tool", "arg", ...] in your own {display_path(user_config_path())} '
+                          "(a committed config may not name one; see docs/refuters.md)")
+    return settings
+
+
+def realization_for(settings: RefuterSettings, override: str | None = None, *,
+                    root: str | Path | None = None) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
+    """F5 realization: the configured command, else lint-fallback; `override` is lint|command."""
+    settings = settings_for(settings, override)
+    if settings.ignored:
+        import sys
+
+        for warning in settings.ignored:
+            print(f"warning: {warning}", file=sys.stderr)
+    if not settings.command:
+        return refute
+    from pathlib import Path
+
+    from diylisis.refuter import command
+
+    return command.realization(settings, Path(root or "."))
