@@ -33,7 +33,7 @@ NARRATION_LIMIT = 64 * 1024
 REPORT_FILE = "PREVIEW.toml"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Request:
     candidates: tuple[str, ...]
     axes: tuple[str, ...] = ()
@@ -50,7 +50,7 @@ class Request:
     tgt: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Result:
     run: str
     arm: Arm | None  # None: paused at a gate
@@ -83,7 +83,7 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
         if base is not None:
             probes.save_record(git_dir, run, {"kind": "preview", "run": run, "status": "not activated",
                                               "candidates": list(candidates), "probes": [], "relay": stood_down.relay})
-        return Result(run, arm, exit_code(arm), report)
+        return Result(run=run, arm=arm, exit_code=exit_code(arm), report=report)
     assert base is not None
     try:
         axes = tuple(axes_mod.parse_axis(text) for text in request.axes)
@@ -120,23 +120,29 @@ def _has_commit(root: Path, revision: str) -> bool:
     return bool(code == 0)
 
 
-@dataclass
 class _Session:
-    """The edges of one run: its substrate, the evidence read so far, the emitted text."""
+    """The edges of one run: its substrate, the evidence read so far, the emitted text. It changes
+    as the run goes (probes made, evidence read), so it is a plain object, not a frozen value."""
 
-    root: Path
-    git_dir: Path
-    run: str
-    base: str
-    request: Request
-    emit: Callable[[str], None]
-    confined: bool
-    before: dict[str, str]
-    substrate: probes.Substrate | None = None
-    evidence: dict[int, ProbeEvidence] = field(default_factory=dict)
-    seen: Contrast | None = None
-    outcomes: dict[int, probes.ProbeOutcome] = field(default_factory=dict)
-    narrations: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (text, sha256)
+    __slots__ = ("base", "before", "confined", "emit", "evidence", "git_dir", "narrations", "outcomes",
+                 "request", "root", "run", "seen", "substrate")
+
+    def __init__(self, *, root: Path, git_dir: Path, run: str, base: str, request: Request,
+                 emit: Callable[[str], None], confined: bool, before: dict[str, str],
+                 narrations: dict[int, tuple[str, str]] | None = None) -> None:
+        self.root = root
+        self.git_dir = git_dir
+        self.run = run
+        self.base = base
+        self.request = request
+        self.emit = emit
+        self.confined = confined
+        self.before = before
+        self.substrate: probes.Substrate | None = None
+        self.evidence: dict[int, ProbeEvidence] = {}
+        self.seen: Contrast | None = None
+        self.outcomes: dict[int, probes.ProbeOutcome] = {}
+        self.narrations: dict[int, tuple[str, str]] = narrations or {}  # index -> (text, sha256)
 
     def drive(self, state: flow.Lambda, ask: preview_gate.Ask, start: flow.Next = "qspec") -> Result:
         """Run to a terminal or a pause; on Ctrl-C or any error every probe made so far is
@@ -151,7 +157,7 @@ class _Session:
             raise
 
     def _drive(self, state: flow.Lambda, ask: preview_gate.Ask, start: flow.Next) -> Result:
-        step = flow.Step(state, start)
+        step = flow.Step(state=state, next=start)
         while True:
             state = step.state
             if step.relay:
@@ -161,7 +167,7 @@ class _Session:
                 return self.finish(state, step.arm, step.relay)
             if step.next == "instantiate":
                 state = self.instantiate(state)
-                step = flow.Step(state, "qdir")
+                step = flow.Step(state=state, next="qdir")
                 continue
             if step.next == "harvest":
                 return self.harvest_and_finish(state)
@@ -180,7 +186,7 @@ class _Session:
 
     def open_item(self, state: flow.Lambda, gate: str) -> OpenItem:
         if gate == "qspec":
-            return OpenItem(f"qspec-{state.circulation}", "qspec", ("approve", "adjust"), self.qspec_text(state))
+            return OpenItem(id=f"qspec-{state.circulation}", gate="qspec", options=("approve", "adjust"), text=self.qspec_text(state))
         if gate == "qdir":
             options = tuple(f"select:{slot.index}" for slot in state.probes) + ("synthesize",)
             flagged = [row.axis.id for row in self.seen.rows if row.flagged] if self.seen else []
@@ -189,10 +195,10 @@ class _Session:
             lines = [f"  select {slot.index}: " + "; ".join(
                 f"{row.axis.id} = {cell.value or cell.kind}" for row in (self.seen.rows if self.seen else ())
                 for index, cell in row.cells if index == slot.index) for slot in state.probes]
-            return OpenItem("qdir", "qdir", options, warning + "choose a direction:\n" + "\n".join(lines)
+            return OpenItem(id="qdir", gate="qdir", options=options, text=warning + "choose a direction:\n" + "\n".join(lines)
                             + "\n  synthesize TEXT (also: insufficient, unprobed TEXT, interrogate TEXT, withdraw)")
-        return OpenItem("qmicro", "qmicro", flow.qmicro_options(state),
-                        f"your synthesis: {state.composition}\nconfirm it now"
+        return OpenItem(id="qmicro", gate="qmicro", options=flow.qmicro_options(state),
+                        text=f"your synthesis: {state.composition}\nconfirm it now"
                         + (", or materialize it as a probe first" if state.refan_budget else ""))
 
     def qspec_text(self, state: flow.Lambda) -> str:
@@ -396,7 +402,7 @@ class _Session:
             probes.update_record(self.git_dir, self.run, close)
         report = {"run": self.run, "arm": arm.value, "status": "done", "relay": relay, "record": record,
                   "contrast": self.contrast_json(), **status}
-        return Result(self.run, arm, exit_code(arm) if not changed else EXIT_FAILED, report)
+        return Result(run=self.run, arm=arm, exit_code=exit_code(arm) if not changed else EXIT_FAILED, report=report)
 
     def record(self, state: flow.Lambda, arm: Arm, trace: list[dict[str, Any]],
                harvest: dict[str, Any] | None) -> dict[str, Any]:
@@ -437,7 +443,7 @@ class _Session:
         self.emit(f"paused at {item.id}: git distill preview --resume {self.run} (with --answers FILE, "
                   "or on a terminal)"
                   + (f"; the probes stay until git distill preview --cleanup {self.run}" if self.substrate else ""))
-        return Result(self.run, None, EXIT_PAUSED, {"run": self.run, "status": "paused", "items": [paused],
+        return Result(run=self.run, arm=None, exit_code=EXIT_PAUSED, report={"run": self.run, "status": "paused", "items": [paused],
                                                     "contrast": self.contrast_json()})
 
 
@@ -543,6 +549,6 @@ def unknowns_for_trailer(records: list[dict[str, Any]]) -> list[ExposedUnknown]:
     """The Gap-routed unknowns of the stored records (for the commit-msg hook)."""
     from diylisis.core.preview.model import Route
 
-    return [ExposedUnknown(u["text"], Route.GAP) for r in records for u in r.get("exposed_unknowns", [])
+    return [ExposedUnknown(text=u["text"], route=Route.GAP) for r in records for u in r.get("exposed_unknowns", [])
             if u.get("route") == "Gap"]
 

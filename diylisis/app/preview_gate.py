@@ -26,7 +26,7 @@ from diylisis.errors import BadInput
 GATE_KEYS = {"qspec": "spec", "qdir": "direction", "qmicro": "micro"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OpenItem:
     id: str  # qspec-1, qdir, qmicro
     gate: str
@@ -55,25 +55,25 @@ def parse(gate: str, raw: Any) -> Answer:
 
 def _qspec(raw: Any) -> flow.QspecAnswer:
     if raw in ("approve", "withdraw", "dissolve"):
-        return flow.QspecAnswer(raw)
+        return flow.QspecAnswer(kind=raw)
     (kind, text), = dict(raw).items()
     if kind not in ("adjust", "dissolve") or not isinstance(text, str):
         raise ValueError("use approve, { adjust = \"...\" }, { dissolve = \"...\" } or withdraw")
-    return flow.QspecAnswer(kind, text)
+    return flow.QspecAnswer(kind=kind, text=text)
 
 
 def _qdir(raw: Any) -> flow.QdirAnswer:
     if raw in ("insufficient", "withdraw"):
-        return flow.QdirAnswer(raw)
+        return flow.QdirAnswer(kind=raw)
     table = dict(raw)
     deciding = tuple(str(axis) for axis in table.pop("deciding", ()))
     ground = table.pop("ground", None)
     (kind, value), = table.items()
     if kind == "select":
-        return flow.QdirAnswer("select", probe=int(value), deciding=deciding,
+        return flow.QdirAnswer(kind="select", probe=int(value), deciding=deciding,
                                ground=str(ground) if ground else None)
     if kind in ("synthesize", "unprobed", "interrogate") and isinstance(value, str):
-        return flow.QdirAnswer(kind, text=value)
+        return flow.QdirAnswer(kind=kind, text=value)
     raise ValueError("use { select = K }, { synthesize = \"...\" }, insufficient, { unprobed = \"...\" }, "
                      "{ interrogate = \"...\" } or withdraw")
 
@@ -81,7 +81,7 @@ def _qdir(raw: Any) -> flow.QdirAnswer:
 def _qmicro(raw: Any) -> flow.QmicroAnswer:
     if raw not in ("confirm", "materialize"):
         raise ValueError("use confirm or materialize")
-    return flow.QmicroAnswer(raw)
+    return flow.QmicroAnswer(kind=raw)
 
 
 class AnswersFile:

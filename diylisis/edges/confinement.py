@@ -87,7 +87,7 @@ class CannotRun(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Dispatch:
     """What to run and under which confinement."""
 
@@ -107,7 +107,7 @@ class Dispatch:
     on_start: Callable[[int, int | None], None] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
     """How a dispatch ended: what it printed, its exit status, and why it was stopped if it was."""
 

@@ -39,7 +39,7 @@ ProbeStatus = Literal["registered", "created", "populated", "failed", "timed_out
 DispositionKind = Literal["FileDestroyed", "NoFileArtifact", "DiscardFailed"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProbeRef:
     """What was (or will be) destroyed and where it lived."""
 
@@ -48,7 +48,7 @@ class ProbeRef:
     artifact_ref: str | None  # the probe's directory; None for a probe with no files (Vignette)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProbeOutcome:
     """How a probe command ended."""
 
@@ -59,7 +59,7 @@ class ProbeOutcome:
     log_tail: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProbeChange:
     """What a probe changed against the base, read through our own git directory."""
 
@@ -71,7 +71,7 @@ class ProbeChange:
     stamp_intact: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Disposition:
     """The declared end of one probe."""
 
@@ -80,7 +80,7 @@ class Disposition:
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Substrate:
     """One run's temporary root and the user's repository it was made from."""
 
@@ -367,11 +367,11 @@ def cleanup_verify(git_dir: Path, run: str) -> tuple[Disposition, ...]:
         probe = ProbeRef(index=entry["index"], direction=entry["direction"], artifact_ref=entry["artifact_ref"])
         reason = left[entry["index"]]
         if reason:
-            dispositions.append(Disposition(probe, "DiscardFailed", reason))
+            dispositions.append(Disposition(probe=probe, kind="DiscardFailed", reason=reason))
         elif entry.get("status") == "registered":
-            dispositions.append(Disposition(probe, "FileDestroyed", "absent, interrupted before it was created"))
+            dispositions.append(Disposition(probe=probe, kind="FileDestroyed", reason="absent, interrupted before it was created"))
         else:
-            dispositions.append(Disposition(probe, "FileDestroyed"))
+            dispositions.append(Disposition(probe=probe, kind="FileDestroyed"))
     root = Path(data["root"]) if data.get("root") else None
     if root is not None and not any(d.kind == "DiscardFailed" for d in dispositions):
         confinement.remove_tree(root)

@@ -15,7 +15,7 @@ from pathlib import Path
 from diylisis import gitio
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Standing:
     """What must not change while a dispatched program runs: the directories the repository paths name
     (device and inode, so a moved repository with a copy planted at its path is seen), git's

@@ -19,7 +19,7 @@ def probe(index: int, value: str, paths: tuple[str, ...] = ("cache.py",), **extr
 
 
 def approved(state: flow.Lambda) -> flow.Lambda:
-    step = flow.on_qspec(state, flow.QspecAnswer("approve"))
+    step = flow.on_qspec(state, flow.QspecAnswer(kind="approve"))
     assert step.next == "instantiate", step.relay
     return flow.instantiated(step.state)
 
@@ -50,7 +50,7 @@ def test_hints_come_from_where_the_texts_differ_and_are_never_axes() -> None:
     assert hints[0].distinctive == ("sqlite", "file")
     assert "cache" not in hints[1].distinctive and "redis" in hints[1].distinctive
     state = flow.start(CANDIDATES, (), Tier.MOCKUP, "M")
-    step = flow.on_qspec(state, flow.QspecAnswer("approve"))
+    step = flow.on_qspec(state, flow.QspecAnswer(kind="approve"))
     assert step.next == "qspec" and "no divergence axis" in step.relay
 
 
@@ -63,28 +63,28 @@ def test_an_axis_that_only_repeats_a_label_is_refused() -> None:
 
 def test_adjust_loops_before_anything_is_generated_then_approve_settles_the_axes() -> None:
     state = flow.start(CANDIDATES, (FAILURE,), Tier.VIGNETTE, "M")
-    step = flow.on_qspec(state, flow.QspecAnswer("adjust", "axis ops: who runs it at night?; tier mockup; tgt 1,2"))
+    step = flow.on_qspec(state, flow.QspecAnswer(kind="adjust", text="axis ops: who runs it at night?; tier mockup; tgt 1,2"))
     assert step.next == "qspec" and step.state.pending is None and step.state.probes == ()
     assert step.state.spec.tier is Tier.MOCKUP and step.state.spec.tgt == CANDIDATES[:2]
-    done = flow.on_qspec(step.state, flow.QspecAnswer("approve"))
+    done = flow.on_qspec(step.state, flow.QspecAnswer(kind="approve"))
     assert done.next == "instantiate"
     assert [a.settled_at for a in done.state.spec.axes] == ["qspec-2", "qspec-2"]
-    assert flow.on_qspec(step.state, flow.QspecAnswer("adjust", "tgt 9")).relay.startswith("that revision")
+    assert flow.on_qspec(step.state, flow.QspecAnswer(kind="adjust", text="tgt 9")).relay.startswith("that revision")
 
 
 def test_five_candidates_need_an_explicit_target_set_of_two_to_four() -> None:
     five = CANDIDATES + ("files on S3", "an in-process dict")
     state = flow.start(five, (FAILURE,), Tier.MOCKUP, "M")
-    assert flow.on_qspec(state, flow.QspecAnswer("approve")).next == "qspec"
-    chosen = flow.on_qspec(state, flow.QspecAnswer("adjust", "tgt 1,4")).state
-    assert flow.on_qspec(chosen, flow.QspecAnswer("approve")).next == "instantiate"
+    assert flow.on_qspec(state, flow.QspecAnswer(kind="approve")).next == "qspec"
+    chosen = flow.on_qspec(state, flow.QspecAnswer(kind="adjust", text="tgt 1,4")).state
+    assert flow.on_qspec(chosen, flow.QspecAnswer(kind="approve")).next == "instantiate"
 
 
 def test_dissolution_and_withdrawal_at_the_spec_gate() -> None:
     state = flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M")
-    dissolved = flow.on_qspec(state, flow.QspecAnswer("dissolve", "only SQLite survives a restart"))
+    dissolved = flow.on_qspec(state, flow.QspecAnswer(kind="dissolve", text="only SQLite survives a restart"))
     assert dissolved.arm is Arm.DISSOLUTION_EXIT
-    assert flow.on_qspec(state, flow.QspecAnswer("withdraw")).arm is Arm.EARLY_EXIT
+    assert flow.on_qspec(state, flow.QspecAnswer(kind="withdraw")).arm is Arm.EARLY_EXIT
 
 
 def test_contrast_cells_rows_commitments_and_unknowns() -> None:
@@ -124,41 +124,41 @@ def test_an_axis_raised_by_a_probe_is_listed_never_added() -> None:
 def test_select_only_a_probed_direction_and_an_unprobed_one_spends_the_refan() -> None:
     state = approved(flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M", tgt=CANDIDATES[:2]))
     seen = contrast.contrast((FAILURE,), (probe(0, "a"), probe(1, "b")))
-    assert flow.on_qdir(state, flow.QdirAnswer("select", probe=7), seen).next == "qdir"
-    chosen = flow.on_qdir(state, flow.QdirAnswer("select", probe=1), seen)
+    assert flow.on_qdir(state, flow.QdirAnswer(kind="select", probe=7), seen).next == "qdir"
+    chosen = flow.on_qdir(state, flow.QdirAnswer(kind="select", probe=1), seen)
     assert chosen.next == "harvest" and chosen.state.direction is not None
     assert chosen.state.direction.direction == CANDIDATES[1] and chosen.state.direction.deciding == ("failure",)
-    gap = flow.on_qdir(state, flow.QdirAnswer("unprobed", text=CANDIDATES[2]), seen)
+    gap = flow.on_qdir(state, flow.QdirAnswer(kind="unprobed", text=CANDIDATES[2]), seen)
     assert gap.next == "qspec" and gap.state.refan_budget == 0 and gap.state.spec.tgt == (CANDIDATES[2],)
-    again = flow.instantiated(flow.on_qspec(gap.state, flow.QspecAnswer("approve")).state)
+    again = flow.instantiated(flow.on_qspec(gap.state, flow.QspecAnswer(kind="approve")).state)
     assert [slot.index for slot in again.probes] == [0, 1, 2]
-    assert flow.on_qdir(again, flow.QdirAnswer("unprobed", text="files on S3"), seen).arm is Arm.EARLY_EXIT
+    assert flow.on_qdir(again, flow.QdirAnswer(kind="unprobed", text="files on S3"), seen).arm is Arm.EARLY_EXIT
 
 
 def test_materialize_is_absent_at_budget_zero_and_insufficiency_branches_on_what_the_budget_bought() -> None:
     state = approved(flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M"))
     seen = contrast.contrast((FAILURE,), (probe(0, "a"), probe(1, "b"), probe(2, "c")))
-    synth = flow.on_qdir(state, flow.QdirAnswer("synthesize", text="SQLite with a JSON export"), seen)
+    synth = flow.on_qdir(state, flow.QdirAnswer(kind="synthesize", text="SQLite with a JSON export"), seen)
     assert synth.next == "qmicro" and flow.qmicro_options(synth.state) == ("confirm", "materialize")
-    made = flow.on_qmicro(synth.state, flow.QmicroAnswer("materialize"))
+    made = flow.on_qmicro(synth.state, flow.QmicroAnswer(kind="materialize"))
     assert made.next == "instantiate" and made.state.pending is not None
     assert made.state.pending.tgt == ("SQLite with a JSON export",)
     state2 = flow.instantiated(made.state)
     assert flow.qmicro_options(state2) == ("confirm",)
-    again = flow.on_qdir(state2, flow.QdirAnswer("synthesize", text="x"), seen).state
-    assert flow.on_qmicro(again, flow.QmicroAnswer("materialize")).next == "qmicro"
-    relayed = flow.on_qdir(state2, flow.QdirAnswer("insufficient"), seen)
+    again = flow.on_qdir(state2, flow.QdirAnswer(kind="synthesize", text="x"), seen).state
+    assert flow.on_qmicro(again, flow.QmicroAnswer(kind="materialize")).next == "qmicro"
+    relayed = flow.on_qdir(state2, flow.QdirAnswer(kind="insufficient"), seen)
     assert relayed.next == "qdir" and relayed.state.insufficiency_relayed
-    assert flow.on_qdir(relayed.state, flow.QdirAnswer("insufficient"), seen).arm is Arm.EARLY_EXIT
-    gap = flow.on_qdir(state, flow.QdirAnswer("insufficient"), seen)
+    assert flow.on_qdir(relayed.state, flow.QdirAnswer(kind="insufficient"), seen).arm is Arm.EARLY_EXIT
+    gap = flow.on_qdir(state, flow.QdirAnswer(kind="insufficient"), seen)
     assert gap.next == "qspec" and gap.state.refan_kind == "Gap"
-    assert flow.on_qdir(gap.state, flow.QdirAnswer("insufficient"), seen).arm is Arm.MISDIAGNOSIS_EXIT
+    assert flow.on_qdir(gap.state, flow.QdirAnswer(kind="insufficient"), seen).arm is Arm.MISDIAGNOSIS_EXIT
 
 
 def test_a_factual_question_at_the_direction_gate_becomes_an_inquire_unknown() -> None:
     state = approved(flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M"))
     seen = contrast.contrast((FAILURE,), (probe(0, "a"), probe(1, "b"), probe(2, "c")))
-    asked = flow.on_qdir(state, flow.QdirAnswer("interrogate", text="how fast is Redis on our host?"), seen)
+    asked = flow.on_qdir(state, flow.QdirAnswer(kind="interrogate", text="how fast is Redis on our host?"), seen)
     assert asked.next == "qdir" and asked.state.unknowns[0].route is Route.INQUIRE
     assert asked.state.refan_budget == 1
 
@@ -170,8 +170,8 @@ def test_the_state_survives_a_round_trip_through_json() -> None:
 
     state = approved(flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M"))
     seen = contrast.contrast((FAILURE,), (probe(0, "a"), probe(1, "b"), probe(2, "c")))
-    state = flow.on_qdir(state, flow.QdirAnswer("interrogate", text="how fast?"), seen).state
-    state = flow.on_qdir(state, flow.QdirAnswer("synthesize", text="both"), seen).state
+    state = flow.on_qdir(state, flow.QdirAnswer(kind="interrogate", text="how fast?"), seen).state
+    state = flow.on_qdir(state, flow.QdirAnswer(kind="synthesize", text="both"), seen).state
     assert state_codec.from_json(json.loads(json.dumps(state_codec.to_json(state)))) == state
 
 

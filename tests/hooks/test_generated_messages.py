@@ -37,7 +37,7 @@ def _repaired_task(repo: Path, tmp_path: Path) -> tuple[str, ...]:
        "The task file describes how failed uploads are retried.\n")
     answers = tmp_path / "answers.toml"
     answers.write_text(RETRY_ANSWERS, encoding="utf-8")
-    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--answers", str(answers),
+    done = distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers),
                    "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
     made = tuple(json.loads(done.stdout)["evidence"]["repair_commits"])

@@ -42,7 +42,7 @@ def test_a_staged_task_file_with_residue_is_reported_and_repaired_after_the_comm
     assert ok(repo, "git", "status", "--porcelain") == ""  # the hook edited nothing
     answers = tmp_path / "answers.toml"
     answers.write_text(RETRY_ANSWERS, encoding="utf-8")
-    certified = distill(repo, "certify", "TASK.md", "--role", "reviewer", "--answers", str(answers),
+    certified = distill(repo, "certify", "TASK.md", "--role", "reviewer", "--yes", "--answers", str(answers),
                         "--format", "json")
     assert certified.returncode == 0, certified.stdout + certified.stderr
     assert json.loads(certified.stdout)["evidence"]["repair_commits"]

@@ -55,7 +55,7 @@ def test_a_week_of_real_use_exits_0_at_every_step(tmp_path: Path, how: str) -> N
               "TASK.md describes how failed uploads are retried.\n", extra=task_env), "committing the task file")
     answers = tmp_path / "answers.toml"
     answers.write_text(RETRY_ANSWERS, encoding="utf-8")
-    certified = distill(work, "certify", "TASK.md", "--role", "reviewer", "--answers", str(answers),
+    certified = distill(work, "certify", "TASK.md", "--role", "reviewer", "--yes", "--answers", str(answers),
                         "--format", "json")
     _step(certified, "certify TASK.md from answers")
     assert json.loads(certified.stdout)["evidence"]["repair_commits"]

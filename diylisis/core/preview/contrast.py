@@ -25,19 +25,19 @@ DATA_PREFIXES = ("data/", "fixtures/", "seeds/", "seed/", "testdata/")
 
 def _cell(probe: ProbeEvidence, axis: Axis) -> Cell:
     if probe.status != "populated":
-        return Cell("UNDIFFERENTIATED", note=f"the probe {probe.status.replace('_', ' ')}")
+        return Cell(kind="UNDIFFERENTIATED", note=f"the probe {probe.status.replace('_', ' ')}")
     found = next(((value, paths) for axis_id, value, paths in probe.axis_values if axis_id == axis.id), None)
     if found is None or not found[0].strip():
-        return Cell("UNDIFFERENTIATED", note="the probe gave no value on this axis")
+        return Cell(kind="UNDIFFERENTIATED", note="the probe gave no value on this axis")
     value, paths = found
     if probe.narrated:
-        return Cell("value", value=value, note="narrated")
+        return Cell(kind="value", value=value, note="narrated")
     missing = tuple(path for path in paths if path not in probe.present_paths)
     if missing or not paths:
-        return Cell("UNGROUNDED", value=value, paths=paths,
+        return Cell(kind="UNGROUNDED", value=value, paths=paths,
                     note=f"cites {', '.join(missing)}, not in the probe" if missing else "cites no file")
     only_data = all(path.startswith(DATA_PREFIXES) for path in paths)
-    return Cell("value", value=value, paths=paths, note="divergence lives in fake data" if only_data else "")
+    return Cell(kind="value", value=value, paths=paths, note="divergence lives in fake data" if only_data else "")
 
 
 def _row(axis: Axis, probes: tuple[ProbeEvidence, ...]) -> ContrastRow:
@@ -73,7 +73,7 @@ def _unknowns(probes: tuple[ProbeEvidence, ...]) -> tuple[tuple[ExposedUnknown, 
                 shown = text.strip() or "(empty)"
                 rejected.append(f"probe {probe.index}: {shown} (route {route!r} is not Gap or Inquire)")
                 continue
-            kept.setdefault((" ".join(text.split()), found), ExposedUnknown(" ".join(text.split()), found))
+            kept.setdefault((" ".join(text.split()), found), ExposedUnknown(text=" ".join(text.split()), route=found))
     return tuple(kept.values()), tuple(rejected)
 
 

@@ -35,29 +35,29 @@ def detect(candidates: tuple[str, ...], signals: DetectSignals) -> NotActivated 
     basis = f" ({signals.basis})" if signals.basis else ""
     if len(field) < 2:
         return NotActivated(
-            "requires_fail",
-            f"a preview needs at least two different directions to compare; {len(field)} given. "
+            kind="requires_fail",
+            relay=f"a preview needs at least two different directions to compare; {len(field)} given. "
             "With one or none, the field of candidates is what is missing: diverge it first "
             "(/ideate), or name the frame (/frame) or the coordinates (/elicit) if those are missing.",
             row="3", protocol="/ideate")
     if signals.recognizable:
         return NotActivated(
-            "no_deficit", "the futures of these directions can be told apart from their descriptions"
+            kind="no_deficit", relay="the futures of these directions can be told apart from their descriptions"
             f"{basis}: decide at a regular review, no probes are needed.")
     if signals.familiar:
         return NotActivated(
-            "route_away", "a familiar domain's structure carries these futures without distortion"
+            kind="route_away", relay="a familiar domain's structure carries these futures without distortion"
             f"{basis}: validate that mapping (/ground) instead of building probes.", row="1", protocol="/ground")
     if signals.needs_real_data:
         return NotActivated(
-            "route_away", f"telling these futures apart needs real data or a live environment{basis}; "
+            kind="route_away", relay=f"telling these futures apart needs real data or a live environment{basis}; "
             "placeholder probes cannot show it: investigate the facts (/inquire).", row="2", protocol="/inquire")
     if signals.sibling is not None:
         reason, protocol = _SIBLINGS[signals.sibling]
-        return NotActivated("route_away", f"{reason}{basis} ({protocol}).", row="3", protocol=protocol)
+        return NotActivated(kind="route_away", relay=f"{reason}{basis} ({protocol}).", row="3", protocol=protocol)
     if signals.placeholders_distort:
         return NotActivated(
-            "unfit", "placeholder data would blur the differences between these directions"
+            kind="unfit", relay="placeholder data would blur the differences between these directions"
             f"{basis} (the placeholder_fidelity guard fails) and no other route fits: the decision "
             "stays at a regular review.")
     return None

@@ -30,7 +30,7 @@ MAX_TARGETS = 4
 Next = Literal["qspec", "instantiate", "qdir", "qmicro", "harvest", "end"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Lambda:
     """The run's state (the spec's Λ), minus what lives at the edges (paths, processes)."""
 
@@ -52,7 +52,7 @@ class Lambda:
         return tuple(dict.fromkeys(slot.direction for slot in self.probes))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Step:
     state: Lambda
     next: Next
@@ -60,13 +60,13 @@ class Step:
     arm: Arm | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QspecAnswer:
     kind: Literal["approve", "adjust", "dissolve", "withdraw"]
     text: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QdirAnswer:
     kind: Literal["select", "synthesize", "insufficient", "unprobed", "interrogate", "withdraw"]
     probe: int | None = None
@@ -75,7 +75,7 @@ class QdirAnswer:
     ground: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QmicroAnswer:
     kind: Literal["confirm", "materialize"]
 
@@ -84,7 +84,7 @@ def start(candidates: tuple[str, ...], axes: tuple[Axis, ...], tier: Tier, marke
           tgt: tuple[str, ...] | None = None) -> Lambda:
     """The state at the first Qspec: all candidates targeted when there are at most four."""
     targets = tgt if tgt is not None else (candidates if len(candidates) <= MAX_TARGETS else ())
-    return Lambda(candidates=candidates, spec=Spec(axes=axes, policy=PlaceholderPolicy(marker), tgt=targets, tier=tier))
+    return Lambda(candidates=candidates, spec=Spec(axes=axes, policy=PlaceholderPolicy(marker=marker), tgt=targets, tier=tier))
 
 
 def _fan_kind(state: Lambda) -> Literal["contrast", "Gap", "Materialization"]:
@@ -110,22 +110,22 @@ def spec_problems(state: Lambda) -> tuple[str, ...]:
 def on_qspec(state: Lambda, answer: QspecAnswer) -> Step:
     state = replace(state, history=state.history + ((f"qspec-{state.circulation}", answer.kind),))
     if answer.kind == "withdraw":
-        return Step(state, "end", "you withdrew at the spec gate; nothing was decided", Arm.EARLY_EXIT)
+        return Step(state=state, next="end", relay="you withdrew at the spec gate; nothing was decided", arm=Arm.EARLY_EXIT)
     if answer.kind == "dissolve":
         basis = answer.text.strip() or "the settled axes made the futures recognizable"
-        return Step(state, "end", f"the preview dissolved: {basis}", Arm.DISSOLUTION_EXIT)
+        return Step(state=state, next="end", relay=f"the preview dissolved: {basis}", arm=Arm.DISSOLUTION_EXIT)
     if answer.kind == "adjust":
         try:
             revised = revise(state, answer.text)
         except ValueError as problem:
-            return Step(state, "qspec", f"that revision was not applied: {problem}")
-        return Step(replace(revised, circulation=state.circulation + 1), "qspec", "revised; nothing was generated")
+            return Step(state=state, next="qspec", relay=f"that revision was not applied: {problem}")
+        return Step(state=replace(revised, circulation=state.circulation + 1), next="qspec", relay="revised; nothing was generated")
     problems = spec_problems(state)
     if problems:
-        return Step(state, "qspec", "the spec cannot be approved yet: " + "; ".join(problems))
+        return Step(state=state, next="qspec", relay="the spec cannot be approved yet: " + "; ".join(problems))
     settled = replace(state.spec, axes=axes_mod.settle(state.spec.axes, state.circulation))
     fan = Fan(kind=_fan_kind(state), tgt=state.spec.tgt)
-    return Step(replace(state, spec=settled, pending=fan), "instantiate")
+    return Step(state=replace(state, spec=settled, pending=fan), next="instantiate")
 
 
 def revise(state: Lambda, text: str) -> Lambda:
@@ -176,27 +176,27 @@ def instantiated(state: Lambda) -> Lambda:
 def on_qdir(state: Lambda, answer: QdirAnswer, seen: Contrast) -> Step:
     state = replace(state, history=state.history + (("qdir", answer.kind),))
     if answer.kind == "withdraw":
-        return Step(state, "end", "you withdrew at the direction gate; no direction was settled", Arm.EARLY_EXIT)
+        return Step(state=state, next="end", relay="you withdrew at the direction gate; no direction was settled", arm=Arm.EARLY_EXIT)
     if answer.kind == "select":
         slot = next((slot for slot in state.probes if slot.index == answer.probe), None)
         if slot is None:
             known = ", ".join(str(slot.index) for slot in state.probes)
-            return Step(state, "qdir", f"there is no probe {answer.probe}; select one of {known}")
+            return Step(state=state, next="qdir", relay=f"there is no probe {answer.probe}; select one of {known}")
         settled = {row.axis.id for row in seen.rows}
         unknown_axes = [axis for axis in answer.deciding if axis not in settled]
         if unknown_axes:
-            return Step(state, "qdir", f"deciding axes must be settled axes; not: {', '.join(unknown_axes)}")
+            return Step(state=state, next="qdir", relay=f"deciding axes must be settled axes; not: {', '.join(unknown_axes)}")
         deciding = answer.deciding or tuple(row.axis.id for row in seen.rows if not row.flagged)
-        direction = Direction("select", slot.direction, deciding, answer.ground)
-        return Step(replace(state, direction=direction), "harvest")
+        direction = Direction(kind="select", direction=slot.direction, deciding=deciding, ground=answer.ground)
+        return Step(state=replace(state, direction=direction), next="harvest")
     if answer.kind == "synthesize":
         if not answer.text.strip():
-            return Step(state, "qdir", "a synthesis needs its text: what do you compose from the probes?")
-        return Step(replace(state, composition=answer.text.strip()), "qmicro")
+            return Step(state=state, next="qdir", relay="a synthesis needs its text: what do you compose from the probes?")
+        return Step(state=replace(state, composition=answer.text.strip()), next="qmicro")
     if answer.kind == "interrogate":
-        unknown = ExposedUnknown(" ".join(answer.text.split()), Route.INQUIRE)
-        return Step(replace(state, unknowns=tuple(dict.fromkeys((*state.unknowns, unknown)))), "qdir",
-                    "a probe cannot answer a factual question; it is recorded as an unknown to inquire into")
+        unknown = ExposedUnknown(text=" ".join(answer.text.split()), route=Route.INQUIRE)
+        return Step(state=replace(state, unknowns=tuple(dict.fromkeys((*state.unknowns, unknown)))), next="qdir",
+                    relay="a probe cannot answer a factual question; it is recorded as an unknown to inquire into")
     if answer.kind == "unprobed":
         return _unprobed(state, answer.text)
     return insufficient(state)
@@ -204,43 +204,43 @@ def on_qdir(state: Lambda, answer: QdirAnswer, seen: Contrast) -> Step:
 
 def _unprobed(state: Lambda, named: str) -> Step:
     if named in state.directions():
-        return Step(state, "qdir", f"{named!r} was probed: select its probe instead")
+        return Step(state=state, next="qdir", relay=f"{named!r} was probed: select its probe instead")
     if state.refan_budget > 0:
         spec = replace(state.spec, tgt=(named,))
-        return Step(replace(state, spec=spec, refan_budget=0, refan_kind="Gap",
-                            circulation=state.circulation + 1), "qspec",
-                    f"{named!r} was never probed: it gets a probe first (the one re-fan); settle the spec for it")
-    return Step(state, "end", f"{named!r} was never probed and the re-fan is spent: its future was never shown, "
-                "so the decision goes back to a regular review", Arm.EARLY_EXIT)
+        return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind="Gap",
+                            circulation=state.circulation + 1), next="qspec",
+                    relay=f"{named!r} was never probed: it gets a probe first (the one re-fan); settle the spec for it")
+    return Step(state=state, next="end", relay=f"{named!r} was never probed and the re-fan is spent: its future was never shown, "
+                "so the decision goes back to a regular review", arm=Arm.EARLY_EXIT)
 
 
 def insufficient(state: Lambda) -> Step:
     """The contrast does not tell the futures apart: the shared budget decides the branch."""
     if state.refan_budget > 0:
-        return Step(replace(state, refan_budget=0, refan_kind="Gap", circulation=state.circulation + 1), "qspec",
-                    "the contrast is insufficient: one re-fan is left; revise the axes or targets, then approve")
+        return Step(state=replace(state, refan_budget=0, refan_kind="Gap", circulation=state.circulation + 1), next="qspec",
+                    relay="the contrast is insufficient: one re-fan is left; revise the axes or targets, then approve")
     if state.refan_kind == "Materialization" and not state.insufficiency_relayed:
-        return Step(replace(state, insufficiency_relayed=True), "qdir",
-                    "the re-fan went on your own synthesis and the contrast is still insufficient; "
+        return Step(state=replace(state, insufficiency_relayed=True), next="qdir",
+                    relay="the re-fan went on your own synthesis and the contrast is still insufficient; "
                     "choose among all the probes on the table")
     if state.refan_kind == "Materialization":
-        return Step(state, "end", "the accumulated probes cannot make these futures recognizable; the decision "
-                    "goes back to a regular review", Arm.EARLY_EXIT)
-    return Step(state, "end", "a re-fan did not make the futures recognizable either: the difficulty is "
-                "probably not one probes can show", Arm.MISDIAGNOSIS_EXIT)
+        return Step(state=state, next="end", relay="the accumulated probes cannot make these futures recognizable; the decision "
+                    "goes back to a regular review", arm=Arm.EARLY_EXIT)
+    return Step(state=state, next="end", relay="a re-fan did not make the futures recognizable either: the difficulty is "
+                "probably not one probes can show", arm=Arm.MISDIAGNOSIS_EXIT)
 
 
 def on_qmicro(state: Lambda, answer: QmicroAnswer) -> Step:
     state = replace(state, history=state.history + (("qmicro", answer.kind),))
     assert state.composition is not None
     if answer.kind == "confirm":
-        return Step(replace(state, direction=Direction("synthesize", state.composition)), "harvest")
+        return Step(state=replace(state, direction=Direction(kind="synthesize", direction=state.composition)), next="harvest")
     if state.refan_budget == 0:
-        return Step(state, "qmicro", "the one re-fan is spent, so the synthesis cannot be materialized; confirm it "
+        return Step(state=state, next="qmicro", relay="the one re-fan is spent, so the synthesis cannot be materialized; confirm it "
                     "or withdraw")
-    fan = Fan("Materialization", (state.composition,))
+    fan = Fan(kind="Materialization", tgt=(state.composition,))
     spec = replace(state.spec, tgt=(state.composition,))
-    return Step(replace(state, spec=spec, refan_budget=0, refan_kind="Materialization", pending=fan), "instantiate")
+    return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind="Materialization", pending=fan), next="instantiate")
 
 
 def qmicro_options(state: Lambda) -> tuple[str, ...]:

@@ -37,7 +37,7 @@ class Arm(StrEnum):
 AxisSource = Literal["user", "deriver"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Axis:
     """A divergence axis: a question on which the probes must commit different values."""
 
@@ -47,7 +47,7 @@ class Axis:
     settled_at: str | None = None  # "qspec-<n>" once the user approved it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AxisHint:
     """Where one candidate's text differs from the others': a hint for the user, never an axis."""
 
@@ -55,7 +55,7 @@ class AxisHint:
     distinctive: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlaceholderPolicy:
     marker: str  # DISTILL-PLACEHOLDER-<run>, put in every fake datum
     visible_synthesis: bool = True
@@ -67,7 +67,7 @@ class PlaceholderPolicy:
                 "'evidence for no claim'; the structure follows the direction, the data values are fake")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Spec:
     """What the spec gate settles before anything is generated."""
 
@@ -77,13 +77,13 @@ class Spec:
     tier: Tier
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ExposedUnknown:
     text: str
     route: Route
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Cell:
     """One probe's future on one axis."""
 
@@ -93,14 +93,14 @@ class Cell:
     note: str = ""  # why a cell is not a value, or "divergence lives in fake data"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContrastRow:
     axis: Axis
     cells: tuple[tuple[int, Cell], ...]  # (probe index, cell)
     flagged: bool  # every cell equal, or none grounded: this axis does not tell the futures apart
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CommonCommitment:
     """A decision every probe made alike: a shared premise, not a divergence axis."""
 
@@ -109,7 +109,7 @@ class CommonCommitment:
     kind: Literal["path", "declared"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProbeEvidence:
     """What one probe left, as the core needs it (read by the edges, never by the core)."""
 
@@ -127,7 +127,7 @@ class ProbeEvidence:
     narrated: bool = False  # a vignette: its values stand on the narration, not on files
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Contrast:
     rows: tuple[ContrastRow, ...]
     common: tuple[CommonCommitment, ...]
@@ -141,7 +141,7 @@ class Contrast:
         return any(row.flagged for row in self.rows)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Direction:
     """The constituted direction: a probed one (Select) or the user's synthesis (Confirm)."""
 
@@ -151,7 +151,7 @@ class Direction:
     ground: str | None = None  # GroundTag: a familiar domain to validate the mapping against
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NotActivated:
     """Phase 0 stood down: the relay says why and where the decision goes."""
 
@@ -161,7 +161,7 @@ class NotActivated:
     protocol: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DetectSignals:
     """What the author says about the decision (flags); silence is the invocation's claim of row 4."""
 
@@ -173,7 +173,7 @@ class DetectSignals:
     basis: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProbeSlot:
     """A probe of the run: which direction, and on which fan it was made."""
 
@@ -182,17 +182,17 @@ class ProbeSlot:
     fan: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Fan:
     kind: Literal["contrast", "Gap", "Materialization"]
     tgt: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Trace:
     """The transformation trace of the steps completed so far."""
 
     steps: tuple[str, ...] = field(default_factory=tuple)
 
     def plus(self, step: str) -> Trace:
-        return Trace(self.steps + (step,))
+        return Trace(steps=self.steps + (step,))

@@ -46,7 +46,7 @@ def from_json(data: dict[str, Any]) -> Lambda:
         refan_kind=data.get("refan_kind"),
         insufficiency_relayed=bool(data["insufficiency_relayed"]),
         composition=data.get("composition"),
-        unknowns=tuple(ExposedUnknown(u["text"], Route(u["route"])) for u in data["unknowns"]),
+        unknowns=tuple(ExposedUnknown(text=u["text"], route=Route(u["route"])) for u in data["unknowns"]),
         direction=Direction(kind=direction["kind"], direction=direction["direction"],
                             deciding=tuple(direction["deciding"]), ground=direction.get("ground"))
         if direction else None,
