@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from diylisis.detectors import DetectSettings, detect_text, is_blocking
+from diylisis.core.detectors import DetectSettings, detect_text, is_blocking
 
 HISTORIES = ("pallets/flask", "psf/requests", "BurntSushi/ripgrep", "git/git")
 
@@ -41,7 +41,7 @@ def judge(repo_name: str, git_dir: Path, count: int, settings: DetectSettings) -
     """(commits judged, [(short id, rule id, token) of each blocking finding])."""
     import pygit2
 
-    from diylisis.gitio.context import PygitContext
+    from diylisis.edges.gitio.context import PygitContext
 
     owner, _, name = repo_name.partition("/")
     repo = pygit2.Repository(str(git_dir))

@@ -296,9 +296,10 @@ def certify_history(path: Path) -> tuple[list[tuple[bytes, dict]], int]:
     instead of written one `git notes` transaction at a time; `write_certificates` stores them
     all at once. Returns ((message bytes, certificate dict) per certified commit, count refused).
     """
-    from diylisis import certification, codec, engine, hooks
-    from diylisis.gitio import history, open_repo
-    from diylisis.model import RecordKind, Snapshot, Target
+    from diylisis.app import certification, hooks
+    from diylisis.core import codec, engine
+    from diylisis.core.model import RecordKind, Snapshot, Target
+    from diylisis.edges.gitio import history, open_repo
 
     workspace = certification.Workspace.open(path)
     role = workspace.config.hooks.role
@@ -324,12 +325,12 @@ def certify_history(path: Path) -> tuple[list[tuple[bytes, dict]], int]:
 
 
 def write_certificates(path: Path, entries: Sequence[tuple[bytes, dict]], env: dict[str, str]) -> None:
-    """Store certificates as `diylisis.store.put` lays them out, in one git fast-import.
+    """Store certificates as `diylisis.edges.store.put` lays them out, in one git fast-import.
 
     One note per snapshot blob under the notes ref (the line `store.serialize` makes, keyed by
     `store.blob_id`), and every snapshot blob kept reachable from refs/distill/snapshots.
     """
-    from diylisis import store
+    from diylisis.edges import store
 
     config = store.settings(path)
     who = f"{IDENTITY['GIT_COMMITTER_NAME']} <{IDENTITY['GIT_COMMITTER_EMAIL']}> {EPOCH} +0000"
@@ -367,7 +368,7 @@ def certified_history(cache: Path, messages: Sequence[str], env: dict[str, str],
 
 def clean_messages(count: int, seed: int) -> list[str]:
     """Messages without residue tokens that the detectors find nothing in."""
-    from diylisis.detectors import DetectSettings, detect_text, is_blocking
+    from diylisis.core.detectors import DetectSettings, detect_text, is_blocking
 
     settings = DetectSettings.from_mapping({})
     rng_seed = seed

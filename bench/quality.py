@@ -9,7 +9,7 @@ the record's `sha`, so tracked paths, commit ids and "defined in the repository"
 run for real. Records without a commit (pull-request bodies) get the host context only.
 
 A record is predicted not portable when any ERROR finding remains that is not a
-host-resolvable bare issue reference (diylisis.detectors.is_blocking). The last line is
+host-resolvable bare issue reference (diylisis.core.detectors.is_blocking). The last line is
 `quality: precision=P recall=R fp_rate=F records=N`; the line before it is the same for
 leave-one-source-out (`quality[loso]: ...`).
 
@@ -30,9 +30,9 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from diylisis.detectors import RULES, DetectSettings, detect_text, evidence, is_blocking
-from diylisis.gitio.context import HostContext
-from diylisis.model import Finding, Severity
+from diylisis.core.detectors import RULES, DetectSettings, detect_text, evidence, is_blocking
+from diylisis.core.model import Finding, Severity
+from diylisis.edges.gitio.context import HostContext
 
 KINDS = ("commit-message", "pr-body", "task-file")
 
@@ -71,7 +71,7 @@ def context_for(record: dict, repos_root: Path | None, repos: dict) -> tuple[obj
         return host, "host (no local copy)"
     import pygit2
 
-    from diylisis.gitio.context import PygitContext
+    from diylisis.edges.gitio.context import PygitContext
 
     if git_dir not in repos:
         repos[git_dir] = pygit2.Repository(str(git_dir))
@@ -239,7 +239,7 @@ def rule_rows(pooled: list[Outcome]) -> list[str]:
             f"{len(blocks):>7}{_ratio(blocks):>7}{_table_mark(rule_id, blocks):>8}"
         )
     rows.append(
-        f"table: blk_p as diylisis/detectors/evidence.py holds it (below {evidence.PRECISION_FOR_ERROR} on "
+        f"table: blk_p as diylisis/core/detectors/evidence.py holds it (below {evidence.PRECISION_FOR_ERROR} on "
         f"{evidence.MIN_RECORDS}+ blocks: a warning by default); '!' where this run puts the rule on the other side"
     )
     return rows

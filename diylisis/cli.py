@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from diylisis.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, DistillError
+from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, DistillError
 
 TYPE_CHECKING = False  # true for type checkers only: the commit-msg path never imports click
 if TYPE_CHECKING:
@@ -146,20 +146,20 @@ def fast_pre_push(argv: list[str]) -> tuple[str, str, bool] | None:
 
 
 def _pre_push(remote: str, verbose: bool) -> int:
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     return hooks.pre_push(remote, hooks.parse_push_lines(text), out=hooks.Output.to(verbose=verbose))
 
 
 def _post_commit(verbose: bool) -> int:
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     return hooks.post_commit(out=hooks.Output.to(verbose=verbose))
 
 
 def _commit_msg(message_file: str, verbose: bool) -> int:
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
 
@@ -181,7 +181,7 @@ def _click_main(argv: list[str] | None) -> int:
 
 
 def _say(text: str) -> None:
-    from diylisis.safe_text import visible_block  # an error may quote a record, a note or a refuter
+    from diylisis.core.safe_text import visible_block  # an error may quote a record, a note or a refuter
 
     sys.stderr.write(visible_block(text) + "\n")
     sys.stderr.flush()

@@ -2,7 +2,7 @@
 
 A point is either "before git call N" or "after git call N" (a `git` on PATH that counts its
 starts and kills the process that started it, so the Nth git command never runs, or has just
-finished), or a named step of a repair (DIYLISIS_CRASH_AT, diylisis/crashpoint.py). After
+finished), or a named step of a repair (DIYLISIS_CRASH_AT, diylisis/edges/crashpoint.py). After
 every kill the repository must be sound (`git fsck`, no index.lock, no temporary file in the
 work tree), the file as it was or as repaired, and the run resumable to a certificate and
 abortable back to the file's content before the unfinished repair.

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import commit, distill, git
 
-from diylisis import store
+from diylisis.edges import store
 
 MESSAGE = "Retry failed uploads with exponential backoff\n\nUploads that fail are retried five times.\n"
 SECRETISH = "Keep the upload limits in one place\n\nEvery limit is read from one table now.\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import commit, distill
 
-from diylisis import gate
+from diylisis.edges import certify_gate as gate
 
 CLEAN = """Retry failed uploads with exponential backoff
 

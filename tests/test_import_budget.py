@@ -32,7 +32,7 @@ the previous entry's bytes as this one's content.
 # modules avoid because each import costs milliseconds on every commit: subprocess and what it
 # pulls in (gitio starts git with os.posix_spawnp), typing (annotations are strings; names
 # only types need are imported under TYPE_CHECKING), pathlib with urllib.parse (paths are strings), hashlib's
-# OpenSSL module (diylisis.digests), tomllib (read only when a configuration file exists) and
+# OpenSSL module (diylisis.core.digests), tomllib (read only when a configuration file exists) and
 # array.
 DENIED = frozenset({
     "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl", "click",
@@ -56,27 +56,27 @@ DENIED = frozenset({
 # The configuration carries the rule for generated messages (core.generated); DISTILL_SKIP
 # and SKIP are read by core.skip.
 ALLOWED = frozenset({
-    "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.errors", "diylisis.commands",
-    "diylisis.commands.hook", "diylisis.hooks", "diylisis.model", "diylisis.digests",
-    "diylisis.state", "diylisis.secrets", "diylisis.hook_certificates",
-    "diylisis.certification", "diylisis.workspace", "diylisis.codec", "diylisis.config", "diylisis.runs",
-    "diylisis.signing",
+    "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.core.errors", "diylisis.commands",
+    "diylisis.commands.hook", "diylisis.app.hooks", "diylisis.core.model", "diylisis.core.digests",
+    "diylisis.core.state", "diylisis.core.secrets", "diylisis.edges.hook_certificates",
+    "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.core.codec", "diylisis.edges.config", "diylisis.edges.runs",
+    "diylisis.edges.signing",
     "diylisis.core.gate", "diylisis.edges.run_files",
-    "diylisis.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.note_text", "diylisis.engine", "diylisis.gitio",
-    "diylisis.gitio.context",
-    "diylisis.records", "diylisis.records.base", "diylisis.records.msgfile",
-    "diylisis.phases", "diylisis.phases.f0_contract", "diylisis.phases.f1_deixis",
-    "diylisis.phases.f2_grounding", "diylisis.phases.f3_disposition", "diylisis.phases.f4_judgments",
-    "diylisis.phases.f6_settle", "diylisis.phases.f7_certify", "diylisis.phases.repair",
-    "diylisis.refuter", "diylisis.refuter.lint",
-    "diylisis.detectors", "diylisis.detectors._match", "diylisis.detectors.claims",
-    "diylisis.detectors.deixis", "diylisis.detectors.evidence", "diylisis.detectors.lexicon",
-    "diylisis.detectors.narration",
-    "diylisis.detectors.places", "diylisis.detectors.references", "diylisis.detectors.rendering",
-    "diylisis.detectors.rule", "diylisis.detectors.session", "diylisis.detectors.settings",
-    "diylisis.detectors.suppressions",
-    "diylisis.detectors.terms", "diylisis.detectors.text",
-    "diylisis.safe_text", "diylisis.core", "diylisis.core.generated", "diylisis.core.skip",
+    "diylisis.edges.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.edges.note_text", "diylisis.core.engine", "diylisis.edges.gitio",
+    "diylisis.edges.gitio.context",
+    "diylisis.edges.records", "diylisis.edges.records.base", "diylisis.edges.records.msgfile",
+    "diylisis.core.phases", "diylisis.core.phases.f0_contract", "diylisis.core.phases.f1_deixis",
+    "diylisis.core.phases.f2_grounding", "diylisis.core.phases.f3_disposition", "diylisis.core.phases.f4_judgments",
+    "diylisis.core.phases.f6_settle", "diylisis.core.phases.f7_certify", "diylisis.core.phases.repair",
+    "diylisis.core.refuter", "diylisis.core.refuter.lint",
+    "diylisis.core.detectors", "diylisis.core.detectors._match", "diylisis.core.detectors.claims",
+    "diylisis.core.detectors.deixis", "diylisis.core.detectors.evidence", "diylisis.core.detectors.lexicon",
+    "diylisis.core.detectors.narration",
+    "diylisis.core.detectors.places", "diylisis.core.detectors.references", "diylisis.core.detectors.rendering",
+    "diylisis.core.detectors.rule", "diylisis.core.detectors.session", "diylisis.core.detectors.settings",
+    "diylisis.core.detectors.suppressions",
+    "diylisis.core.detectors.terms", "diylisis.core.detectors.text",
+    "diylisis.core.safe_text", "diylisis.core", "diylisis.core.generated", "diylisis.core.skip",
     "diylisis.core.detectors", "diylisis.core.detectors.prefilter", "diylisis.core.lazy_pattern",
     "diylisis.edges.user_cache",
     # the layer packages (DESIGN.md, Layout), and F0's file-system guard and F5's choice of
@@ -129,7 +129,7 @@ def test_hook_on_a_clean_message_loads_only_its_fast_path(repo: Path) -> None:
     done = run_hook(repo, CLEAN_MESSAGE)
     modules = imported_modules(done.stderr)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert {"diylisis.cli", "diylisis.hooks"} <= modules  # the log was read, and it is the hook's
+    assert {"diylisis.cli", "diylisis.app.hooks"} <= modules  # the log was read, and it is the hook's
     heavy = denied(modules - startup_modules(repo))
     assert heavy == set(), f"the commit-msg hook loaded heavy modules: {sorted(heavy)}"
     extra = {m for m in modules if m.startswith("diylisis.")} - ALLOWED
@@ -138,8 +138,8 @@ def test_hook_on_a_clean_message_loads_only_its_fast_path(repo: Path) -> None:
 
 def test_the_budget_check_sees_a_denied_import(repo: Path) -> None:
     """The parser and the deny list catch pygit2 when something does load it."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import pygit2, diylisis.hooks"],
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import pygit2, diylisis.app.hooks"],
                           cwd=repo, capture_output=True, text=True, check=True)
     modules = imported_modules(done.stderr)
     assert "pygit2" in denied(modules)
-    assert "diylisis.hooks" in modules
+    assert "diylisis.app.hooks" in modules

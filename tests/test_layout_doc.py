@@ -29,7 +29,7 @@ def test_docs_layout_md_is_up_to_date() -> None:
 
 def test_every_phase_module_and_detector_rule_is_listed() -> None:
     text = layout_doc.layout_markdown()
-    from diylisis.detectors import RULES
+    from diylisis.core.detectors import RULES
 
     for rule in RULES:
         assert f"| {rule.id} | {rule.name} |" in text

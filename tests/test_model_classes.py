@@ -14,7 +14,7 @@ import pkgutil
 import pytest
 
 import diylisis
-from diylisis.model import RecordKind, Target
+from diylisis.core.model import RecordKind, Target
 
 
 def package_dataclasses() -> list[type]:

@@ -16,9 +16,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diylisis import codec, gate, note_text, store
-from diylisis.errors import BadInput
-from diylisis.model import (
+from diylisis.core import codec
+from diylisis.core.errors import BadInput
+from diylisis.core.model import (
     CHECKLIST,
     ActivationEdge,
     Certificate,
@@ -37,6 +37,8 @@ from diylisis.model import (
     TargetIdentity,
     Value,
 )
+from diylisis.edges import certify_gate as gate
+from diylisis.edges import note_text, store
 
 EXAMPLES = int(os.environ.get("DISTILL_FUZZ_EXAMPLES", "2000"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize="DISTILL_FUZZ_EXAMPLES" not in os.environ, deadline=None,

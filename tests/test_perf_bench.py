@@ -53,7 +53,7 @@ def test_typical_message_is_clean_and_has_a_body(perf):
     message = perf.typical_message(7)
     assert message == perf.typical_message(7)
     assert message.count("\n\n") >= 2
-    from diylisis.detectors import DetectSettings, detect_text
+    from diylisis.core.detectors import DetectSettings, detect_text
 
     findings, _ = detect_text(message, None, DetectSettings.from_mapping({}))
     assert findings == ()
@@ -80,7 +80,7 @@ def test_certified_history_verifies_every_commit(perf, tmp_path):
     assert (len(entries), refused) == (6, 0)
     perf.write_certificates(repo, entries, env)
 
-    from diylisis import store
+    from diylisis.edges import store
 
     data, certificate = entries[0]
     assert store.get(repo, data) == [certificate]

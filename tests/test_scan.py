@@ -153,7 +153,7 @@ def test_a_scan_process_ends_with_its_whole_report_and_exit_code(repo: Path) -> 
 
 
 def test_the_jobs_help_names_the_range_length_each_command_starts_workers_from() -> None:
-    from diylisis import scan, verification
+    from diylisis.app import scan, verification
     from diylisis.commands import scan as scan_command
     from diylisis.commands import verify as verify_command
 

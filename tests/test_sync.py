@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import commit, git
 
-from diylisis import store
 from diylisis.cli import group
 from diylisis.commands.sync import sync
-from diylisis.errors import GitError
+from diylisis.core.errors import GitError
+from diylisis.edges import store
 
 
 @pytest.fixture

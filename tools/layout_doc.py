@@ -21,7 +21,7 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "diylisis"
-MODEL_MODULES = ("diylisis.model", "diylisis.state")
+MODEL_MODULES = ("diylisis.core.model", "diylisis.core.state")
 LAYER_TITLES = {
     "core": "Core (pure: no pygit2, click, rich, subprocess or file system; tests/test_layout.py checks it)",
     "edges": "Edges (all I/O: git, notes, records, configuration, gate, runs, output)",
@@ -101,7 +101,7 @@ def types_section() -> list[str]:
 
 def rules_section() -> list[str]:
     """Each detector rule -> the module that defines it (docs/rules.md has their docs)."""
-    detectors = importlib.import_module("diylisis.detectors")
+    detectors = importlib.import_module("diylisis.core.detectors")
     owners: dict[str, str] = {}
     for name, module in sorted(sys.modules.items()):
         if name.startswith(detectors.__name__ + ".") and module is not None:

@@ -18,15 +18,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from diylisis import gitio
 from diylisis.app import preview_gate
 from diylisis.app.preview_gate import OpenItem
+from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow, state_codec
 from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ExposedUnknown, ProbeEvidence, Tier
-from diylisis.edges import confinement, preview_note, probes, standing
-from diylisis.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
+from diylisis.edges import confinement, gitio, preview_note, probes, standing
 
 NON_EVIDENCE = "evidence for no claim"
 NARRATION_LIMIT = 64 * 1024
@@ -264,7 +263,7 @@ class _Session:
     def narrate(self, index: int, direction: str, env: Mapping[str, str]) -> ProbeEvidence:
         """A vignette: the probe command narrates the direction from a read-only export of the base;
         its stdout (front matter 'axis: value' lines, a blank line, the narration) is kept as is."""
-        from diylisis.refuter.command import export
+        from diylisis.edges.refuter.command import export
 
         protected = standing.protected_paths(self.root)
         with export(self.root, self.base) as tree:

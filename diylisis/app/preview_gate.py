@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from diylisis.core.errors import BadInput
 from diylisis.core.preview import flow
-from diylisis.errors import BadInput
 
 GATE_KEYS = {"qspec": "spec", "qdir": "direction", "qmicro": "micro"}
 

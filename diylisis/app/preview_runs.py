@@ -16,8 +16,8 @@ from typing import Any
 
 from diylisis.app import preview_gate
 from diylisis.core import gate
+from diylisis.core.errors import BadInput
 from diylisis.edges import probes
-from diylisis.errors import BadInput
 
 _OPTIONS = {
     "qspec": (("approve", gate.Takes.NOTHING), ("adjust", gate.Takes.TEXT), ("dissolve", gate.Takes.TEXT),
@@ -64,7 +64,7 @@ class PreviewRuns:
 
         from diylisis.app import preview as app
         from diylisis.commands.preview import _terminal
-        from diylisis.safe_text import visible
+        from diylisis.core.safe_text import visible
 
         as_json = request.output_format == "json"
         terminal = _terminal if not request.no_input and sys.stdin.isatty() and not as_json else None

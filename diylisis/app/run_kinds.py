@@ -13,7 +13,7 @@ API (vet and preview register here):
     `run`, `kind`, `record`, `status`, `age_seconds`, `what`, `open_items`, `next`);
   - `abort(workspace, run_id) -> tuple[str, ...]`: undo what the run left half done and
     remove it; sentences saying what was done.
-- `workspace` is `diylisis.workspace.Workspace` (root, git_dir, config).
+- `workspace` is `diylisis.edges.workspace.Workspace` (root, git_dir, config).
 - `kind_of_run(workspace, run_id)` reads a run file's kind (`diylisis.edges.run_files`) and
   returns its `RunKind`; an unknown kind is exit 2.
 - `answer_from_arguments(...)`: the `git distill answer` arguments as one `Answer`.
@@ -25,15 +25,15 @@ import importlib
 from dataclasses import dataclass
 
 from diylisis.core import gate
+from diylisis.core.errors import BadInput
 from diylisis.edges import run_files
-from diylisis.errors import BadInput
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, Protocol
 
-    from diylisis.workspace import Workspace
+    from diylisis.edges.workspace import Workspace
 else:
     Protocol = object  # a protocol only types: nothing checks isinstance against it
 

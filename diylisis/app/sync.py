@@ -23,9 +23,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from diylisis import store
-from diylisis.errors import GitError, StoreConflict
-from diylisis.gitio import first_line, run_git, try_git
+from diylisis.core.errors import GitError, StoreConflict
+from diylisis.edges import store
+from diylisis.edges.gitio import first_line, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def push_certificates(repo_root: Path, remote: str, config: store.Settings, *,
     and refused (GitError) when not; a ref lock the remote could not take is waited out. Each
     outgoing blob is checked for secrets before anything leaves (publish_check).
     """
-    from diylisis import publish_check
+    from diylisis.edges import publish_check
 
     refs = certificate_refs(repo_root, config)
     if not refs:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis.core import tagging
+from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
 from diylisis.edges import vet_facts
-from diylisis.errors import BadInput
 
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
 

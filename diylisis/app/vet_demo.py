@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from diylisis.gitio import run_git
+from diylisis.edges.gitio import run_git
 
 DESIGN = (
     "# Cache design\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 from diylisis.core import gate
 from diylisis.edges import vet_runs
-from diylisis.workspace import Workspace
+from diylisis.edges.workspace import Workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

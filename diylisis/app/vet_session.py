@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Protocol
 
 from diylisis.app import vet
+from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, judgment, patterns, result, triggers
 from diylisis.core.vet.model import Antithesis, Audit, Source
 from diylisis.edges import vet_facts, vet_note, vet_runs, vet_triggers
-from diylisis.errors import BadInput
-from diylisis.runs import new_run_id
+from diylisis.edges.runs import new_run_id
 
 NO_CANDIDATE = "no source met the criteria"
 NONE_CLAIMED = "candidates formed, all handed elsewhere or unattributable"

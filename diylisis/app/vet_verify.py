@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis.app import vet
+from diylisis.core.errors import BadInput, DistillError
 from diylisis.core.vet import result
 from diylisis.core.vet import verify as checks
 from diylisis.core.vet.model import Origin, Source
 from diylisis.edges import vet_facts, vet_note
-from diylisis.errors import BadInput, DistillError
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -49,7 +49,7 @@ def command(run_id: str, item: str, option: str | None, value: str | None, verdi
     """
     from diylisis.app import run_kinds
     from diylisis.core.gate import answer_words
-    from diylisis.workspace import Workspace
+    from diylisis.edges.workspace import Workspace
 
     workspace = Workspace.open()
     kind = run_kinds.kind_of_run(workspace, run_id)

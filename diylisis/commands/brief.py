@@ -6,7 +6,7 @@ import json
 
 import click
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK
+from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 
 
 @click.command()
@@ -22,11 +22,13 @@ def command(target: str, role: str, output_format: str) -> int:
     the premises to reconfirm. All of it is the certificate's text, quoted under its
     author's name: read its commands before running any.
     """
-    from diylisis import certification, codec, records
-    from diylisis.note_text import stored_certificates
-    from diylisis.phases.f7_certify import brief_text
-    from diylisis.safe_text import visible, visible_json
-    from diylisis.trust import signature_checks
+    from diylisis.app import certification
+    from diylisis.core import codec
+    from diylisis.core.phases.f7_certify import brief_text
+    from diylisis.core.safe_text import visible, visible_json
+    from diylisis.edges import records
+    from diylisis.edges.note_text import stored_certificates
+    from diylisis.edges.trust import signature_checks
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))

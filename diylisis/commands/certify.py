@@ -6,15 +6,15 @@ from pathlib import Path
 
 import click
 
-from diylisis.errors import EXIT_FAILED, BadInput
+from diylisis.core.errors import EXIT_FAILED, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import Any
 
-    from diylisis.engine import Result
-    from diylisis.model import Target
-    from diylisis.workspace import Workspace
+    from diylisis.core.engine import Result
+    from diylisis.core.model import Target
+    from diylisis.edges.workspace import Workspace
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
@@ -84,9 +84,10 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
 
     Exit 0 certified, 1 not portable or stopped, 2 bad input, 3 paused.
     """
-    from diylisis import certification, records
-    from diylisis.config import ContractFields
-    from diylisis.state import RunStatus
+    from diylisis.app import certification
+    from diylisis.core.state import RunStatus
+    from diylisis.edges import records
+    from diylisis.edges.config import ContractFields
 
     workspace = certification.with_signing(certification.Workspace.open(), sign)
     if refuter_choice is not None:
@@ -112,8 +113,8 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
                               activation_verb=activation_verb)
     state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
     _refuse_unwritable_store(workspace, parsed)
-    from diylisis import gate
     from diylisis.app.certify_runs import gate_for
+    from diylisis.edges import certify_gate as gate
 
     if check:
         result = certification.certify(workspace, state, gate.PausedGate(), check_only=True)
@@ -139,8 +140,9 @@ def _refuse_undecodable_arguments(arguments: dict[str, Any]) -> None:
 def _refuse_unwritable_store(workspace: Workspace, target: Target) -> None:
     """A notes ref the certificate cannot be added to, or a corrupt note on the record's content,
     stops the run before it starts: it would fail only at the end, after its run file was written."""
-    from diylisis import certification, store
-    from diylisis.note_text import CorruptNote
+    from diylisis.app import certification
+    from diylisis.edges import store
+    from diylisis.edges.note_text import CorruptNote
 
     snapshot = certification.read(workspace, target)
     try:
@@ -152,10 +154,10 @@ def _refuse_unwritable_store(workspace: Workspace, target: Target) -> None:
 def _not_portable(result: Result, output_format: str) -> int:
     import json
 
-    from diylisis.safe_text import visible, visible_json
+    from diylisis.core.safe_text import visible, visible_json
 
     state = result.state
-    from diylisis.state import GateKind
+    from diylisis.core.state import GateKind
 
     found = [q for q in state.open_questions if q.gate is not GateKind.PREMISE]  # questions, not findings
     if output_format == "json":

@@ -54,7 +54,7 @@ def command(keep: bool) -> int:
 
 def _walk(folder: Path, env: dict[str, str]) -> None:
     def git(*args: str, input: str | None = None) -> None:
-        from diylisis.gitio import git_argv
+        from diylisis.edges.gitio import git_argv
 
         subprocess.run(git_argv(args), cwd=folder, env=env, check=True, capture_output=True,
                        input=input.encode() if input else None)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK, DistillError
+from diylisis.core.errors import EXIT_FAILED, EXIT_OK, DistillError
 
 _FRAMEWORK_ID = re.compile(r"^\s*(?:-\s*)?id:\s*['\"]?(distill-[\w-]+)", re.MULTILINE)
 
@@ -52,7 +52,8 @@ class Report:
 
 def diagnose(root: Path, remote: str | None) -> Report:
     """Look at hooks, refs, remote and configuration without changing anything."""
-    from diylisis import config, hooks, store
+    from diylisis.app import hooks
+    from diylisis.edges import config, store
 
     directory = hooks.hooks_dir(root)
     states = {name: hooks.hook_state(directory, name) for name in hooks.HOOK_NAMES}
@@ -92,7 +93,7 @@ def _framework_hooks(root: Path) -> tuple[str, ...]:
 
 
 def _default_remote(root: Path) -> str | None:
-    from diylisis.gitio import try_git
+    from diylisis.edges.gitio import try_git
 
     code, out, _ = try_git(["remote"], root)
     names = out.decode().split() if code == 0 else []
@@ -102,7 +103,7 @@ def _default_remote(root: Path) -> str | None:
 
 
 def _remote_tip(root: Path, remote: str, ref: str) -> tuple[str | None, str | None]:
-    from diylisis.gitio import try_git
+    from diylisis.edges.gitio import try_git
 
     code, out, err = _ls_remote(root, remote, ref, try_git)
     if code != 0:
@@ -194,13 +195,13 @@ def command(remote: str | None, output_format: str) -> int:
     Exit 0 when the configuration is valid (warnings are advice), 1 when it is not (every
     other command refuses it with exit 2).
     """
-    from diylisis.gitio import toplevel
-    from diylisis.safe_text import visible_block, visible_json
+    from diylisis.core.safe_text import visible_block, visible_json
+    from diylisis.edges.gitio import toplevel
 
     # the report quotes committed files and a remote's errors
     report = diagnose(toplevel("."), remote)
     if output_format == "json":
-        from diylisis import codec
+        from diylisis.core import codec
 
         payload = codec.encode(report)
         payload["ok"] = report.ok

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from diylisis.errors import EXIT_OK
+from diylisis.core.errors import EXIT_OK
 
 
 @click.command("forget")
@@ -23,7 +23,8 @@ def command(record: str, push: bool, remote: str, output_format: str) -> int:
     both refs are pushed to the remote. What others fetched before is not taken back: the
     output says what a remote may still hold.
     """
-    from diylisis import certification, forget, records, store
+    from diylisis.app import certification, forget
+    from diylisis.edges import records, store
 
     workspace = certification.Workspace.open()
     if record.startswith("blob:"):

@@ -1,14 +1,14 @@
 """`git distill help [COMMAND]`: the help of the whole tool or of one command.
 
 `git distill --help` never reaches us: git turns it into `man git-distill`, which finds the
-man page the package installs (`man/git-distill.1`, built by `python -m diylisis.manpage`).
+man page the package installs (`man/git-distill.1`, built by `python -m diylisis.commands.manpage`).
 """
 
 from __future__ import annotations
 
 import click
 
-from diylisis.errors import EXIT_OK, BadInput
+from diylisis.core.errors import EXIT_OK, BadInput
 
 
 @click.command()

@@ -2,7 +2,7 @@
 
 The plain scripts in hooks/ and the entries of .pre-commit-hooks.yaml run these. They are
 quiet when all is well (`--verbose` says what happened), short when they refuse, and
-colored only on a terminal without NO_COLOR. The logic lives in `diylisis.hooks`.
+colored only on a terminal without NO_COLOR. The logic lives in `diylisis.app.hooks`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def commit_msg(message_file: str, verbose: bool) -> int:
     Mechanical repairs are written into the file; anything that needs your judgment
     fails the commit (exit 1) with each finding, and the typed message is kept.
     """
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
 
@@ -43,7 +43,7 @@ def post_commit(verbose: bool) -> int:
     hook reads the message of HEAD and stores only the certificate of exactly those bytes.
     Always exit 0: the commit is already made.
     """
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     return hooks.post_commit(out=hooks.Output.to(verbose=verbose))
 
@@ -61,8 +61,8 @@ def pre_push(remote: str | None, url: str | None, no_push_notes: bool, verbose: 
     run by hand, the commits on no remote-tracking ref are verified. Exit 1 when a pushed
     commit's message has no valid certificate.
     """
-    from diylisis import hooks
-    from diylisis.gitio import toplevel
+    from diylisis.app import hooks
+    from diylisis.edges.gitio import toplevel
 
     if remote is None:
         remote, refs = hooks.framework_refs(toplevel("."), os.environ)
@@ -81,6 +81,6 @@ def files(paths: tuple[str, ...], verbose: bool) -> int:
 
     Files outside the `[hooks] files` globs of the configuration, when set, are skipped.
     """
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     return hooks.staged_files(paths, out=hooks.Output.to(verbose=verbose))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from diylisis.errors import BadInput
+from diylisis.core.errors import BadInput
 
 HEADER = """\
 # diylisis configuration: `git distill` reads this file from the repository root.
@@ -31,7 +31,7 @@ def command(force: bool) -> int:
     """Write a commented starter .distill.toml at the repository root."""
     import tomli_w
 
-    from diylisis import gitio
+    from diylisis.edges import gitio
 
     root = gitio.workdir(gitio.open_repo("."))
     path = Path(root) / ".distill.toml"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from diylisis.errors import EXIT_OK, BadInput
+from diylisis.core.errors import EXIT_OK, BadInput
 
 BACKUP_SUFFIX = ".distill-backup"
 
@@ -29,7 +29,7 @@ class Installed:
 
 def plan(directory: Path, names: tuple[str, ...], *, force: bool, chain: bool) -> None:
     """Refuse before writing anything when a foreign hook is in the way (exit 2)."""
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     blocked = []
     for name in names:
@@ -54,7 +54,7 @@ def install(root: Path, *, force: bool = False, chain: bool = False,
     still runs once the virtual environment it was installed from is no longer active."""
     import sys
 
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     interpreter = interpreter if interpreter is not None else sys.executable
 
@@ -104,8 +104,8 @@ def command(force: bool, chain: bool, quiet: bool) -> int:
     refs/notes/distill beside them. An existing hook git distill did not write
     is left alone unless you pass --chain (keep it and run it first) or --force.
     """
-    from diylisis.gitio import toplevel
-    from diylisis.safe_text import visible
+    from diylisis.core.safe_text import visible
+    from diylisis.edges.gitio import toplevel
 
     for entry in install(toplevel("."), force=force, chain=chain):
         if not quiet:

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK, BadInput
+from diylisis.core.errors import EXIT_FAILED, EXIT_OK, BadInput
 
 
 def _probe_cmd_k(values: tuple[str, ...]) -> dict[int, str]:
@@ -74,8 +74,8 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
     """
     from diylisis.app import preview as app
     from diylisis.core.preview.model import DetectSignals, Tier
-    from diylisis.safe_text import visible
-    from diylisis.workspace import Workspace
+    from diylisis.core.safe_text import visible
+    from diylisis.edges.workspace import Workspace
 
     if demo:
         from diylisis.app.preview_demo import demo as run_demo
@@ -104,7 +104,7 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
                 emit(f"probe {d.probe.index}: {d.kind}" + (f" ({d.reason})" if d.reason else ""))
             emit(f"preview {cleanup_run}: " + ("some probes are left" if failed else "nothing is left"))
         return EXIT_FAILED if failed else EXIT_OK
-    from diylisis.runs import new_run_id
+    from diylisis.edges.runs import new_run_id
 
     terminal = _terminal if not no_input and sys.stdin.isatty() and not as_json else None
     request = app.Request(
@@ -138,9 +138,8 @@ def _list(git_dir: Path, as_json: bool) -> int:
 
 
 def _verify(root: Path, revisions: tuple[str, ...], as_json: bool, emit: Any) -> int:
-    from diylisis import gitio
     from diylisis.core.preview.verify import record_problems
-    from diylisis.edges import preview_note, probes
+    from diylisis.edges import gitio, preview_note, probes
 
     results = []
     for revision in revisions:
@@ -171,7 +170,7 @@ def _verify(root: Path, revisions: tuple[str, ...], as_json: bool, emit: Any) ->
 def is_preview_run(run: str) -> bool:
     """RUN names a preview run of the repository here (its run file has kind "preview")."""
     from diylisis.edges import probes
-    from diylisis.workspace import Workspace
+    from diylisis.edges.workspace import Workspace
 
     try:
         probes.load_record(Path(Workspace.open().git_dir), run)
@@ -183,8 +182,8 @@ def is_preview_run(run: str) -> bool:
 def resume_preview_run(run: str, answers_file: Path | None, no_input: bool, output_format: str) -> int:
     """`git distill resume RUN` for a preview run: as `git distill preview --resume RUN`."""
     from diylisis.app import preview as app
-    from diylisis.safe_text import visible
-    from diylisis.workspace import Workspace
+    from diylisis.core.safe_text import visible
+    from diylisis.edges.workspace import Workspace
 
     workspace = Workspace.open()
     as_json = output_format == "json"

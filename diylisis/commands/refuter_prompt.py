@@ -11,14 +11,14 @@ from dataclasses import dataclass, replace
 
 import click
 
-from diylisis.errors import EXIT_OK
-from diylisis.state import Answer
+from diylisis.core.errors import EXIT_OK
+from diylisis.core.state import Answer
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
-    from diylisis.model import ZeroMemoryVerdict
-    from diylisis.refuter import RefuterInput
-    from diylisis.state import Question, RunState
+    from diylisis.core.model import ZeroMemoryVerdict
+    from diylisis.core.refuter import RefuterInput
+    from diylisis.core.state import Question, RunState
 
 
 class _Captured(Exception):
@@ -35,7 +35,7 @@ class _ConfirmingGate:
         return False  # it only captures the refuter's request: nothing is repaired
 
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
-        from diylisis.state import Answer, GateKind
+        from diylisis.core.state import Answer, GateKind
 
         return tuple(Answer(item_id=q.id, option="confirm") for q in questions
                      if q.gate is GateKind.CONTRACT)
@@ -58,10 +58,12 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
     fresh reader is given, or to try an agent tool by hand:
     `git distill refuter-prompt HEAD --role reviewer | my-agent`.
     """
-    from diylisis import certification, engine, records
-    from diylisis.config import ContractFields
-    from diylisis.model import Realization
-    from diylisis.refuter.prompt import build
+    from diylisis.app import certification
+    from diylisis.core import engine
+    from diylisis.core.model import Realization
+    from diylisis.edges import records
+    from diylisis.edges.config import ContractFields
+    from diylisis.edges.refuter.prompt import build
 
     workspace = certification.Workspace.open()
     parsed = records.parse_target(target, workspace.root)
@@ -78,7 +80,7 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
         engine.run(state, edges)
     except _Captured as captured:
         chosen = Realization(realization or workspace.config.refuter.realization)
-        from diylisis.safe_text import visible_block
+        from diylisis.core.safe_text import visible_block
 
         # shown to a person (or piped to an agent by hand): the record's controls as escapes
         click.echo(visible_block(build(captured.request, chosen)), nl=False)

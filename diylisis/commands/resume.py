@@ -21,7 +21,7 @@ def command(run_id: str, sign: bool | None, answers_file: Path | None, no_input:
             output_format: str) -> int:
     """Continue paused run RUN; a certified record edited while paused re-enters the loop from F1."""
     from diylisis.app import run_kinds
-    from diylisis.workspace import Workspace
+    from diylisis.edges.workspace import Workspace
 
     workspace = Workspace.open()
     kind = run_kinds.kind_of_run(workspace, run_id)

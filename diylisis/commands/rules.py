@@ -6,7 +6,7 @@ import json
 
 import click
 
-from diylisis.errors import EXIT_OK, BadInput
+from diylisis.core.errors import EXIT_OK, BadInput
 
 
 @click.command()
@@ -20,7 +20,7 @@ from diylisis.errors import EXIT_OK, BadInput
 )
 def command(rule_id: str | None, output_format: str) -> int:
     """List the rules (id, name, category, languages, severity, summary); with RULE_ID, explain one."""
-    from diylisis.detectors import RULES, rule_by_key
+    from diylisis.core.detectors import RULES, rule_by_key
 
     chosen = RULES
     if rule_id is not None:

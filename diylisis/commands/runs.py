@@ -12,14 +12,14 @@ import os
 
 import click
 
-from diylisis.errors import EXIT_OK, BadInput
-from diylisis.safe_text import visible, visible_json
+from diylisis.core.errors import EXIT_OK, BadInput
+from diylisis.core.safe_text import visible, visible_json
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import Any
 
-    from diylisis.workspace import Workspace
+    from diylisis.edges.workspace import Workspace
 
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
                       default="text", show_default=True, help="Output for people or for scripts.")
@@ -33,7 +33,7 @@ def _age(seconds: int) -> str:
 
 
 def _workspace() -> Workspace:
-    from diylisis.workspace import Workspace
+    from diylisis.edges.workspace import Workspace
 
     return Workspace.open()
 

@@ -7,7 +7,7 @@ import json
 import click
 
 from diylisis.commands import options
-from diylisis.errors import BadInput
+from diylisis.core.errors import BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
     import pygit2
 
-    from diylisis.model import RepoContext, Snapshot
-    from diylisis.scan import ScanResult
+    from diylisis.app.scan import ScanResult
+    from diylisis.core.model import RepoContext, Snapshot
 
 
 @click.command()
@@ -41,9 +41,9 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     """
     from pathlib import Path
 
-    from diylisis import config
-    from diylisis.errors import GitError
-    from diylisis.gitio import open_repo, toplevel
+    from diylisis.core.errors import GitError
+    from diylisis.edges import config
+    from diylisis.edges.gitio import open_repo, toplevel
 
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
@@ -56,7 +56,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     else:
         settings = config.load(root)
         repo = open_repo(root)
-    from diylisis.gitio.history import start_walk
+    from diylisis.edges.gitio.history import start_walk
 
     # libgit2 sorts the range in a background thread while the detectors are imported
     try:
@@ -65,12 +65,13 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
         if settings is not None:
             settings.detect_settings()  # a bad [detect] table is reported before a bad range
         raise
-    from diylisis import records, scan
-    from diylisis.detectors import DetectSettings
+    from diylisis.app import scan
+    from diylisis.core.detectors import DetectSettings
+    from diylisis.edges import records
 
     detect_settings = settings.detect_settings() if settings is not None else DetectSettings()
     if walk is not None:
-        from diylisis.render import progress
+        from diylisis.edges.render import progress
 
         generated = settings.hooks.generated if settings is not None else None
         results = progress(scan.scan_range(repo, walk, detect_settings, jobs=jobs, generated=generated),
@@ -84,7 +85,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
 
 def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | None]:
     """A pygit2 context per certified revision (HEAD for work-tree files), cached."""
-    from diylisis.gitio.context import PygitContext
+    from diylisis.edges.gitio.context import PygitContext
 
     cache: dict[tuple[str, str | None], RepoContext] = {}
 
@@ -102,8 +103,8 @@ def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | 
 
 def _render(results: Iterable[ScanResult], output_format: str) -> int:
     """Print the report of results (text as each record is judged) and return the exit code."""
-    from diylisis import scan
-    from diylisis.safe_text import visible_json, visible_lines
+    from diylisis.app import scan
+    from diylisis.core.safe_text import visible_json, visible_lines
 
     # every line quotes a record: its control characters are printed as escapes
     if output_format == "json":
@@ -113,14 +114,14 @@ def _render(results: Iterable[ScanResult], output_format: str) -> int:
     if output_format == "sarif":
         from importlib.metadata import version
 
-        from diylisis.sarif import scan_sarif
+        from diylisis.edges.sarif import scan_sarif
 
         kept = list(results)
         click.echo(visible_json(json.dumps(scan_sarif(kept, version("diylisis")), ensure_ascii=False, indent=2)))
         return scan.exit_code(kept)
     import time
 
-    from diylisis.errors import EXIT_FAILED, EXIT_OK
+    from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 
     blocked = False
 

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from diylisis.errors import EXIT_FAILED, EXIT_OK
+from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 
 
 @click.command()
@@ -15,10 +15,11 @@ from diylisis.errors import EXIT_FAILED, EXIT_OK
               show_default=True)
 def command(target: str, output_format: str) -> int:
     """Show every certificate stored under TARGET's current content (all roles)."""
-    from diylisis import certification, records, render
-    from diylisis.note_text import stored_certificates
-    from diylisis.safe_text import visible, visible_json
-    from diylisis.trust import signature_checks
+    from diylisis.app import certification
+    from diylisis.core.safe_text import visible, visible_json
+    from diylisis.edges import records, render
+    from diylisis.edges.note_text import stored_certificates
+    from diylisis.edges.trust import signature_checks
 
     workspace = certification.Workspace.open()
     snapshot = certification.read(workspace, records.parse_target(target, workspace.root))
@@ -27,7 +28,7 @@ def command(target: str, output_format: str) -> int:
     certificates = [certificate for _, certificate in stored]
     signatures = signature_checks(workspace, notes, snapshot.digest)
     if output_format == "json":
-        from diylisis.trust import signature_json
+        from diylisis.edges.trust import signature_json
 
         click.echo(visible_json(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
                                             "certificates": notes,

@@ -11,9 +11,9 @@ import json
 
 import click
 
-from diylisis import codec
 from diylisis.app.sync import SyncResult, fetch_and_merge, sync
-from diylisis.gitio import toplevel
+from diylisis.core import codec
+from diylisis.edges.gitio import toplevel
 
 __all__ = ["SyncResult", "command", "fetch_and_merge", "render_text", "sync"]
 
@@ -44,7 +44,7 @@ def command(remote: str, mode: str | None, fmt: str) -> int:
     A push the remote rejects because it moved is fetched, merged and pushed again (not with
     --push, which only pushes); a remote busy with another clone's push is waited out.
     """
-    from diylisis.safe_text import visible_block, visible_json
+    from diylisis.core.safe_text import visible_block, visible_json
 
     result = sync(toplevel("."), remote, fetch=mode in (None, "fetch"), push=mode in (None, "push"))
     # a ref name may come from a committed config

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from diylisis.errors import EXIT_OK
+from diylisis.core.errors import EXIT_OK
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -28,7 +28,7 @@ class Removed:
 
 def uninstall(root: Path) -> tuple[Removed, ...]:
     """Remove our hook scripts from the hooks directory, restoring what install-hooks saved."""
-    from diylisis import hooks
+    from diylisis.app import hooks
 
     directory = hooks.hooks_dir(root)
     done = []
@@ -60,8 +60,8 @@ def command(quiet: bool) -> int:
     A hook git distill did not write is left alone. One that install-hooks moved aside
     (--chain or --force) is put back in its place.
     """
-    from diylisis.gitio import toplevel
-    from diylisis.safe_text import visible
+    from diylisis.core.safe_text import visible
+    from diylisis.edges.gitio import toplevel
 
     for entry in uninstall(toplevel(".")):
         if quiet or entry.action == "absent":

@@ -9,12 +9,12 @@ from pathlib import Path
 import click
 
 from diylisis.commands import options
-from diylisis.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput
+from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
-    from diylisis.verification import Check
-    from diylisis.workspace import Workspace
+    from diylisis.app.verification import Check
+    from diylisis.edges.workspace import Workspace
 
 
 @click.command()
@@ -49,16 +49,17 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     """
     from functools import partial
 
-    from diylisis import certification, records, store, verification
-    from diylisis.model import Realization
-    from diylisis.trust import trust_for
+    from diylisis.app import certification, verification
+    from diylisis.core.model import Realization
+    from diylisis.edges import records, store
+    from diylisis.edges.trust import trust_for
 
     workspace = _open_workspace()
     if targets and range_spec:
         raise BadInput("give targets or --range, not both")
     if range_spec:
-        from diylisis.gitio import open_repo
-        from diylisis.gitio.history import start_walk
+        from diylisis.edges.gitio import open_repo
+        from diylisis.edges.gitio.history import start_walk
 
         walk = start_walk(open_repo(workspace.root), range_spec, merges)  # sorted while the rest is set up
     # Worker processes are forked before the first check. A bar with no total starts after the
@@ -79,7 +80,7 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
         checks = verification.check_many(workspace.root, snapshots, role, context, wanted, read_config=read_config,
                                          trust=trust, generated=workspace.config.hooks.generated)
         total = len(snapshots)
-    from diylisis.render import progress
+    from diylisis.edges.render import progress
 
     corrupt: list[Check] = []
     missing = 0
@@ -105,8 +106,8 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
 
 def _open_workspace() -> Workspace:
     """The repository verify runs in: a work tree, or a bare repository (a CI mirror) as scan accepts."""
-    from diylisis import certification
-    from diylisis.errors import GitError
+    from diylisis.app import certification
+    from diylisis.core.errors import GitError
 
     try:
         return certification.Workspace.open()
@@ -121,9 +122,9 @@ def _open_workspace() -> Workspace:
 
 def _hint_unfetched(workspace: Workspace, notes_ref: str) -> None:
     """Say so when certificates are missing because this clone never fetched the notes ref."""
-    from diylisis import store
-    from diylisis.gitio import try_git
-    from diylisis.safe_text import visible
+    from diylisis.core.safe_text import visible
+    from diylisis.edges import store
+    from diylisis.edges.gitio import try_git
 
     if store.ref_tips(workspace.root, (notes_ref,))[notes_ref]:
         return
@@ -148,7 +149,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
             failed += not check.ok
             yield check
 
-    from diylisis.safe_text import visible, visible_json
+    from diylisis.core.safe_text import visible, visible_json
 
     if output_format == "json":
         records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
@@ -159,7 +160,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
         click.echo(visible_json(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2)))
         return not failed
     if output_format == "sarif":
-        from diylisis.sarif_verify import sarif_for_checks
+        from diylisis.edges.sarif_verify import sarif_for_checks
 
         click.echo(visible_json(json.dumps(sarif_for_checks(tally(checks)), indent=2)))
         return not failed
@@ -193,6 +194,6 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
 
 def _signature_json(check: Check) -> dict[str, str | None] | None:
     """The checked certificate's signature: its state, format, signer, key and the verdict in words."""
-    from diylisis.trust import signature_json
+    from diylisis.edges.trust import signature_json
 
     return signature_json(check.signature) if check.signature is not None else None

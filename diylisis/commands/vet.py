@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from diylisis.errors import EXIT_OK, EXIT_PAUSED, BadInput
-from diylisis.safe_text import visible
+from diylisis.core.errors import EXIT_OK, EXIT_PAUSED, BadInput
+from diylisis.core.safe_text import visible
 
 
 def choose_gate(answers_file: Path | None, no_input: bool):  # type: ignore[no-untyped-def]
@@ -34,8 +34,8 @@ def choose_gate(answers_file: Path | None, no_input: bool):  # type: ignore[no-u
 
 def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
     """Print a run's outcome (paused or vetted) and return its exit code."""
+    from diylisis.core.safe_text import visible, visible_json
     from diylisis.core.vet import result, text
-    from diylisis.safe_text import visible, visible_json
 
     if outcome.status == "paused":
         if output_format == "json":
@@ -59,8 +59,8 @@ def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
 def emit_verified(root: Path, at: str, output_format: str) -> int:
     """Run `vet --verify` and print each check; exit 0 when all hold, 1 otherwise."""
     from diylisis.app import vet_verify
-    from diylisis.errors import EXIT_FAILED
-    from diylisis.safe_text import visible, visible_json
+    from diylisis.core.errors import EXIT_FAILED
+    from diylisis.core.safe_text import visible, visible_json
 
     verified = vet_verify.verify(root, at)
     if output_format == "json":
@@ -84,7 +84,7 @@ def run_demo() -> int:
 
     from diylisis.app import vet, vet_demo, vet_session, vet_verify
     from diylisis.core.vet import text
-    from diylisis.gitio import run_git
+    from diylisis.edges.gitio import run_git
 
     folder = Path(tempfile.mkdtemp(prefix="distill-vet-demo-"))
     env = {**os.environ, "GIT_AUTHOR_NAME": "Demo", "GIT_AUTHOR_EMAIL": "demo@example.com",
@@ -159,7 +159,7 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
     Exit 0 vetted, 2 bad input, 3 paused; with --verify, 0 the result holds, 1 it does not.
     """
     from diylisis.app import vet, vet_session
-    from diylisis.workspace import Workspace
+    from diylisis.edges.workspace import Workspace
 
     if demo:
         return run_demo()

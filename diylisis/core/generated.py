@@ -31,7 +31,7 @@ _MERGE = re.compile(
 )
 _REVERT_SUBJECT = re.compile(r'^(?:Revert|Reapply) ".*"$')
 _REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.$")
-# the message diylisis.repair_commit.message_for writes, and nothing else
+# the message diylisis.edges.repair_commit.message_for writes, and nothing else
 _REPAIR = re.compile(
     r"distill: repair (?P<path>[^\n]+) \(pass (?P<pass>[1-9][0-9]{0,5})\)\n\n"
     r"Repairs made by git distill certify for role [^\n]+\.\n\n"

@@ -22,7 +22,7 @@ API:
 from __future__ import annotations
 
 from diylisis.core import gate
-from diylisis.errors import BadInput
+from diylisis.core.errors import BadInput
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:

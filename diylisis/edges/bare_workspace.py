@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 
-from diylisis import config, gitio
-from diylisis.errors import GitError
-from diylisis.workspace import GIT_KEYS, Workspace
+from diylisis.core.errors import GitError
+from diylisis.edges import config, gitio
+from diylisis.edges.workspace import GIT_KEYS, Workspace
 
 
 def open_bare(path: str = ".") -> Workspace:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from diylisis.model import Contract, RecordKind, Target
-from diylisis.phases.f0_contract import ContractMisfit
+from diylisis.core.model import Contract, RecordKind, Target
+from diylisis.core.phases.f0_contract import ContractMisfit
 
 
 def check_certificate_target(contract: Contract, target: Target, root: str | os.PathLike[str]) -> None:

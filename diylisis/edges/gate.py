@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diylisis.core import gate
-from diylisis.errors import BadInput
+from diylisis.core.errors import BadInput
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class TerminalGate:
         return tuple(self._one(console, question) for question in questions)
 
     def _one(self, console: Any, question: gate.Question) -> gate.Answer:
-        from diylisis.render import plain
+        from diylisis.edges.render import plain
 
         where = f" line {question.line}" if question.line else ""
         console.print()
@@ -144,7 +144,7 @@ def confirm_change(console: Any, diff: str, question: str | None) -> bool:
     """Show diff, then ask question (yes/no, no default) at the terminal; no question: True."""
     from rich.prompt import Confirm
 
-    from diylisis.render import plain
+    from diylisis.edges.render import plain
 
     for line in diff.splitlines():
         console.print(plain(line))

@@ -39,8 +39,8 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from diylisis.errors import BadInput, GitError, StoreConflict
-from diylisis.gitio import CatObjects, GitProcess, cat_objects, first_line, try_git
+from diylisis.core.errors import BadInput, GitError, StoreConflict
+from diylisis.edges.gitio import CatObjects, GitProcess, cat_objects, first_line, try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from diylisis import gitio
+from diylisis.edges import gitio
 
 REF = "refs/notes/distill-preview"
 

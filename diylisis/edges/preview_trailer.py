@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from diylisis.edges.gitio import try_git
 from diylisis.edges.preview_note import REF, read_lines
-from diylisis.gitio import try_git
 
 TRAILER = re.compile(r"^Distill-Preview:[ \t]*([0-9A-Za-z-]{1,64})[ \t]*$", re.MULTILINE)
 

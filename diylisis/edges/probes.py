@@ -30,9 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from diylisis import gitio
-from diylisis.edges import confinement
-from diylisis.errors import BadInput, GitError
+from diylisis.core.errors import BadInput, GitError
+from diylisis.edges import confinement, gitio
 
 STAMP = "PREVIEW-PLACEHOLDER.txt"
 ProbeStatus = Literal["registered", "created", "populated", "failed", "timed_out"]

@@ -7,16 +7,15 @@ config file, never from a committed one (DESIGN.md, Trust).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from diylisis.model import ZeroMemoryVerdict
-from diylisis.refuter import RefuterInput, refute
+from diylisis.core.model import ZeroMemoryVerdict
+from diylisis.core.refuter import RefuterInput, refute
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from diylisis.config import RefuterSettings
+    from diylisis.edges.config import RefuterSettings
 
 CHOICES = ("lint", "command")
 
@@ -25,7 +24,7 @@ def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSett
     """The refuter settings after `--refuter lint|command` (exit 2 when command has none)."""
     from dataclasses import replace
 
-    from diylisis.errors import BadInput, ConfigError
+    from diylisis.core.errors import BadInput, ConfigError
 
     if override is None:
         return settings
@@ -34,8 +33,8 @@ def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSett
     if override == "lint":
         return replace(settings, command=())
     if not settings.command:
-        from diylisis.config import user_config_path
-        from diylisis.config_trust import display_path
+        from diylisis.edges.config import user_config_path
+        from diylisis.edges.config_trust import display_path
 
         raise ConfigError("--refuter command needs a command: set [refuter] command = "
                           f'["tool", "arg", ...] in your own {display_path(user_config_path())} '
@@ -56,6 +55,6 @@ def realization_for(settings: RefuterSettings, override: str | None = None, *,
         return refute
     from pathlib import Path
 
-    from diylisis.refuter import command
+    from diylisis.edges.refuter import command
 
     return command.realization(settings, Path(root or "."))

@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from diylisis import gitio
+from diylisis.edges import gitio
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,7 +50,7 @@ class Standing:
                     "repository config file); compare `git config --list --show-origin` with "
                     "what you expect")
         if _user_config() != self.user_config:
-            from diylisis.config import user_config_path
+            from diylisis.edges.config import user_config_path
 
             return (f"your own config {user_config_path()} changed while {who} ran; check "
                     "which refuter command it names now")
@@ -89,7 +89,7 @@ def program_marks(watched: tuple[Path, ...], programs: tuple[str, ...]) -> tuple
 def resolve_programs(root: Path) -> tuple[str, ...]:
     """git and the signing programs of git config, resolved to absolute paths now, before any
     dispatch, so that what runs after a refuter is what PATH named before it (gitio.program_path)."""
-    from diylisis import signing
+    from diylisis.edges import signing
 
     code, out, _ = gitio.try_git(["config", "-z", "--get-regexp", r"^gpg\..*program$"], root)
     values = {}
@@ -140,7 +140,7 @@ def _identities(paths: tuple[Path, ...]) -> tuple[tuple[str, int, int], ...]:
 
 
 def _user_config() -> bytes | None:
-    from diylisis.config import user_config_path
+    from diylisis.edges.config import user_config_path
 
     try:
         with open(user_config_path(), "rb") as handle:

@@ -14,8 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from diylisis.core import tagging
-from diylisis.errors import GitError
-from diylisis.gitio import first_line, try_git
+from diylisis.core.errors import GitError
+from diylisis.edges.gitio import first_line, try_git
 
 RECORD_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".adoc")
 ENFORCEMENT_PATHS = ("tests/", "test/", ".github/")

@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from diylisis.app.vet_session import GateItem
+from diylisis.core.errors import BadInput
+from diylisis.core.safe_text import visible
 from diylisis.core.vet import judgment, text
-from diylisis.errors import BadInput
-from diylisis.safe_text import visible
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

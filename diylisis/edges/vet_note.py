@@ -9,8 +9,8 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from diylisis.errors import BadInput, GitError
-from diylisis.gitio import first_line, try_git
+from diylisis.core.errors import BadInput, GitError
+from diylisis.edges.gitio import first_line, try_git
 
 VET_NOTES_REF = "refs/notes/distill-vet"
 MAX_NOTE_BYTES = 4 * 1024 * 1024

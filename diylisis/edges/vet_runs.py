@@ -12,9 +12,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from diylisis.core.errors import BadInput
 from diylisis.core.vet import judgment, result
 from diylisis.core.vet.model import Antithesis, Origin
-from diylisis.errors import BadInput
 
 KIND = "vet"
 

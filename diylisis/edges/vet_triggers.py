@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from diylisis.core.errors import GitError
 from diylisis.core.vet.triggers import Condition, ConditionKind
 from diylisis.edges import vet_facts
-from diylisis.errors import GitError
-from diylisis.gitio import try_git
+from diylisis.edges.gitio import try_git
 
 
 def state(root: str | Path, condition: Condition) -> str | None:

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from diylisis.app import vet, vet_session
+from diylisis.core.errors import BadInput
 from diylisis.core.vet import judgment
 from diylisis.edges import vet_note, vet_runs
 from diylisis.edges.vet_gate import TerminalGate
-from diylisis.errors import BadInput
 from tests.conftest import distill, git
 from tests.vet_fixture import BOTTLENECK_CLAIM, MERGE, TIMEOUT_CLAIM, VERDICTS, answers_toml, audit_ids, build
 

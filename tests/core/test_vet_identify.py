@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from diylisis.app import vet
+from diylisis.core.errors import BadInput
 from diylisis.core.vet import patterns
 from diylisis.core.vet.model import Antithesis, Pattern, Suspicion
-from diylisis.errors import BadInput
 from tests.conftest import git
 from tests.vet_fixture import BOTTLENECK_CLAIM, TIMEOUT_CLAIM, build, commit_at
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from diylisis.core import gate
+from diylisis.core.errors import BadInput
 from diylisis.edges import answers_file
-from diylisis.errors import BadInput
 
 TEXT, NUMBER = gate.Takes.TEXT, gate.Takes.NUMBER
 PREVIEW = {

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import commit, git
 
+from diylisis.core.errors import BadInput
 from diylisis.edges import notes
-from diylisis.errors import BadInput
 
 VET_REF = "refs/notes/distill-vet"
 

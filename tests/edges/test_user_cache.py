@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from diylisis.detectors.lexicon import LEXICON_DIR, cache_key, derive
+from diylisis.core.detectors.lexicon import LEXICON_DIR, cache_key, derive
 from diylisis.edges import user_cache
 
 
@@ -73,7 +73,7 @@ def test_a_comment_in_a_lexicon_file_changes_no_table(tmp_path: Path) -> None:
 
 def test_a_stale_or_corrupt_cache_entry_is_rebuilt_on_the_next_run(cache_home: Path) -> None:
     script = (
-        "from diylisis.detectors import DetectSettings, detect_text\n"
+        "from diylisis.core.detectors import DetectSettings, detect_text\n"
         "found = detect_text('Fixed as discussed in this session.', None, DetectSettings())[0]\n"
         "print(sorted({f.rule_id for f in found}))\n"
     )

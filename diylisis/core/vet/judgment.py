@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from diylisis.errors import BadInput
+from diylisis.core.errors import BadInput
 
 BATCH_SIZE = 4
 REACH_NOTE = "Each answer covers this one claim, in its own slot, and nothing beyond it."

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from diylisis.core.detectors import RULES, DetectSettings, _plan
+from diylisis.core.detectors.lexicon import _load, _parts, lexicon_for
 from diylisis.core.detectors.prefilter import fold, further_literals, prefilter, required_literals
-from diylisis.detectors import RULES, DetectSettings, _plan
-from diylisis.detectors.lexicon import _load, _parts, lexicon_for
-from diylisis.detectors.text import prepare
+from diylisis.core.detectors.text import prepare
 
 LEXICON = lexicon_for(None)
 FRAGMENTS = sorted(

@@ -1,0 +1,174 @@
+"""Unverifiable claims: load-bearing results stated with no evidence or pointer to it (checklist 7)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from diylisis.core.detectors._match import lexicon_matches
+from diylisis.core.detectors.rule import Rule
+from diylisis.core.detectors.text import Doc
+from diylisis.core.model import Category, Finding
+
+UNTICKED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]")
+TICKED = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[xX✓✔]\][ \t]+(?P<body>.+)$")
+CI_LINK = re.compile(
+    r"https?://\S*(?:/actions/runs/|/pipelines/|/jobs/|/builds?/|buildkite|circleci|travis-ci|/checks\b|ci\.)"
+)
+WHY = "states a result (tests, checks, measurements) the reader cannot see any evidence for"
+FIX = "attach the output or a CI link, or drop the claim; the reader will rerun what matters"
+
+
+def _evidenced(doc: Doc, offset: int) -> bool:
+    """A CI link on the same line, or output quoted right after the claim, backs it."""
+    line = doc.line_of(offset)
+    if CI_LINK.search(line) or UNTICKED.match(line):
+        return True
+    after = doc.text[offset : offset + 400].split("\n")[1:4]
+    return any(a.lstrip().startswith(("```", "~~~", "> ")) for a in after if a.strip())
+
+
+def pass_claims(doc: Doc) -> Iterator[Finding]:
+    """UC701: "all tests pass", "tests 86/86", "139 pass / 0 fail", "`npm run build` (pass)"."""
+    for match in lexicon_matches(doc, "pass_claim", "claims"):
+        if _evidenced(doc, match.start()):
+            continue
+        yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, match.start(), match.end(), WHY, FIX)
+
+
+@functools.cache
+def _opening(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternation = "|".join(re.escape(word) for word in words)
+    # Subjectless past participle opening a sentence or list item: "Verified with X on". The
+    # blank runs are possessive: a masked block is lines of spaces in the claims view, and
+    # splitting one line's spaces between the two runs in every way cost time quadratic in its
+    # length, for nothing (a word, not a blank, must follow). It reads as
+    # (?:^[ \t]*(?:[-*+]|\d+[.)])?[ \t]*|(?<=[.!?;:])[ \t]+)(?P<claim>...)
+    return re.compile(
+        rf"(?im)(?:^[ \t]*+(?:[-*+]|\d+[.)])?[ \t]*+|(?<=[.!?;:])[ \t]++)(?P<claim>(?:{alternation})(?![\w-])[^.\n]*)"
+    )
+
+
+def _continues_sentence(doc: Doc, start: int) -> bool:
+    """The claim word starts a wrapped line inside a sentence, not a sentence or list item."""
+    line_start = doc.text.rfind("\n", 0, start) + 1
+    if doc.text[line_start:start].strip():
+        return False  # after punctuation or a list marker on the same line
+    previous = doc.text[: max(line_start - 1, 0)].rsplit("\n", 1)[-1].rstrip()
+    return bool(previous) and not previous.endswith((".", "!", "?", ":", ";")) and not previous.startswith("#")
+
+
+def claim_openings(doc: Doc) -> Iterator[Finding]:
+    """UC702: a sentence opening with "Verified …", "Tested …", "Measured …" and no evidence."""
+    words = doc.lexicon.words("claim_opening")
+    if not words:
+        return
+    opening = _opening(words)
+    for match in opening.finditer(doc.claims):
+        start, end = match.span("claim")
+        if end - start < len(match.group("claim").split()[0]) + 3 or _evidenced(doc, start):
+            continue
+        if _continues_sentence(doc, start):
+            continue  # "...and I\ntested that": a wrapped line, not a sentence start
+        yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
+
+
+def checklist_claims(doc: Doc) -> Iterator[Finding]:
+    """UC703: ticked checklist boxes asserting a check passed ("[x] Tests pass locally")."""
+    if "]" not in doc.claims:  # every ticked box closes its bracket
+        return
+    check = doc.lexicon.pattern("checklist_check")
+    result = doc.lexicon.pattern("checklist_result")
+    if check is None or result is None:
+        return
+    for match in TICKED.finditer(doc.claims):
+        body = match.group("body")
+        if check.search(body) and result.search(body) and not _evidenced(doc, match.start("body")):
+            yield doc.finding(
+                "UC703",
+                Category.UNVERIFIABLE_CLAIM,
+                match.start() + (len(match.group()) - len(match.group().lstrip())),
+                match.end(),
+                "a ticked box asserts a check passed; the tick is not evidence",
+                "link the CI run or paste the output; untick boxes the diff does not show",
+            )
+
+
+_DOC_PASS = """\
+What it flags: claims that tests, checks or builds passed, or that a measurement came out
+well, with no output or CI link: "All tests pass", "tests 86/86", "139 pass / 0 fail",
+"`npm run build` (pass)", "Lint: clean", "performance impact is minimal", "profiling has
+shown", "테스트 통과", "정적 검사 fail 0". A claim followed by quoted output or a fenced
+block, or with a CI link on its line, is evidenced. Test counts that assert nothing
+("Rust 197 tests") and unticked template boxes are not claims.
+
+Why a fresh reader fails: the run happened on the author's machine; the reader cannot
+tell what ran, on which revision, or whether it still holds.
+
+Example: bad "All tests pass." good "CI: https://ci.example/runs/812 (green on this
+commit)." or no claim at all.
+
+Repair: attach the output or a CI link, or drop the claim.
+"""
+
+_DOC_OPENING = """\
+What it flags: sentences or list items that open with a bare past participle claiming a
+check: "Verified with …", "Tested by …", "Measured on …", "Confirmed …".
+
+Why a fresh reader fails: no subject, no output, no recipe to rerun: the claim cannot be
+checked.
+
+Example: bad "Verified against a live server." good "To check: run `make smoke` against
+a server started with `make serve`; it prints OK on success."
+
+Repair: give the recipe and the output, or drop the claim.
+"""
+
+_DOC_CHECKLIST = """\
+What it flags: ticked checklist boxes that assert a test, build or lint passed: "[x] Tests
+pass locally", "[x] `npm run lint` succeeds", "[x] Manual testing". Unticked boxes and
+ticked boxes the diff itself shows ("[x] Unit tests added") are not flagged.
+
+Why a fresh reader fails: a tick records the author's belief, not a run anyone can see.
+
+Example: bad "- [x] All tests pass" good "- [x] Unit tests added for the empty-input case"
+
+Repair: link the CI run, or untick the box.
+"""
+
+RULES = (
+    Rule(
+        id="UC701",
+        name="pass-claim",
+        category=Category.UNVERIFIABLE_CLAIM,
+        languages=("en", "ko", "de"),
+        summary="Claims tests or checks passed with no output or CI link ('All tests pass', '86/86').",
+        doc=_DOC_PASS,
+        detect=pass_claims,
+        lexicon_keys=("pass_claim",),
+        requires=("pass_claim",),
+    ),
+    Rule(
+        id="UC702",
+        name="bare-verification",
+        category=Category.UNVERIFIABLE_CLAIM,
+        languages=("en",),
+        summary="Sentences opening 'Verified …', 'Tested …' with no evidence.",
+        doc=_DOC_OPENING,
+        detect=claim_openings,
+        lexicon_keys=("claim_opening",),
+        requires=("claim_opening",),
+    ),
+    Rule(
+        id="UC703",
+        name="ticked-check",
+        category=Category.UNVERIFIABLE_CLAIM,
+        languages=("en", "ko"),
+        summary="Ticked checklist boxes asserting a check passed ('[x] Tests pass').",
+        doc=_DOC_CHECKLIST,
+        detect=checklist_claims,
+        lexicon_keys=("checklist_check", "checklist_result"),
+        requires=("checklist_check",),
+    ),
+)

@@ -1,0 +1,91 @@
+"""Process narration: accounts of the author's private workflow the reader cannot observe (checklist 7)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from diylisis.core.detectors._match import lexicon_findings
+from diylisis.core.detectors.rule import Rule
+from diylisis.core.detectors.text import Doc
+from diylisis.core.model import Category, Finding
+
+
+def private_reviews(doc: Doc) -> Iterator[Finding]:
+    """NP601: private reviews, agent panels and tool runs narrated ("cross-reviewed with codex")."""
+    yield from lexicon_findings(
+        doc,
+        "NP601",
+        Category.PROCESS_NARRATION,
+        "private_review",
+        "prose",
+        "narrates a private review or tool run; the reader cannot see it or check what it found",
+        "state the findings and the reasons for the change; drop who reviewed it privately",
+    )
+
+
+def user_decisions(doc: Doc) -> Iterator[Finding]:
+    """NP602: what the user decided, asked or approved in a chat ("the user decided", "사용자 결정")."""
+    yield from lexicon_findings(
+        doc,
+        "NP602",
+        Category.PROCESS_NARRATION,
+        "user_decision",
+        "prose",
+        "cites a decision made in a conversation the reader never saw",
+        "state the decision and its reason as the record's own; link a public issue if one exists",
+    )
+
+
+_DOC_REVIEW = """\
+What it flags: narration of private reviews and tool runs: "cross-reviewed with codex",
+"from adversarial review", "convergent findings (2/2 reviewer agreement)", "surfaced while
+running …", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과". Pointing at the
+review of a numbered pull request on the host is not narration.
+
+Why a fresh reader fails: the review happened in the author's session; the reader cannot
+see what it examined, so "found by review" is no evidence and no reason.
+
+Example: bad "Tighten the lock scope (found in an adversarial review)." good "Tighten the
+lock scope: holding it across the network call stalled every other writer."
+
+Repair: keep the finding and its reason; drop who reviewed what, privately.
+"""
+
+_DOC_USER = """\
+What it flags: decisions, requests and approvals from a chat: "the user decided", "User
+requested:", "at the user's request", "사용자 결정", "사용자 요청", "사용자 승인",
+"지시에 따라", "브리프에 명시".
+
+Why a fresh reader fails: the conversation is not part of the repository; the reader
+cannot tell what was decided, by whom, or why.
+
+Example: bad "Keep the old flag (the user decided)." good "Keep the old flag for one
+release so existing scripts keep working; remove it in 3.0."
+
+Repair: state the decision and its reason as the record's own.
+"""
+
+RULES = (
+    Rule(
+        id="NP601",
+        name="private-review",
+        category=Category.PROCESS_NARRATION,
+        languages=("en", "ko", "de"),
+        summary="Narrates private reviews or tool runs ('cross-reviewed with codex', 'codex 리뷰').",
+        doc=_DOC_REVIEW,
+        detect=private_reviews,
+        lexicon_keys=("private_review",),
+        requires=("private_review",),
+    ),
+    Rule(
+        id="NP602",
+        name="chat-decision",
+        category=Category.PROCESS_NARRATION,
+        languages=("en", "ko", "de"),
+        summary="Cites what the user decided or asked in a chat ('the user decided', '사용자 결정').",
+        doc=_DOC_USER,
+        detect=user_decisions,
+        lexicon_keys=("user_decision",),
+        requires=("user_decision",),
+    ),
+)

@@ -1,0 +1,400 @@
+"""Views of a record's text with code, quotes, trailers and URLs masked, offsets kept (issue 4, precision).
+
+Every view has the same length as the text; masked characters become spaces and newlines
+stay, so a match offset in any view is an offset in the text and maps to line and column.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from diylisis.core.model import Category, Finding, Severity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from diylisis.core.detectors.lexicon import Lexicon
+    from diylisis.core.detectors.settings import DetectSettings
+    from diylisis.core.model import RepoContext
+
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+QUOTE = re.compile(r"^ {0,3}>")
+# A short phrase in quotes is mentioned, not used: 'flag "as discussed"' points at no discussion.
+# Each look-behind follows the quote mark it guards, so the regex engine skips to quote marks
+# instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,60}"(?![\w"'])|...
+QUOTED_MENTION = re.compile(
+    r"\"(?<![\w\"']\")[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
+)
+INDENTED = re.compile(r"^(?: {4,}|\t)\s*\S")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
+CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
+LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
+TRACE_LINE = re.compile(
+    r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
+)
+_BLOCK_OPENER = r"(?: {0,3}(?:```|~~~|>)| {4}|\t)"
+_BLOCK_START = re.compile("^" + _BLOCK_OPENER, re.M)  # where FENCE, QUOTE or INDENTED may match
+# A literal each inline pattern's matches contain: without it the pattern cannot match.
+_INLINE_NEEDS = {
+    CODE_SPAN: ("`",),
+    URL: ("://", "www."),
+    HTML_COMMENT: ("<!--",),
+    QUOTED_MENTION: ('"', "“", "'"),
+}
+_INLINE_LITERALS = tuple(literal for needs in _INLINE_NEEDS.values() for literal in needs)
+_FOLDED = "folded"  # Doc.memo keys
+_TRIGGERS = "triggers"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Doc:
+    """A record prepared for the rules: its text, masked views, and what resolves_at may ask."""
+
+    text: str
+    prose: str  # code spans, fences, quotes, trailers, comments and URLs masked
+    claims: str  # like prose but inline code kept: "`npm test` passed" is a claim
+    locators: str  # only quotes masked: URLs, trailers and code are searched for places
+    lexicon: Lexicon
+    settings: DetectSettings
+    context: RepoContext | None = None
+    path: str | None = None
+    line_starts: tuple[int, ...] = field(default=())
+    indented_lines: frozenset[int] = frozenset()  # 1-based lines of indented (transcript) blocks
+    memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def folded(self) -> str:
+        """The text folded for literal prefilters (lexicon.fold), once per record."""
+        if _FOLDED not in self.memo:
+            from diylisis.core.detectors.prefilter import fold
+
+            self.memo[_FOLDED] = fold(self.text)
+        return self.memo[_FOLDED]  # type: ignore[return-value]
+
+    def pattern(self, key: str) -> re.Pattern[str] | None:
+        """The lexicon key's pattern reduced to the fragments that can match this record (None: none can)."""
+        memo_key = "pattern:" + key
+        if memo_key not in self.memo:
+            if _TRIGGERS not in self.memo:
+                self.memo[_TRIGGERS] = self.lexicon.triggers_in(self.folded())
+            self.memo[memo_key] = self.lexicon.pattern_for(key, self.memo[_TRIGGERS])  # type: ignore[arg-type]
+        return self.memo[memo_key]  # type: ignore[return-value]
+
+    @property
+    def has_tree(self) -> bool:
+        """The context can answer tracked() and mentions() (not a host-only or missing context)."""
+        return self.context is not None and bool(getattr(self.context, "has_tree", True))
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a text offset."""
+        index = bisect.bisect_right(self.line_starts, offset) - 1
+        return index + 1, offset - self.line_starts[index] + 1
+
+    def line_of(self, offset: int) -> str:
+        """The whole text line holding an offset."""
+        line, _ = self.position(offset)
+        start = self.line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start : end if end >= 0 else len(self.text)]
+
+    def finding(
+        self,
+        rule_id: str,
+        category: Category,
+        start: int,
+        end: int,
+        why: str,
+        fix: str,
+        *,
+        resolution: str | None = None,
+        severity: Severity = Severity.ERROR,
+    ) -> Finding:
+        """A complete Finding for the text between two offsets."""
+        token = self.text[start:end].strip()
+        line, column = self.position(start + (len(self.text[start:end]) - len(self.text[start:end].lstrip())))
+        return Finding(
+            rule_id=rule_id,
+            category=category,
+            token=token,
+            line=line,
+            column=column,
+            why=why,
+            fix=fix,
+            severity=severity,
+            resolution=resolution,
+        )
+
+
+def prepare(
+    text: str,
+    lexicon: Lexicon,
+    settings: DetectSettings,
+    context: RepoContext | None = None,
+    path: str | None = None,
+    *,
+    folded: str | None = None,
+    triggers: int | None = None,
+) -> Doc:
+    """Cut the text into views: prose, claims, locators (F1 input).
+
+    folded and triggers, when the caller has them, are fold(text) and lexicon.triggers_in(folded).
+    """
+    # Masks are collected as spans and applied once per view by slicing (no per-character list).
+    prose_spans: list[tuple[int, int]] = []
+    locator_spans: list[tuple[int, int]] = []
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    fence: str | None = None
+    indented = False
+    indented_lines: set[int] = set()
+    trailer_from = _trailer_block(lines)
+    attributions = _attribution_lines(lines, trailer_from) if trailer_from < len(lines) else frozenset()
+    transcript = _transcript_lines(lines) if _may_hold_transcript(text) else frozenset()
+    # Without a fenced, quoted or indented line only the trailer lines can be masked.
+    numbered = (
+        enumerate(lines)
+        if transcript or _may_open_block(text)
+        else ((n, lines[n]) for n in range(trailer_from, len(lines)))
+    )
+    for number, line in numbered:
+        start = starts[number]
+        span = (start, start + len(line))
+        if number in transcript and fence is None:
+            indented_lines.add(number + 1)
+            prose_spans.append(span)
+            continue
+        if fence is None and line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
+            if line.strip():
+                indented = False
+            if number in attributions:
+                prose_spans.append(span)
+            continue
+        opened = FENCE.match(line)
+        if fence is not None or opened:
+            prose_spans.append(span)
+            if fence is None and opened:
+                fence = opened.group(1)[0] * len(opened.group(1))
+            elif opened and fence is not None and opened.group(1).startswith(fence):
+                fence = None
+            continue
+        if QUOTE.match(line):
+            prose_spans.append(span)
+            locator_spans.append(span)
+            continue
+        # An indented block after a blank line is code or quoted output (Markdown, and git's own
+        # habit of indenting transcripts in commit messages); list items stay prose.
+        if INDENTED.match(line) and not LIST_ITEM.match(line):
+            if indented or number == 0 or not lines[number - 1].strip():
+                indented = True
+                indented_lines.add(number + 1)
+                prose_spans.append(span)
+                continue
+        elif line.strip():
+            indented = False
+        if number in attributions:
+            prose_spans.append(span)
+    masked = _masked(text, prose_spans)
+    linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
+    # A literal a view holds is in the text too: most records need none of the inline patterns.
+    if not linked and not any(literal in text for literal in _INLINE_LITERALS):
+        prose = claims = masked
+    else:
+        # both views mask the same blocks and the same URLs, comments and quotes; claims keep
+        # inline code ("`npm test` passed" is a claim)
+        shared = [
+            match.span()
+            for pattern in (URL, HTML_COMMENT, QUOTED_MENTION)
+            if any(literal in masked for literal in _INLINE_NEEDS[pattern])
+            for match in (_url_matches(masked) if pattern is URL else pattern.finditer(masked))
+        ]
+        code = [match.span() for match in CODE_SPAN.finditer(masked)] if "`" in masked else []
+        claims = _masked(text, prose_spans + shared + linked) if shared or linked else masked
+        prose = _masked(text, prose_spans + code + shared + linked) if code else claims
+    locators = _masked(text, locator_spans)
+    doc = Doc(
+        text=text,
+        prose=prose,
+        claims=claims,
+        locators=locators,
+        lexicon=lexicon,
+        settings=settings,
+        context=context,
+        path=path,
+        line_starts=tuple(starts),
+        indented_lines=frozenset(indented_lines),
+    )
+    if folded is not None:
+        doc.memo[_FOLDED] = folded
+        if triggers is not None:
+            doc.memo[_TRIGGERS] = triggers
+    return doc
+
+
+# Lines that open quoted output even without an indent: a shell prompt, a diff, a Python traceback.
+_OUTPUT_OPENER = re.compile(r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):)")
+_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (")
+
+
+def _may_hold_transcript(text: str) -> bool:
+    return any(hint in text for hint in _OUTPUT_HINTS)
+
+
+def _transcript_lines(lines: list[str]) -> frozenset[int]:
+    """0-based lines of paragraphs that quote output or commands (git's habit in commit messages).
+
+    A paragraph counts when it opens with a shell prompt, a diff or a traceback, or when every
+    line of it is indented by two spaces or more (four or more are code anyway), it is not a list,
+    and it follows a paragraph ending in a colon ("the output was:") or another such paragraph.
+    An indented paragraph under a plain heading line stays prose: some authors indent sections.
+    """
+    out: set[int] = set()
+    previous_end = ""  # last line of the previous paragraph
+    previous_quoted = False
+    number = 0
+    while number < len(lines):
+        if not lines[number].strip():
+            number += 1
+            continue
+        end = number
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        paragraph = lines[number:end]
+        indented = all(line.startswith(("  ", "\t")) for line in paragraph)
+        quoted = number > 0 and (
+            _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None
+            if not indented
+            else not LIST_ITEM.match(paragraph[0])
+            and (previous_end.rstrip().endswith(":") or previous_quoted
+                 or _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None)
+        )
+        if quoted:
+            out.update(range(number, end))
+        previous_end, previous_quoted = paragraph[-1], quoted
+        number = end
+    return frozenset(out)
+
+
+def _may_open_block(text: str) -> bool:
+    """_BLOCK_START.search(text), found from the start and from each newline: the multi-line regex
+    tries every position of the text."""
+    return _BLOCK_START.match(text) is not None or _BLOCK_AFTER_NEWLINE.search(text) is not None
+
+
+_BLOCK_FIRST = (" ", "\t", "`", "~", ">")  # what every line _BLOCK_START matches opens with
+_BLOCK_AFTER_NEWLINE = re.compile(r"\n" + _BLOCK_OPENER)
+
+
+def _url_matches(text: str) -> Iterator[re.Match[str]]:
+    """URL.finditer(text), trying only where a URL can start: in the run of scheme characters
+    before each "://", and at each "www." (URL opens with a word boundary, which keeps the regex
+    engine from skipping ahead, so finditer tries every position)."""
+    starts = set()
+    for anchor, scheme in (("://", True), ("www.", False)):
+        at = text.find(anchor)
+        while at >= 0:
+            if scheme:
+                start = at
+                while start and text[start - 1] in _SCHEME:
+                    start -= 1
+                    starts.add(start)
+            else:
+                starts.add(at)
+            at = text.find(anchor, at + 1)
+    end = 0
+    for start in sorted(starts):
+        if start < end:
+            continue
+        match = URL.match(text, start)
+        if match is not None:
+            yield match
+            end = match.end()
+
+
+_SCHEME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
+
+
+# A trailer as git interpret-trailers reads one: a token of letters, digits and hyphens, a colon.
+GIT_TRAILER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*:[ \t]")
+_GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")
+# Trailers that only credit people or tie the change to review tooling: masked as prose. Every other
+# trailer is read, so "Tested: all tests pass" and "Copilot-Session: <uuid>" are judged like body text.
+ATTRIBUTION = re.compile(
+    r"(?i)^(?:signed-off-by|co-authored-by|co-developed-by|reviewed-by|acked-by|tested-by|reported-by|"
+    r"suggested-by|helped-by|mentored-by|requested-by|reviewed-on|cc|change-id|bug|link|closes|fixes|refs|"
+    r"see-also|based-on-patch-by|original-author|thanks-to|noticed-by|inspired-by|message-id):[ \t]"
+    r"|^\(cherry picked from commit "
+)
+
+
+def _trailer_block(lines: list[str]) -> int:
+    """Index of the first line of the final paragraph when git would read it as trailers (len(lines) when not).
+
+    As git interpret-trailers: the paragraph's lines are all trailers or lines continuing one
+    (indented; an indented line cannot open it), or it holds a line git itself writes
+    (Signed-off-by, "(cherry picked from commit") and at least a quarter of its lines are trailers.
+    """
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    if not end or ":" not in lines[end - 1] and not lines[end - 1].startswith((" ", "\t", "(")):
+        return len(lines)  # the last line is no trailer, continuation or cherry-pick note
+    start = end
+    while start and lines[start - 1].strip():
+        start -= 1
+    if start == 0:
+        return len(lines)  # the subject paragraph is never trailers
+    block = lines[start:end]
+    trailers = sum(1 for line in block if GIT_TRAILER.match(line) or line.startswith(_GIT_GENERATED[1]))
+    continued = all(GIT_TRAILER.match(line) or line.startswith((" ", "\t")) for line in block)
+    if (GIT_TRAILER.match(block[0]) and continued) or (
+        any(line.startswith(_GIT_GENERATED) for line in block) and 4 * trailers >= len(block)
+    ):
+        return start
+    return len(lines)
+
+
+def _attribution_lines(lines: list[str], start: int) -> frozenset[int]:
+    """0-based lines of the trailer block from start that credit people (ATTRIBUTION), with their continuations."""
+    out: set[int] = set()
+    crediting = False
+    for number in range(start, len(lines)):
+        line = lines[number]
+        if line.startswith((" ", "\t")) and line.strip():
+            if crediting:
+                out.add(number)
+            continue
+        crediting = ATTRIBUTION.match(line) is not None
+        if crediting:
+            out.add(number)
+    return frozenset(out)
+
+
+def _masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """text with every character inside the spans but newlines turned into a space."""
+    if not spans:
+        return text
+    out = []
+    position = 0
+    for start, end in sorted(spans):
+        start = max(start, position)
+        if end <= start:
+            continue
+        out.append(text[position:start])
+        masked = text[start:end]
+        out.append("\n".join(" " * len(part) for part in masked.split("\n")) if "\n" in masked else " " * len(masked))
+        position = end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def sentences(view: str) -> Iterator[tuple[int, int]]:
+    """Spans of sentences or list items in a view (for rules that need a sentence's context)."""
+    for match in re.finditer(r"[^\n.!?。]+(?:[.!?。]|$)", view, re.M):
+        if match.group().strip():
+            yield match.start(), match.end()

@@ -1,0 +1,401 @@
+"""Frozen values of the Diylisis protocol (spec: diylisis-distill.txt, TYPES).
+
+Every class is immutable; phases return new values and never mutate their input.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from diylisis.core.digests import sha256
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # a protocol only types: nothing checks isinstance against it
+
+
+class RecordKind(enum.Enum):
+    """The substrates a target can live in (DESIGN.md, target)."""
+
+    COMMIT = "commit"
+    FILE = "file"
+    MSGFILE = "msgfile"
+    PRBODY = "prbody"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Target:
+    """The record under certification: a substrate kind and its locator (spec: StableRef target)."""
+
+    kind: RecordKind
+    locator: str  # the path, revision or '-' after the scheme, as declared
+    revision: str | None = None  # for file:PATH@REV, the REV part
+
+    def __str__(self) -> str:
+        at = f"@{self.revision}" if self.revision else ""
+        return f"{self.kind.value}:{self.locator}{at}"
+
+
+def sha256_digest(data: bytes) -> str:
+    """ContentDigest over the exact snapshot bytes (spec: target_identity)."""
+    digest: str = sha256(data).hexdigest()
+    return "sha256:" + digest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snapshot:
+    """The exact bytes of a record, the boundary they were cut at, and its identity (F0 Detect).
+
+    `revision` is RevisionFixed when the substrate has one (a commit id, or the commit of
+    file:PATH@REV). `tree_revision` is the commit whose tree resolves paths and ids for
+    this record (the certified revision). `alternates` are other byte strings the same
+    record may be stored as (a commit-msg file before git picks its cleanup mode); the
+    certificate is keyed under each of them as well.
+    """
+
+    target: Target
+    data: bytes
+    boundary: str
+    revision: str | None = None
+    tree_revision: str | None = None
+    path: str | None = None  # repository-relative path for file targets
+    alternates: tuple[bytes, ...] = ()
+
+    @property
+    def digest(self) -> str:
+        return sha256_digest(self.data)
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8")
+
+
+class Outcome(enum.StrEnum):
+    """What a certificate says happened to the record (spec: outcome)."""
+
+    ALREADY_PORTABLE = "already-portable"
+    REPAIRED = "repaired"
+
+
+class SweepStatus(enum.StrEnum):
+    """A refuter's answer for one checklist category in its sweep table."""
+
+    CLEAR = "clear"
+    FINDING = "finding"
+    NOT_APPLICABLE = "not-applicable"
+
+
+class Category(enum.Enum):
+    """Residue categories a detector reports (issue 4; corpus README)."""
+
+    DEICTIC = "deictic"
+    SESSION_ID = "session-id"
+    BARE_ISSUE_REF = "bare-issue-ref"
+    COINED_TERM = "coined-term"
+    EPHEMERAL_REF = "ephemeral-ref"
+    PROCESS_NARRATION = "process-narration"
+    UNVERIFIABLE_CLAIM = "unverifiable-claim"
+    RENDERING = "rendering"
+
+    @property
+    def checklist(self) -> int:
+        """The F5 checklist category (1..11) this residue is swept under."""
+        return _CHECKLIST_OF[self]
+
+
+_CHECKLIST_OF = {
+    Category.COINED_TERM: 1,
+    Category.SESSION_ID: 2,
+    Category.DEICTIC: 3,
+    Category.BARE_ISSUE_REF: 4,
+    Category.EPHEMERAL_REF: 4,
+    Category.RENDERING: 5,
+    Category.PROCESS_NARRATION: 7,
+    Category.UNVERIFIABLE_CLAIM: 7,
+}
+
+CHECKLIST: dict[int, str] = {
+    1: "coined names without in-target definition",
+    2: "session identifiers",
+    3: "deictic anchors",
+    4: "unresolvable references",
+    5: "rendering accidents",
+    6: "reception-procedure sufficiency",
+    7: "inference presented as evidence",
+    8: "activation edge defects",
+    9: "operative procedure",
+    10: "contract-provenance misfit",
+    11: "emergent",
+}
+_CATEGORIES = sorted(CHECKLIST)
+
+
+def _one_row_per_category(sweep: tuple[SweepRow, ...]) -> bool:
+    """The sweep has exactly one row for each checklist category."""
+    return sorted(row.category for row in sweep) == _CATEGORIES
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One residue token a rule found, complete with its location (STYLE: no line patching)."""
+
+    rule_id: str
+    category: Category
+    token: str
+    line: int  # 1-based line in the snapshot text
+    column: int  # 1-based column of the token's first character
+    why: str  # why a fresh reader cannot resolve it
+    fix: str  # what would fix it
+    severity: Severity = Severity.ERROR
+    resolution: str | None = None  # a full stable form when the repair is mechanical (#12 -> URL)
+
+    def __post_init__(self) -> None:
+        if not self.token:
+            raise ValueError("a finding needs its token")
+        if self.line < 1 or self.column < 1:
+            raise ValueError("line and column are 1-based")
+
+
+class RepoContext(Protocol):
+    """What resolves_at may ask of the repository at the certified revision (DESIGN.md, resolves_at)."""
+
+    def tracked(self, path: str) -> bool:
+        """The path (a file or a directory) is tracked in the tree of the certified revision."""
+
+    def commit_id(self, prefix: str) -> str | None:
+        """Full id of a commit present and reachable from a ref whose id starts with prefix."""
+
+    def origin(self) -> tuple[str, str, str] | None:
+        """(host, owner, name) of the origin remote, when it names one."""
+
+    def mentions(self, term: str) -> bool:
+        """The term occurs (case-insensitively) in the tracked tree: it is defined in the repository."""
+
+
+# --- StableRef and verdicts (spec: StableRef, RouteJudgment) -------------------------------
+
+
+class RefKind(enum.Enum):
+    PATH = "path"
+    URL = "url"
+    ID = "id"
+    COMMAND = "command"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StableRef:
+    """A reference resolvable without the author session (spec: StableRef)."""
+
+    kind: RefKind
+    locator: str
+
+    def __post_init__(self) -> None:
+        if not self.locator.strip():
+            raise ValueError("a StableRef needs a locator")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InlineEvidence:
+    content: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Value:
+    """KEEP verdict: the content travels inline (Rule 30)."""
+
+    evidence: InlineEvidence
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reference:
+    """ROUTE verdict: the recipient dereferences a stable reference (Rule 30)."""
+
+    ref: StableRef
+
+
+Verdict = Value | Reference
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RouteJudgment:
+    """The certificate-level record per kept or routed item, with the basis F5 attacks."""
+
+    item: str
+    verdict: Verdict
+    basis: str
+
+    def __post_init__(self) -> None:
+        if not self.basis.strip():
+            raise ValueError(f"judgment for {self.item!r} has no basis (Rule 30)")
+
+
+# --- contract and activation edge (spec: HandoffContract, ActivationEdge) -----------------
+
+DEFAULT_VERB = "Read {locator} and execute it"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActivationEdge:
+    verb: str
+    locator: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Contract:
+    """F0 certification contract (spec: HandoffContract)."""
+
+    role: str
+    activity: str | None = None
+    allowed_sources: tuple[str, ...] = ()
+    scope: str | None = None
+    verification: tuple[str, ...] = ()
+    stop: str | None = None
+    certificate_target: str | None = None
+    activation_verb: str = DEFAULT_VERB
+
+    def __post_init__(self) -> None:
+        if not self.role.strip():
+            raise ValueError("a contract needs a recipient role")
+
+
+# --- refuter verdict (spec: ZeroMemoryVerdict) --------------------------------------------
+
+
+class Realization(enum.Enum):
+    """Who produced a verdict, weakest first (issue 6: never claim more rigor than ran)."""
+
+    LINT_FALLBACK = "lint-fallback"
+    GENERIC_SUBAGENT = "generic-subagent"
+    REFUTER_SUBAGENT = "refuter-subagent"
+
+    @property
+    def rank(self) -> int:
+        return list(Realization).index(self)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SweepRow:
+    category: int
+    status: SweepStatus
+    checked: str
+
+    def __post_init__(self) -> None:
+        if self.category not in CHECKLIST:
+            raise ValueError(f"sweep category {self.category} is not 1..11")
+        if not self.checked.strip():
+            raise ValueError(f"sweep row {self.category} says nothing about what was checked")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RefuterFinding:
+    token: str
+    location: str
+    category: int
+    why: str
+    advisory: str  # Resolve | Route | Drop | Defer
+    repair: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ZeroMemoryVerdict:
+    passed: bool
+    realization: Realization
+    sweep: tuple[SweepRow, ...]
+    findings: tuple[RefuterFinding, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not _one_row_per_category(self.sweep):
+            raise ValueError("a verdict needs a sweep row for each of the eleven categories")
+
+
+# --- Qp answer (spec: AuthorityCopy, Rule 32) -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Derived:
+    """The carried copy is derived: the record itself stays the authoritative copy."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuthoritativeAt:
+    """The authoritative copy lives at a location, which must pass resolves_at."""
+
+    location: str
+
+    def __post_init__(self) -> None:
+        if not self.location.strip():
+            raise ValueError("AuthoritativeAt needs a location")
+
+
+AuthorityCopy = Derived | AuthoritativeAt
+
+
+# --- certificate (issue 2, item 4) ---------------------------------------------------------
+
+CERTIFICATE_SCHEMA = "diylisis.certificate/1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TargetIdentity:
+    digest: str  # sha256:<hex> over the snapshot boundary
+    boundary: str
+    revision: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EmittedDelta:
+    """What the certificate says of a repair: resolutions verbatim, excisions content-free."""
+
+    kind: str  # "resolution" | "excision"
+    location: str
+    added: str | None = None  # the text a resolution added; None for an excision
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReceptionProcedure:
+    role: str
+    granted_sources: tuple[str, ...]
+    verification: tuple[str, ...]
+    scope: str | None
+    stop: str | None
+    dereference_steps: tuple[str, ...]
+    premises: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Certificate:
+    target: Target
+    identity: TargetIdentity
+    role: str
+    activity: str | None
+    activation_edge: ActivationEdge
+    judgments: tuple[RouteJudgment, ...]
+    outcome: Outcome
+    deltas: tuple[EmittedDelta, ...]
+    reception: ReceptionProcedure
+    realization: Realization
+    sweep: tuple[SweepRow, ...]
+    issued_at: str
+    tool_version: str
+    suppressions: tuple[str, ...] = field(default=())
+    consumer_profile: str | None = None  # Qp (Rule 32), when it fired
+    authority_copy: str | None = None  # Qp: where the authoritative copy lives
+    # rules that could not run ("language zh: only language-neutral rules ran")
+    coverage: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.outcome not in tuple(Outcome):
+            raise ValueError(f"unknown outcome {self.outcome!r}")
+        if not _one_row_per_category(self.sweep):
+            raise ValueError("a certificate needs one sweep row for each of the eleven categories")
+        if (self.outcome == Outcome.REPAIRED) != bool(self.deltas):
+            raise ValueError("outcome is repaired exactly when deltas were emitted")

@@ -1,0 +1,233 @@
+"""The run state Λ of one certification (spec: MODE STATE), session-side only.
+
+Saved as `.git/distill/runs/<run-id>.json` after every pass and at every pause. Nothing
+here that was dropped ever reaches a certificate, a note, the brief or the record: the
+emitting phase (F7) projects from it explicitly.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from diylisis.core.gate import Answer as Answer  # the gate's answer, shared by every kind of run
+from diylisis.core.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
+
+
+class ItemOrigin(enum.Enum):
+    TARGET = "target"  # found in the record by F1
+    AUTHORED = "authored"  # text a repair wrote into the record (Rule 25)
+    REFUTER = "refuter"  # an F5 finding no F1 item matched (spec: EvidencedFinding)
+    LEG = "certification-leg"  # a measure leg's repair that could not be performed
+
+
+class Grounding(enum.Enum):
+    INLINE = "Inline"
+    STABLE_POINTER = "StablePointer"
+    ROUTED_RESIDUAL = "RoutedResidual"
+
+
+class Provenance(enum.Enum):
+    OBSERVED_KEEP = "ObservedKeep"
+    UNKNOWN = "Unknown"
+
+
+class DispositionKind(enum.Enum):
+    KEEP = "KEEP"
+    ROUTE = "ROUTE"
+    DROP = "DROP"
+
+
+class GateKind(enum.Enum):
+    CONTRACT = "contract"  # F0 Confirm / Correct (Rule 29)
+    RESIDUAL = "residual"  # Qd: Resolve / Route / Drop / Defer
+    PREMISE = "premise"  # Qp: consumer profile and authority copy (Rule 32)
+
+
+class RunStatus(enum.StrEnum):
+    """Where a certification run stands; the run file and `--format json` carry the value."""
+
+    RUNNING = "running"
+    PAUSED = "paused"  # open questions wait for answers (`git distill answer`, `resume`)
+    CERTIFIED = "certified"
+    STOPPED = "stopped"  # stop_reason says why; a fresh certification is needed
+
+
+RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Item:
+    """A ContextItem the run judges: a residue token, a pointer, a decision or the body."""
+
+    id: str
+    token: str
+    line: int
+    column: int
+    kind: str  # a residue category value, or "pointer", "decision", "content"
+    origin: ItemOrigin
+    rule_id: str | None = None
+    why: str = ""
+    fix: str = ""
+    resolution: str | None = None  # mechanical stable form (a full URL for #123)
+    locator: str | None = None  # for pointers: the locator that resolves
+    checklist: int = 11
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Substitution:
+    """F1 row: surface token -> canonical reference (spec: Substitution)."""
+
+    item_id: str
+    surface_token: str
+    canonical_ref: str | None
+    confidence: float
+    unresolved: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionRecord:
+    """Rule 33: a decision-shaped claim and the durable record of its rationale."""
+
+    id: str
+    claim: str
+    line: int
+    ledger_ref: str | None = None
+    deferral: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GroundingMark:
+    item_id: str
+    grounding: Grounding
+    detail: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProvenanceMark:
+    item_id: str
+    provenance: Provenance
+    source: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disposition:
+    item_id: str
+    kind: DispositionKind
+    value: str | None  # inline evidence (KEEP) or stable reference (ROUTE)
+    basis: str
+    by_gate: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedgerEntry:
+    """ResidualLedger entry; every one is surfaced at a gate before convergence."""
+
+    item_id: str
+    reason: str  # unresolved | unknown-provenance | comprehension-gap | certification-leg | exposure | recurrence
+    detail: str
+    surfaced: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RepairDelta:
+    """A logged, claim-preserving change to the record (Rule 12)."""
+
+    kind: str  # "resolution" | "excision"
+    item_id: str
+    pass_n: int
+    line: int
+    before: str  # the segment as it was (session-side only)
+    after: str  # the segment as it became
+    added: str | None = None  # the text a resolution added, emitted in the certificate
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Question:
+    """An open gate item, as shown to the author and in the paused JSON."""
+
+    id: str
+    gate: GateKind
+    token: str
+    reason: str
+    options: tuple[str, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HistoryEntry:
+    item_id: str
+    token: str
+    disposition: DispositionKind
+    drop_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FieldMark:
+    """Rule 29: a tracked contract field marked against the constituting utterance.
+
+    provenance says who stated the field; confirmed says who ratified an ai_authored one
+    (the user's F0 Confirm, or a committed configuration at a hook). A confirmed field
+    stays ai_authored: confirmed by the user is not stated by the user (spec: cp_record).
+    """
+
+    field: str
+    provenance: str  # user_stated | ai_authored
+    confirmed: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Measure:
+    """F6 hygiene measure legs (spec: measure(Λ))."""
+
+    unresolved_anchors: int = 0
+    unmet_stop: int = 0
+    unsurfaced_residual: int = 0
+    leaked_drops: int = 0
+    undisposed_authored: int = 0
+    missing_bases: int = 0
+    unresolvable_route_pointers: int = 0
+    ledgerless_decisions: int = 0
+
+    @property
+    def total(self) -> int:
+        return (self.unresolved_anchors + self.unmet_stop + self.unsurfaced_residual
+                + self.leaked_drops + self.undisposed_authored + self.missing_bases
+                + self.unresolvable_route_pointers + self.ledgerless_decisions)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunState:
+    """Λ: everything one certification run knows, advanced by dataclasses.replace."""
+
+    run_id: str
+    target: Target
+    contract: Contract
+    utterances: tuple[str, ...]
+    contract_provenance: tuple[FieldMark, ...]
+    status: RunStatus
+    pass_n: int = 0
+    identity: str | None = None  # digest of the state the last pass reviewed
+    items: tuple[Item, ...] = ()
+    subst_table: tuple[Substitution, ...] = ()
+    decisions: tuple[DecisionRecord, ...] = ()
+    grounding: tuple[GroundingMark, ...] = ()
+    provenance: tuple[ProvenanceMark, ...] = ()
+    dispositions: tuple[Disposition, ...] = ()
+    judgments: tuple[RouteJudgment, ...] = ()
+    authored: tuple[str, ...] = ()  # item ids of repair-authored text awaiting disposition
+    repair_deltas: tuple[RepairDelta, ...] = ()
+    repaired_targets: tuple[tuple[str, str], ...] = ()  # (token, location), Rule 31
+    premises: tuple[DecisionRecord, ...] = ()
+    ledger: tuple[LedgerEntry, ...] = ()
+    answers: tuple[Answer, ...] = ()
+    history: tuple[HistoryEntry, ...] = ()
+    open_questions: tuple[Question, ...] = ()
+    measure: Measure = Measure()
+    verdict: ZeroMemoryVerdict | None = None
+    outcome: Outcome | None = None  # bound when the certificate is issued
+    consumer_profile: str | None = None
+    authority_copy: str | None = None
+    repair_commits: tuple[str, ...] = ()
+    stop_reason: str | None = None
+    proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation

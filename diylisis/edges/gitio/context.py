@@ -1,0 +1,940 @@
+"""RepoContext implementations: what resolves_at may ask of a repository (DESIGN.md, resolves_at).
+
+- `PygitContext(repo, revision)`: pygit2, for scans and the benchmark; indexes of the tree
+  (paths, and lower-cased text for mentions) are cached per revision. Blob texts are read
+  through one `git cat-file` per process, and a range scan lists reachable commits with a
+  `git rev-list` started in the background.
+- `GitCommandContext(workdir, revision=None)`: a handful of `git` subprocess calls for the
+  commit-msg hook's fast path; never imports pygit2; every lookup is lazy and cached.
+- `HostContext(host, owner, name)`: a record without a repository (a pull-request body):
+  only the origin host is known, so tracked()/mentions() cannot be asked (`has_tree` False).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+
+from diylisis.core.errors import GitError
+from diylisis.edges.gitio import first_line, git_argv, git_process
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    import subprocess
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+    from typing import Any
+
+    import pygit2
+
+_TEXT_LIMIT = 8 * 1024 * 1024  # larger blobs are data dumps, not prose that defines terms
+
+
+# Compiled on first use, once: a commit-msg hook on a record that names no path and no issue
+# needs none of them, and compiling them costs it about 1 ms.
+@functools.cache
+def _remote_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(URL, scp-like) remote address patterns."""
+    return (re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]+@)?(?P<host>[^/:]+)(?::\d+)?/(?P<path>.+)$", re.I),
+            re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?P<path>[^/].*)$"))
+
+
+@functools.cache
+def _anchor() -> re.Pattern[str]:
+    """A line anchor after a path (:12, :3-9, #L4, #L4-L8)."""
+    return re.compile(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$")
+
+
+def parse_remote_url(url: str) -> tuple[str, str, str] | None:
+    """(host, owner, name) from an https, ssh or scp-like remote URL; None for local paths."""
+    url = url.strip()
+    url_pattern, scp_pattern = _remote_patterns()
+    match = url_pattern.match(url) or (None if "://" in url or url.startswith(("/", ".")) else scp_pattern.match(url))
+    if match is None:
+        return None
+    path = match.group("path").strip("/")
+    if path.endswith(".git"):
+        path = path[:-4]
+    parts = [p for p in path.split("/") if p]
+    if len(parts) < 2:
+        return None
+    return match.group("host").lower(), "/".join(parts[:-1]), parts[-1]
+
+
+def normalize_path(path: str) -> str:
+    """A path as the tree spells it: no line anchor, no ./ prefix, no trailing slash."""
+    path = _anchor().sub("", path.strip().strip("`'\""))
+    while path.startswith("./"):
+        path = path[2:]
+    return path.strip("/")
+
+
+def word_pattern(term: str) -> re.Pattern[str]:
+    """Case-insensitive occurrence of term not glued to other letters or digits."""
+    return _word_pattern(term.lower())
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(term: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])")
+
+
+@functools.lru_cache(maxsize=4096)
+def _byte_word_pattern(term: bytes) -> re.Pattern[bytes]:
+    """word_pattern over the bytes of a text whose ASCII letters are lower-cased."""
+    return re.compile(rb"(?<![a-z0-9_])" + re.escape(term) + rb"(?![a-z0-9_])")
+
+
+# The only characters whose str.lower() holds an ASCII character: U+0130 (i and a combining
+# dot) and U+212A KELVIN SIGN (k), in UTF-8. A text without them has its ASCII letters
+# lower-cased the same way by bytes.lower() as by str.lower(), so an ASCII term can be
+# looked for in the bytes without decoding (tests/edges/gitio/test_context_search.py checks
+# the list against the running Python's Unicode tables).
+_ASCII_FROM_LOWER = (b"\xc4\xb0", b"\xe2\x84\xaa")
+
+
+class PathIndex:
+    """Tracked paths and directories, with suffixes, so 'graph.json' under any folder resolves."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = frozenset(paths)
+        entries: set[str] = set()
+        for path in paths:
+            parts = path.split("/")
+            for i in range(len(parts)):
+                for j in range(i + 1, len(parts) + 1):
+                    entries.add("/".join(parts[i:j]))
+        self.entries = frozenset(entries)
+
+    def has(self, path: str) -> bool:
+        """Path (file or directory, possibly relative to some folder, possibly a glob) is tracked."""
+        path = normalize_path(path)
+        if not path:
+            return False
+        if any(ch in path for ch in "*?["):
+            import fnmatch  # a glob in a record is rare; the commit-msg hook does not load fnmatch otherwise
+
+            return any(fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path) for p in self.entries)
+        return path in self.entries
+
+
+class PygitContext:
+    """RepoContext over a pygit2 repository at one revision (its tree, plus its first parent's)."""
+
+    has_tree = True
+
+    def __init__(
+        self,
+        repo: pygit2.Repository,
+        revision: str,
+        *,
+        origin: tuple[str, str, str] | None = None,
+        origin_known: bool = False,
+        exclude_path: str | None = None,
+        walked: bool = False,
+        first_parent: bool = True,
+    ) -> None:
+        """origin_known: the origin given (None too) is final, so origin() never reads the config (a range scan).
+        walked: revision is the full id of a commit a walk of this repository gave, taken without a check.
+        first_parent: also answer from the first parent's tree, as a commit message may name what its
+        commit removed; a file's references resolve in the revision's own tree only (Rule 21)."""
+        import pygit2
+
+        self._pygit2 = pygit2
+        self.repo = repo
+        # the record being certified is tracked too, but it cannot define its own terms
+        self._exclude = normalize_path(exclude_path) if exclude_path else None
+        self._commit: Any = None
+        # odb.exists checks the pack index; `revision in repo` would read and parse the object
+        self._commit_id = revision if walked or (_is_object_id(revision) and repo.odb.exists(revision)) else None
+        if self._commit_id is None:
+            self._commit = self._resolve(revision)
+        self._tree_id: Any = None
+        self._parent_tree_id: Any = None if first_parent else False  # False: no parent tree is asked
+        self._origin = origin
+        self._origin_known = origin_known or origin is not None
+        self._mentions: dict[str, bool] = {}
+        if origin_known and repo.path not in _REACHABLE:
+            _list_reachable_commits(repo)  # a range scan: commit_id() will likely be asked
+
+    def _resolve(self, revision: str) -> Any:
+        pygit2 = self._pygit2
+        try:
+            return self.repo.revparse_single(revision).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            raise GitError(f"unknown revision {revision!r} in {self.repo.path}") from None
+
+    @property
+    def commit(self) -> Any:
+        """The revision's commit, read on first use (most records of a scan never ask for the tree)."""
+        if self._commit is None:
+            self._commit = self._resolve(self._commit_id)
+        return self._commit
+
+    def _tree_ids(self) -> Iterator[Any]:
+        """Ids of the revision's tree, then of its first parent's (read only if the caller goes on)."""
+        if self._tree_id is None:
+            self._tree_id = self.commit.tree_id
+        yield self._tree_id
+        if self._parent_tree_id is None:
+            parents = self.commit.parent_ids
+            self._parent_tree_id = self.repo[parents[0]].tree_id if parents else False
+        if self._parent_tree_id is not False:
+            yield self._parent_tree_id
+
+    def tracked(self, path: str) -> bool:
+        """The path is tracked in the tree of the revision or its first parent (line anchors accepted)."""
+        path = normalize_path(path)
+        if not path:
+            return False
+        index = _index(self.repo)
+        if any(ch in path for ch in "*?["):
+            import fnmatch
+
+            return any(
+                fnmatch.fnmatch(p, path) or fnmatch.fnmatch(p, "*/" + path)
+                for tree_id in self._tree_ids()
+                for p in index.paths(tree_id)
+            )
+        parts = tuple(path.split("/"))
+        return any(index.has_suffix(tree_id, parts) for tree_id in self._tree_ids())
+
+    def commit_id(self, prefix: str) -> str | None:
+        """Full id of a commit whose id starts with prefix, present and reachable from a ref."""
+        key = (self.repo.path, prefix)
+        if key not in _COMMIT_IDS:  # the answer does not depend on the revision: a scan asks it once
+            if len(_COMMIT_IDS) >= _COMMIT_ID_MEMO:
+                _COMMIT_IDS.clear()
+            _COMMIT_IDS[key] = self._find_commit(prefix)
+        return _COMMIT_IDS[key]
+
+    def _find_commit(self, prefix: str) -> str | None:
+        pygit2 = self._pygit2
+        if not re.fullmatch(r"[0-9a-fA-F]{4,40}", prefix):
+            return None
+        try:
+            obj = self.repo.revparse_single(prefix.lower())
+            commit = obj.peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError, TypeError):
+            return None
+        full = str(commit.id)
+        return full if _reachable(self.repo, full) else None
+
+    def origin(self) -> tuple[str, str, str] | None:
+        """(host, owner, name) given at construction, else parsed from remote.origin.url (read once)."""
+        if self._origin_known:
+            return self._origin
+        try:
+            url = self.repo.config["remote.origin.url"]
+        except (KeyError, self._pygit2.GitError):
+            self._origin = None
+        else:
+            self._origin = parse_remote_url(str(url))
+        self._origin_known = True
+        return self._origin
+
+    def mentions(self, term: str) -> bool:
+        """The term occurs case-insensitively (as a whole word) in the tracked text of the revision or its parent."""
+        key = term.lower().strip()
+        if not key:
+            return False
+        found = self._mentions.get(key)
+        if found is None:
+            index = _index(self.repo)
+            exclude = tuple(self._exclude.split("/")) if self._exclude else ()
+            found = self._mentions[key] = any(index.mentions(tree_id, key, exclude) for tree_id in self._tree_ids())
+        return found
+
+
+class _TreeIndex:
+    """Per-repository answers memoized by object id, so a walk over history reuses unchanged subtrees.
+
+    Consecutive commits share almost every subtree and blob; keying "does this subtree hold
+    that path / mention that term" by object id makes each commit cost only what changed.
+    """
+
+    def __init__(self, repo: pygit2.Repository) -> None:
+        import pygit2
+
+        self._pygit2 = pygit2
+        self.repo = repo
+        self._children: dict[Any, tuple[tuple[str, Any, str], ...]] = {}
+        self._suffix: dict[tuple[Any, tuple[str, ...]], bool] = {}
+        self._terms: dict[str, dict[Any, bool]] = {}
+        self._texts: dict[Any, bytes] = {}  # blob id -> its bytes, ASCII letters lower-cased
+        self._unicode_texts: dict[Any, str] = {}  # blob id -> str.lower() of its decoded text
+        self._odd: set[Any] = set()  # blobs holding a character that lowers to ASCII
+        self._text_bytes = 0
+
+    def children(self, tree_id: Any) -> tuple[tuple[str, Any, str], ...]:
+        """(name, id, kind) of a tree's entries; kind is tree, blob or commit (a submodule)."""
+        entries = self._children.get(tree_id)
+        if entries is None:
+            try:
+                tree = self.repo[tree_id]
+            except KeyError:
+                tree = ()
+            entries = self._children[tree_id] = tuple((e.name, e.id, e.type_str) for e in tree)
+        return entries
+
+    def paths(self, tree_id: Any, prefix: str = "") -> list[str]:
+        """Every path (files and directories) under a tree."""
+        out = []
+        for name, oid, kind in self.children(tree_id):
+            out.append(prefix + name)
+            if kind == "tree":
+                out.extend(self.paths(oid, f"{prefix}{name}/"))
+        return out
+
+    def _has_path(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
+        entries = {name: (oid, kind) for name, oid, kind in self.children(tree_id)}
+        head = entries.get(parts[0])
+        if head is None:
+            return False
+        if len(parts) == 1:
+            return True
+        return head[1] == "tree" and self._has_path(head[0], parts[1:])
+
+    def has_suffix(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
+        """parts names a path under this tree or under any of its subdirectories."""
+        key = (tree_id, parts)
+        if key not in self._suffix:
+            found = self._has_path(tree_id, parts) or any(
+                kind == "tree" and self.has_suffix(oid, parts) for _, oid, kind in self.children(tree_id)
+            )
+            self._suffix[key] = found
+        return self._suffix[key]
+
+    def mentions(self, tree_id: Any, term: str, exclude: tuple[str, ...] = ()) -> bool:
+        """Some text blob under the tree (but the excluded path) holds the term (lower-cased) as a whole word."""
+        memo = self._terms.get(term)
+        if memo is None:
+            memo = self._terms[term] = {}
+        elif not exclude:
+            found = memo.get(tree_id)
+            if found is not None:
+                return found
+        holds = self._matcher(term)
+        # First the blobs already read; the others are read together, in one request to git,
+        # only when those do not answer (a term found in a read blob reads nothing).
+        unread: list[Any] = []
+        found = self._search(tree_id, exclude, memo, holds, unread)
+        if not found and unread:
+            self._read_many(unread)
+            found = self._search(tree_id, exclude, memo, holds, None)
+        return found
+
+    def _search(self, tree_id: Any, exclude: tuple[str, ...], memo: dict[Any, bool],
+                holds: Callable[[Any], bool], unread: list[Any] | None) -> bool:
+        # The hot loop of a history scan: one pass per (term, tree not seen with that term);
+        # blobs and subtrees already judged for the term are answered from memo. With unread
+        # given, a blob not read yet is listed there instead of judged, and the trees above it
+        # are not memoized (their answer is not known).
+        found = False
+        deferred = len(unread) if unread is not None else 0
+        texts = self._texts
+        for name, oid, kind in self.children(tree_id):
+            if exclude and exclude[0] == name:
+                if len(exclude) == 1:
+                    continue  # the record's own file
+                found = kind == "tree" and self._search(oid, exclude[1:], memo, holds, unread)
+            else:
+                found = memo.get(oid)
+                if found is None:
+                    if kind == "tree":
+                        found = self._search(oid, (), memo, holds, unread)
+                    elif kind == "blob":
+                        if unread is not None and oid not in texts:
+                            unread.append(oid)
+                            found = False
+                        else:
+                            found = memo[oid] = holds(oid)
+                    else:
+                        found = False  # a submodule's commit
+            if found:
+                break
+        if not exclude and (found or unread is None or len(unread) == deferred):
+            memo[tree_id] = found
+        return found
+
+    def _matcher(self, term: str) -> Callable[[Any], bool]:
+        """blob id -> the blob's text holds term (lower-cased) as a whole word (word_pattern)."""
+        texts, odd = self._texts, self._odd
+        if term.isascii():
+            needle = term.encode("ascii")
+
+            def holds(blob_id: Any) -> bool:
+                data = texts.get(blob_id)
+                if data is None:
+                    data = self._read_one(blob_id)
+                if blob_id in odd:  # a character of the text lowers to ASCII: only str.lower() tells
+                    text = self._unicode_text(blob_id)
+                    return term in text and word_pattern(term).search(text) is not None
+                return needle in data and _byte_word_pattern(needle).search(data) is not None
+        else:
+
+            def holds(blob_id: Any) -> bool:
+                data = texts.get(blob_id)
+                if data is None:
+                    data = self._read_one(blob_id)
+                if data.isascii():
+                    return False  # the lower-cased term has a character no ASCII text lowers to
+                text = self._unicode_text(blob_id)
+                return term in text and word_pattern(term).search(text) is not None
+
+        return holds
+
+    def _read_many(self, blob_ids: list[Any]) -> None:
+        """Read and cache the texts of blobs: many in one request to this process's `git cat-file`."""
+        wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts]
+        # Only objects present go to git: in a partial clone it would fetch a missing one from its
+        # remote. A few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe.
+        odb = self.repo.odb
+        present = [oid for oid in wanted if odb.exists(oid)] if len(wanted) >= _CAT_FILE_FROM else []
+        pipe = _cat_file(_STORE, self.repo.path) if len(present) >= _CAT_FILE_FROM else None
+        if pipe is not None:
+            try:
+                for oid, found in zip(present, pipe.read(present), strict=True):
+                    raw = b"" if found is None else found[1]
+                    self._store(oid, b"" if len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
+            except _PipeBroken:
+                _close_cat_file(pipe, broken=True)  # the blobs not read yet are read through pygit2
+        for oid in wanted:
+            if oid not in self._texts:
+                self._read_one(oid)  # a missing blob reads as no text there
+
+    def _read_one(self, blob_id: Any) -> bytes:
+        """The blob's bytes with ASCII letters lower-cased (empty for binary or huge blobs), read
+        through pygit2 and cached."""
+        try:
+            blob = self.repo[blob_id]
+        except KeyError:
+            data = b""  # a partial copy may list a large blob it does not hold
+        else:
+            # the buffer of the blob already read: Blob.data would read it from the odb again
+            data = b"" if blob.size > _TEXT_LIMIT or blob.is_binary else bytes(memoryview(blob)).lower()
+        return self._store(blob_id, data)
+
+    def _store(self, blob_id: Any, data: bytes) -> bytes:
+        """Cache a blob's text (ASCII letters lower-cased), noting whether a character lowers to ASCII."""
+        # the lead byte first: memchr finds it or its absence far faster than the pair is searched
+        if not data.isascii() and any(odd[:1] in data and odd in data for odd in _ASCII_FROM_LOWER):
+            self._odd.add(blob_id)
+        self._texts[blob_id] = data
+        self._keep(len(data))
+        return data
+
+    def _unicode_text(self, blob_id: Any) -> str:
+        """The blob's text decoded and lower-cased as str.lower() does it (for non-ASCII terms or texts)."""
+        text = self._unicode_texts.get(blob_id)
+        if text is None:
+            data = self._texts.get(blob_id)
+            if data is None:
+                data = self._read_one(blob_id)
+            # lower-casing ASCII first changes nothing str.lower() would not (it maps per character)
+            text = self._unicode_texts[blob_id] = data.decode("utf-8", "replace").lower()
+            self._keep(len(text))
+        return text
+
+    def _keep(self, size: int) -> None:
+        """Count size into the text caches; drop the oldest texts while they hold more than _TEXT_CACHE."""
+        self._text_bytes += size
+        for cache in (self._unicode_texts, self._texts):
+            while self._text_bytes > _TEXT_CACHE and len(cache) > 1:
+                # oldest first: a walk over history rarely comes back to a blob it left behind
+                blob_id = next(iter(cache))
+                dropped = cache.pop(blob_id)
+                self._text_bytes -= len(dropped)
+                if cache is self._texts:
+                    self._odd.discard(blob_id)
+
+
+_INDEXES: dict[str, _TreeIndex] = {}
+_REACHABLE: dict[str, _Reachability] = {}
+_COMMIT_IDS: dict[tuple[str, str], str | None] = {}  # (repository path, prefix) -> commit_id()
+_COMMIT_ID_MEMO = 100_000
+
+
+def _is_object_id(revision: str) -> bool:
+    """A full SHA-1 or SHA-256 object id in lower-case hex."""
+    return len(revision) in (40, 64) and not revision.strip("0123456789abcdef")
+_TEXT_CACHE = 256 * 1024 * 1024
+
+
+def _index(repo: pygit2.Repository) -> _TreeIndex:
+    index = _INDEXES.get(repo.path)
+    if index is None:
+        index = _INDEXES[repo.path] = _TreeIndex(repo)
+    elif index.repo is not repo:
+        # Another handle on the same repository (a forked scan worker opens its own): the
+        # answers are keyed by object id, so they stay true; reads go through the new handle.
+        index.repo = repo
+    return index
+
+
+class _Reachability:
+    """Commits known reachable from the refs of one repository, and the ref tips not walked yet.
+
+    Branches, tags and remote-tracking branches are walked first: the commits a message names
+    are nearly always theirs, and the other refs can hold far more history (git.git's notes
+    and pull-request refs reach 203k commits, its branches and tags 85k). The other refs are
+    walked only when a present commit is not among the first. known is None while listing,
+    a `git rev-list` of the first, runs in the background (see _list_reachable_commits).
+    """
+
+    __slots__ = ("known", "primary", "pending", "listing")
+
+    def __init__(self, known: set[str] | None, primary: list[Any], pending: list[Any] | None,
+                 listing: _Listing | None = None) -> None:
+        self.known = known
+        self.primary = primary
+        self.pending = pending  # None: the other refs are not resolved yet
+        self.listing = listing
+
+
+_PRIMARY_REFS = ("refs/heads/", "refs/tags/", "refs/remotes/")
+
+
+def _ref_tips(repo: pygit2.Repository, primary: bool) -> list[Any]:
+    """Commit ids the branches, tags and remote-tracking branches (primary) or the other refs point at."""
+    import pygit2
+
+    tips = []
+    for name in repo.references:
+        if name.startswith(_PRIMARY_REFS) is primary:
+            try:
+                tips.append(repo.references[name].resolve().peel(pygit2.Commit).id)
+            except (KeyError, ValueError, pygit2.GitError, TypeError):
+                continue
+    return tips
+
+
+def _list_reachable_commits(repo: pygit2.Repository) -> None:
+    """Start listing the commits reachable from the repository's branches and tags in the background.
+
+    A range scan (PygitContext with origin_known) starts it with its first context: without a
+    commit-graph the listing takes 0.7 s on git.git (85k commits), which git then spends beside
+    this process before commit_id() first needs it (about 0.4 s later there).
+    """
+    primary = _ref_tips(repo, primary=True)
+    listing = _Listing(repo.path, primary, []) if primary else None
+    _REACHABLE[repo.path] = _Reachability(None if listing else set(), primary, None, listing)
+
+
+def _reachable(repo: pygit2.Repository, commit_id: str) -> bool:
+    """The commit (a full id) is reachable from some ref of the repository (walks cached per repository)."""
+    state = _REACHABLE.get(repo.path)
+    if state is None:
+        primary = _ref_tips(repo, primary=True)
+        state = _REACHABLE[repo.path] = _Reachability(_commits_from(repo, primary, []), primary, None)
+    if state.known is None:
+        # the listing started in this process (a forked worker cannot wait for its parent's)
+        listed = state.listing.result() if state.listing is not None else None
+        state.known = listed if listed is not None else _commits_from(repo, state.primary, [])
+        state.listing = None
+    if commit_id in state.known:
+        return True
+    if state.pending is None:
+        state.known |= _commits_from(repo, _ref_tips(repo, primary=False), state.primary)
+        state.pending = []
+        return commit_id in state.known
+    return False
+
+
+def _commits_from(repo: pygit2.Repository, tips: list[Any], hidden: list[Any]) -> set[str]:
+    """Ids of the commits reachable from tips but not from hidden."""
+    import pygit2
+
+    if not tips:
+        return set()
+    listed = _Listing(repo.path, tips, hidden).result() if _has_commit_graph(repo.path) else None
+    if listed is not None:
+        return listed
+    walker = repo.walk(tips[0], pygit2.enums.SortMode.NONE)
+    for tip in tips[1:]:
+        walker.push(tip)
+    for tip in hidden:
+        walker.hide(tip)
+    return {str(c.id) for c in walker}
+
+
+def _has_commit_graph(git_dir: str) -> bool:
+    """The repository's object store has a commit-graph file (a single one or a chain)."""
+    common = git_dir
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as file:  # a linked worktree
+            common = os.path.join(git_dir, file.read().strip())
+    except OSError:
+        pass
+    info = os.path.join(common, "objects", "info")
+    return os.path.isfile(os.path.join(info, "commit-graph")) or os.path.isfile(
+        os.path.join(info, "commit-graphs", "commit-graph-chain"))
+
+
+_GIT_STORE_VARIABLES = frozenset({
+    "GIT_DIR", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_GRAFT_FILE",
+    "GIT_SHALLOW_FILE", "GIT_REPLACE_REF_BASE",
+})
+
+
+class _Listing:
+    """`git rev-list` of the commits reachable from tips but not from hidden, running into a temporary file.
+
+    With a commit-graph git reads parents from the graph (about 3 us a commit on git.git)
+    where a pygit2 walk inflates and parses every commit (about 9 us); without one git is
+    hardly faster (8 us), so a listing is waited for at once only with a commit-graph
+    (_commits_from), and is otherwise started early, to run beside this process
+    (_list_reachable_commits).
+    """
+
+    def __init__(self, git_dir: str, tips: list[Any], hidden: list[Any]) -> None:
+        import subprocess
+        import tempfile
+
+        self.pid = os.getpid()
+        self.process: subprocess.Popen[bytes] | None = None
+        revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
+        # a file, not a pipe: git writes all of its answer without waiting for this process to read
+        self.output = tempfile.TemporaryFile()
+        try:
+            self.process = _git_on_store(git_dir, ["rev-list", "--stdin"], stdin=subprocess.PIPE, stdout=self.output)
+            assert self.process.stdin is not None
+            with self.process.stdin:
+                self.process.stdin.write(revisions.encode("ascii"))
+        except OSError:
+            pass  # git is missing or stopped reading: result() says None
+        _end_at_exit()
+        _LISTINGS.append(self)
+
+    def result(self) -> set[str] | None:
+        """The listed ids, once git is done; None if git failed or the listing is another process's."""
+        if self.process is None or self.pid != os.getpid():
+            return None
+        code = self.process.wait()
+        if self in _LISTINGS:
+            _LISTINGS.remove(self)
+        with self.output:
+            self.output.seek(0)
+            listed = self.output.read()
+        return set(listed.decode("ascii").split()) if code == 0 else None
+
+
+# git_blob_is_binary (libgit2, what pygit2's Blob.is_binary answers) over the first 8000 bytes:
+# binary when they open with a UTF-16 or UTF-32 byte-order mark, hold a NUL, or hold more than
+# one control character (but tab, line feed, vertical tab, carriage return, backspace, form
+# feed and escape) per 128 others, counted after a UTF-8 byte-order mark.
+_BINARY_HEAD = 8000
+_CONTROLS = bytes([*range(1, 8), *range(14, 27), *range(28, 32), 127])
+_SPACES = b"\t\n\v\r"
+
+
+def _is_binary(data: bytes) -> bool:
+    """Blob.is_binary of a blob with these bytes, computed without reading it through pygit2."""
+    head = data[:_BINARY_HEAD]
+    if b"\0" in head or head.startswith((b"\xfe\xff", b"\xff\xfe")):
+        return True  # (a UTF-32 byte-order mark holds a NUL)
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    controls = len(head) - len(head.translate(None, _CONTROLS))
+    if not controls:
+        return False
+    printable = len(head.translate(None, _CONTROLS + _SPACES))
+    return (printable >> 7) < controls
+
+
+class _PipeBroken(Exception):
+    """The cat-file process ended or answered out of turn."""
+
+
+class _CatFile:
+    """One `git cat-file --batch`, owned by the process that started it, in one of two views:
+
+    - _STORE: on the object store pygit2 opened at a git directory, whatever the environment says
+      (_git_on_store), for the blobs of the trees pygit2 read. git resolves a pack's deltas with a
+      larger cache of delta bases than libgit2, and it works beside this process: the 12k blobs
+      (262 MB) a scan of git.git v2.40.0..v2.45.0 reads cost 1.0 s in this process through
+      pygit2, 0.2 s here and 0.7 s in git through cat-file.
+    - _REPOSITORY: in a work tree as the user's git sees it (`git -C`, with the environment and
+      replace refs), for objects git itself listed, such as the notes `verify --range` reads.
+
+    A forked worker never uses its parent's (their answers would interleave): _cat_file starts
+    one per process and view.
+    """
+
+    # Ids per write. Two batches at most are waiting (the one being answered and the next):
+    # their 2.5 KB (3.9 KB for SHA-256 ids) fit a pipe of one page, the least Linux gives, so a
+    # write never blocks while git is blocked writing answers this process has not read yet.
+    _BATCH = 30
+    _PIPE_SIZE = 1024 * 1024
+
+    def __init__(self, view: str, where: str) -> None:
+        import subprocess
+
+        self.view = view
+        self.where = where  # the git directory (_STORE) or the work tree (_REPOSITORY)
+        self.pid = os.getpid()
+        streams: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+        if view == _STORE:
+            self.process = _git_on_store(where, ["cat-file", "--batch"], **streams)
+        else:
+            self.process = subprocess.Popen(git_argv(["cat-file", "--batch"], where), stderr=subprocess.DEVNULL,
+                                            **streams)
+        try:  # room for git to read ahead while this process works on what it read (Linux)
+            import fcntl
+
+            fcntl.fcntl(self.process.stdout.fileno(), fcntl.F_SETPIPE_SZ, self._PIPE_SIZE)  # type: ignore[union-attr]
+        except (ImportError, AttributeError, OSError):
+            pass  # another system, or a user over the pipe size limit: the default size works too
+
+    def read(self, ids: list[Any]) -> Iterator[tuple[str, bytes] | None]:
+        """The type and raw bytes of each object, in order (None for a missing one)."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        batches = [ids[start:start + self._BATCH] for start in range(0, len(ids), self._BATCH)]
+        self._ask(batches[0])
+        for number, batch in enumerate(batches):
+            if number + 1 < len(batches):
+                self._ask(batches[number + 1])  # git works on the next batch while this one is read
+            for oid in batch:
+                header = stdout.readline()
+                fields = header.split()
+                if not fields or fields[0].decode("ascii", "replace") != str(oid):
+                    raise _PipeBroken
+                if len(fields) != 3:
+                    yield None  # "<id> missing"
+                    continue
+                size = int(fields[2])
+                data = stdout.read(size)
+                if len(data) != size or stdout.read(1) != b"\n":
+                    raise _PipeBroken
+                yield fields[1].decode("ascii", "replace"), data
+
+    def _ask(self, batch: list[Any]) -> None:
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write("".join(f"{oid}\n" for oid in batch).encode("ascii"))
+            stdin.flush()
+        except OSError:
+            raise _PipeBroken from None
+
+    def close(self) -> None:
+        """End the process (this process's own) or let go of a parent's inherited pipes."""
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        if self.pid == os.getpid():
+            import subprocess
+
+            try:
+                self.process.wait(timeout=5)  # stdin closed: git ends, unless a forked process holds it open
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+_STORE, _REPOSITORY = "store", "repository"  # the views of a _CatFile
+_CAT_FILES: dict[str, _CatFile] = {}  # view -> the cat-file on the repository this process read last in it
+_CAT_FILE_FAILED: set[tuple[int, str, str]] = set()  # (process, view, where) where git did not start or broke off
+
+
+_CAT_FILE_FROM = 64  # blobs read in one request from which git cat-file is used
+
+
+def read_objects(root: str, ids: list[str]) -> dict[str, tuple[str, bytes]] | None:
+    """(type, content) of each object present, as `git -C root cat-file --batch` reads them, through
+    this process's cat-file there, which stays running for the next call (None: git cannot serve
+    them here; read them another way)."""
+    pipe = _cat_file(_REPOSITORY, root)
+    if pipe is None:
+        return None
+    try:
+        return {oid: found for oid, found in zip(ids, pipe.read(ids), strict=True) if found is not None}
+    except _PipeBroken:
+        _close_cat_file(pipe, broken=True)
+        return None
+
+
+def _cat_file(view: str, where: str) -> _CatFile | None:
+    """This process's cat-file in a view (_STORE: where is a git directory; _REPOSITORY: a work tree),
+    started on first use; None when git cannot serve it."""
+    pid = os.getpid()
+    for inherited in [pipe for pipe in _CAT_FILES.values() if pipe.pid != pid]:
+        _close_cat_file(inherited)  # a forked process only lets go of its parent's pipes
+    pipe = _CAT_FILES.get(view)
+    if pipe is not None:
+        if pipe.where == where:
+            return pipe
+        _close_cat_file(pipe)
+    if (pid, view, where) in _CAT_FILE_FAILED:
+        return None
+    try:
+        pipe = _CatFile(view, where)
+    except OSError:
+        _CAT_FILE_FAILED.add((pid, view, where))
+        return None
+    _end_at_exit()
+    _CAT_FILES[view] = pipe
+    return pipe
+
+
+_LISTINGS: list[_Listing] = []  # started and not read yet
+
+
+@functools.cache
+def _end_at_exit() -> None:
+    """Have _end_git run when the interpreter exits (registered once)."""
+    import atexit
+
+    atexit.register(_end_git)
+
+
+def _git_on_store(git_dir: str, args: list[str], **streams: Any) -> subprocess.Popen[bytes]:
+    """git started on the object store pygit2 opened at git_dir (a bare one too), with stderr dropped."""
+    import subprocess
+
+    # git must read the objects and parents pygit2 reads at git_dir, whatever the environment says
+    env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
+    return subprocess.Popen(git_argv(["--git-dir=.", "--no-replace-objects", *args]), cwd=git_dir, env=env,
+                            stderr=subprocess.DEVNULL, **streams)
+
+
+def _end_git() -> None:
+    """End this process's cat-file, and stop the listings nobody read: none outlives the scan."""
+    _close_cat_file()
+    while _LISTINGS:
+        listing = _LISTINGS.pop()
+        if listing.process is not None and listing.pid == os.getpid() and listing.process.poll() is None:
+            listing.process.kill()
+            listing.process.wait()
+
+
+def _close_cat_file(pipe: _CatFile | None = None, broken: bool = False) -> None:
+    """End one of this process's cat-files, or all (a forked worker only closes the pipes it inherited)."""
+    for view, open_pipe in list(_CAT_FILES.items()):
+        if pipe is None or open_pipe is pipe:
+            del _CAT_FILES[view]
+            if broken:
+                _CAT_FILE_FAILED.add((os.getpid(), view, open_pipe.where))
+            open_pipe.close()
+
+
+class GitCommandContext:
+    """RepoContext through the git binary (commit-msg hook fast path): no pygit2, lazy, cached.
+
+    revision None means the index: the tree the commit being written will have. config, when
+    given, holds git config values the caller already read (lower-case names); remote.origin.url
+    is then taken from it instead of another `git config` call.
+    """
+
+    has_tree = True
+
+    def __init__(self, workdir: str | Path, revision: str | None = None, *, exclude_path: str | None = None,
+                 config: dict[str, str] | None = None) -> None:
+        self.workdir = os.fspath(workdir)
+        self._config = config
+        self.revision = revision
+        self._exclude = normalize_path(exclude_path) if exclude_path else None  # the record's own file
+        self._commit: dict[str, str | None] = {}
+        self._mentions: dict[str, bool] = {}
+
+    def _git(self, *args: str, input: bytes | None = None, ok: tuple[int, ...] = (0,)) -> tuple[int, bytes]:
+        code, out, err = git_process(args, self.workdir, input=input)
+        if code not in ok:
+            raise GitError(f"git {args[0]} failed: {first_line(err) or code}")
+        return code, out
+
+    @functools.cached_property
+    def _paths(self) -> PathIndex:
+        if self.revision is None:
+            _, out = self._git("ls-files", "-z")
+        else:
+            _, out = self._git("ls-tree", "-r", "-z", "--name-only", self.revision)
+        return PathIndex([p for p in out.decode("utf-8", errors="replace").split("\0") if p])
+
+    def tracked(self, path: str) -> bool:
+        """The path is tracked at the revision (or in the index)."""
+        return self._paths.has(path)
+
+    def commit_ids(self, prefixes: list[str]) -> dict[str, str | None]:
+        """Batch lookup: prefix -> full id of a reachable commit (one cat-file --batch-check call)."""
+        todo = [p for p in prefixes if p not in self._commit and re.fullmatch(r"[0-9a-fA-F]{4,40}", p)]
+        if todo:
+            query = "".join(f"{p}^{{commit}}\n" for p in todo).encode()
+            _, out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype)", input=query)
+            for prefix, line in zip(todo, out.decode().splitlines(), strict=False):
+                parts = line.split()
+                full = parts[0] if len(parts) == 2 and parts[1] == "commit" else None
+                if full is not None:
+                    code, refs = self._git("for-each-ref", "--count=1", f"--contains={full}", ok=(0, 1, 128, 129))
+                    full = full if code == 0 and refs.strip() else None
+                self._commit[prefix] = full
+        return {p: self._commit.get(p) for p in prefixes}
+
+    def commit_id(self, prefix: str) -> str | None:
+        """Full id of a commit present and reachable from a ref, or None."""
+        return self.commit_ids([prefix])[prefix]
+
+    @functools.cache  # noqa: B019 - one context per hook run
+    def origin(self) -> tuple[str, str, str] | None:
+        """(host, owner, name) parsed from remote.origin.url."""
+        if self._config is not None:
+            url = self._config.get("remote.origin.url")
+            return parse_remote_url(url.strip()) if url is not None else None
+        code, out = self._git("config", "--get", "remote.origin.url", ok=(0, 1))
+        return parse_remote_url(out.decode().strip()) if code == 0 else None
+
+    def mentions(self, term: str) -> bool:
+        """git grep -i -w -F finds the term in the tracked tree (or the index)."""
+        key = term.lower().strip()
+        if key not in self._mentions:
+            self.prefetch_mentions([key])
+        return self._mentions[key]
+
+    def prefetch_mentions(self, terms: list[str]) -> None:
+        """Answer mentions() for many terms with one git grep (the hook runs one process, not one per term)."""
+        todo = sorted({t.lower().strip() for t in terms if t.strip()} - set(self._mentions))
+        if not todo:
+            return
+        args = ["grep", "-I", "-i", "-w", "-F", "-o", "-h", "--no-color"]
+        for term in todo:
+            args += ["-e", term]
+        args += ["--cached"] if self.revision is None else [self.revision]
+        if self._exclude:
+            args += ["--", ".", f":(top,exclude){self._exclude}"]
+        code, out = self._git(*args, ok=(0, 1))
+        found = set()
+        if code == 0:
+            for line in out.decode("utf-8", errors="replace").splitlines():
+                found.add(line.lower())
+        for term in todo:
+            self._mentions[term] = term in found
+
+
+class HostContext:
+    """Only the origin host is known (a pull-request body): no tree to ask."""
+
+    has_tree = False
+
+    def __init__(self, host: str, owner: str, name: str) -> None:
+        self._origin = (host.lower(), owner, name)
+
+    def tracked(self, path: str) -> bool:
+        """Unknown without a tree: never claims a path resolves."""
+        return False
+
+    def commit_id(self, prefix: str) -> str | None:
+        """Unknown without a repository."""
+        return None
+
+    def origin(self) -> tuple[str, str, str] | None:
+        """The host, owner and name given."""
+        return self._origin
+
+    def mentions(self, term: str) -> bool:
+        """Unknown without a tree."""
+        return False

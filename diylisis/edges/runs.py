@@ -1,0 +1,159 @@
+"""Run files: the session-side state Λ under `.git/distill/runs/<run-id>.json` (never pushed).
+
+A run file may also hold a repair in flight (`PendingRepair`): it is written before a repair
+touches the work tree and dropped by the next save, so a run killed in between says what it
+was doing, and `git distill resume` or `git distill runs abort` can finish or undo it.
+A run's file is removed when the run is certified, stopped or fails, unless it holds a
+repair in flight; a paused run keeps it for `answer` and `resume`. `describe` says what a
+kept run is doing and what can be done next (`git distill runs` prints it).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+from diylisis.core import codec
+from diylisis.core.errors import BadInput
+from diylisis.core.state import RunState, RunStatus
+from diylisis.edges import run_files
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+
+runs_dir = run_files.runs_dir
+run_file = run_files.run_file
+scratch_dir = run_files.scratch_dir
+new_run_id = run_files.new_run_id
+run_ids = run_files.run_ids
+remove = run_files.remove
+is_run_id = run_files.is_run_id
+_check_id = run_files.check_id
+KIND = "certify"  # the kind of run this module saves (diylisis.edges.run_files)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PendingRepair:
+    """A repair commit of a work-tree file, journaled before the file is touched."""
+
+    path: str  # repository-relative, "/"-separated
+    mode: str  # the file's git mode, e.g. 100644
+    original_blob: str  # the file's bytes before the repair (written with --no-filters)
+    repaired_blob: str  # the file's bytes after it
+    head_before: str | None  # HEAD when the repair began; None on an unborn branch
+    pass_n: int
+    message: str  # the repair commit's message, with its Distill-Run and Distill-Pass trailers
+
+
+_PENDING_KEY = "pending_repair"
+
+
+def save(git_dir: str | Path, state: RunState, pending: PendingRepair | None = None) -> str:
+    """Write the run state atomically (after every pass and at every pause), with the repair in
+    flight when there is one; the file's path."""
+    data = codec.encode(state)
+    if pending is not None:
+        data[_PENDING_KEY] = {name: getattr(pending, name) for name in _PENDING_FIELDS}
+    return run_files.save(git_dir, KIND, state.run_id, data)
+
+
+_PENDING_FIELDS = ("path", "mode", "original_blob", "repaired_blob", "head_before", "pass_n", "message")
+
+
+def pending_repair(git_dir: str | Path, run_id: str) -> PendingRepair | None:
+    """The repair in flight saved in a run's file, or None (also when the file is gone)."""
+    try:
+        return _read(run_file(git_dir, run_id))[1]
+    except (OSError, BadInput):
+        return None
+
+
+def load_with_pending(git_dir: str | Path, run_id: str) -> tuple[RunState, PendingRepair | None]:
+    """A saved run and the repair it has in flight (None when none); bad ids and files are exit 2."""
+    _check_id(git_dir, run_id)
+    return _read(run_file(git_dir, run_id))
+
+
+def _read(path: str) -> tuple[RunState, PendingRepair | None]:
+    stored = run_files.read(path, os.path.basename(path).removesuffix(".json"))
+    if stored.kind != KIND:
+        raise BadInput(f"run {stored.run_id} is a {stored.kind} run, not a certification")
+    data = stored.data
+    try:
+        pending = data.get(_PENDING_KEY)
+        return codec.decode(RunState, data), None if pending is None else _pending_from(pending)
+    except (ValueError, TypeError, codec.DecodeError) as error:
+        raise BadInput(f"run file {os.path.basename(path)} is damaged: {error}") from None
+    except RecursionError:  # the codec recurses once per level of nesting
+        raise BadInput(f"run file {os.path.basename(path)} is damaged: it is nested too deeply") from None
+
+
+def _pending_from(data: object) -> PendingRepair:
+    if not isinstance(data, dict) or any(name not in data for name in _PENDING_FIELDS):
+        raise codec.DecodeError("its repair in flight is incomplete")
+    values = {name: data[name] for name in _PENDING_FIELDS}
+    if not all(isinstance(values[n], str) for n in _PENDING_FIELDS if n not in ("head_before", "pass_n")) \
+            or not isinstance(values["pass_n"], int) or not isinstance(values["head_before"], str | None):
+        raise codec.DecodeError("its repair in flight has a field of the wrong type")
+    return PendingRepair(**values)
+
+
+def load(git_dir: str | Path, run_id: str) -> RunState:
+    """Read a saved run; an unknown or damaged run file is exit 2."""
+    return load_with_pending(git_dir, run_id)[0]
+
+
+def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
+    """One run as plain values: id, record, status (paused, in-repair or failed), age and what is next."""
+    from diylisis.edges import repair_commit
+
+    state, pending = load_with_pending(git_dir, run_id)
+    age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
+    if pending is not None:
+        status = "in-repair"
+        made = repair_commit.commit_made(root, run_id, pending)
+        repair = {"path": pending.path, "pass": pending.pass_n, "committed": made,
+                  "head_before": pending.head_before}
+        what = (f"the repair of {pending.path} (pass {pending.pass_n}) was "
+                + (f"committed as {made[:12]}, but the run stopped before it finished" if made else
+                   "under way when the run stopped; its commit was not made"))
+        then = [f"git distill resume {run_id}", f"git distill runs abort {run_id}"]
+    else:
+        repair = None
+        if state.status == RunStatus.PAUSED and state.proposed_change is not None:
+            status = "paused"
+            what = "waiting for you to confirm the repaired text (git distill runs show prints it)"
+            then = [f"git distill resume {run_id} --yes", f"git distill runs abort {run_id}"]
+        elif state.status == RunStatus.PAUSED:
+            status = "paused"
+            what = f"waiting for answers to {len(state.open_questions)} question(s)"
+            then = [f"git distill answer {run_id} ITEM OPTION [VALUE]", f"git distill resume {run_id}",
+                    f"git distill runs abort {run_id}"]
+        else:
+            status = "failed"
+            what = state.stop_reason or f"stopped during pass {state.pass_n + 1} without finishing"
+            then = [f"git distill runs abort {run_id}"]
+            if state.status == RunStatus.RUNNING:
+                then.insert(0, f"git distill resume {run_id}")
+    return {"run": run_id, "record": str(state.target), "role": state.contract.role, "status": status,
+            "age_seconds": age, "pass": state.pass_n, "what": what,
+            "open_items": [q.id for q in state.open_questions],
+            "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
+
+
+def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
+    """describe(), or a row saying the run file cannot be read (it can still be aborted)."""
+    try:
+        return describe(root, git_dir, run_id)
+    except BadInput as error:
+        try:
+            age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
+        except OSError:
+            age = 0
+        return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
+                "pass": None, "what": error.message, "open_items": [], "repair_commits": [],
+                "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}

@@ -1,0 +1,80 @@
+"""The repository a command works in: its root, git dir, HEAD, configuration and git config values.
+
+Opening one takes two git processes, `git rev-parse` and `git config`, started side by side.
+start_open starts them and Opening.finish() waits for them, so the commit-msg hook starts them
+before it imports the certification engine and imports it while they run. This module imports
+no more than reading the answers needs.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from diylisis.core.errors import GitError
+from diylisis.edges import config, gitio, signing, store
+from diylisis.edges.records import msgfile
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
+# Every git config value a certification reads, in one `git config` call: the message
+# file's cleanup mode and comment char, the origin remote (GitCommandContext), the store's and signing's.
+GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS, *signing.CONFIG_KEYS)
+_REV_PARSE = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Workspace:
+    """The repository a command works in, read once. Its paths are absolute path strings."""
+
+    root: str
+    git_dir: str
+    config: config.Config
+    # the GIT_KEYS values set in the repository, read with the rest at open; not part of the value
+    git_config: Mapping[str, str] = field(compare=False, repr=False)
+    head: str | None = None  # the commit HEAD named at open; None on an unborn branch
+
+    @classmethod
+    def open(cls, path: str | Path = ".") -> Workspace:
+        """The repository containing path (no pygit2 import)."""
+        return start_open(path).finish()
+
+
+class Opening:
+    """Workspace.open's git processes, started: the root, git dir and HEAD from `git rev-parse`,
+    the GIT_KEYS values from `git config`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        self._rev_parse = gitio.GitProcess(_REV_PARSE, path)
+        try:
+            self._config = gitio.GitProcess(gitio.config_command(GIT_KEYS), path)
+        except BaseException:
+            self._rev_parse.finish()  # reap the one that did start
+            raise
+
+    def finish(self) -> Workspace:
+        """The Workspace, once both processes have answered."""
+        code, out, _ = self._rev_parse.finish()
+        values = self._config.finish()
+        lines = out.decode("utf-8", errors="surrogateescape").splitlines()
+        if code not in (0, 1) or len(lines) < 2 or not lines[0].strip():  # 1: HEAD is unborn
+            raise GitError(f"not a git repository with a work tree: {self.path} "
+                           "(run inside a repository, or create one with git init)")
+        root = os.path.normpath(lines[0].strip())
+        head = lines[2].strip() if code == 0 and len(lines) > 2 else None
+        return Workspace(root=root, git_dir=os.path.normpath(lines[1].strip()), config=config.load(root),
+                         git_config=gitio.config_values_from(values, root), head=head or None)
+
+
+def start_open(path: str | Path = ".") -> Opening:
+    """Start opening the repository containing path; finish() gives its Workspace."""
+    return Opening(path)
+
+
+def git_values(workspace: Workspace) -> Mapping[str, str]:
+    """The GIT_KEYS values set in this repository (read when the workspace was opened)."""
+    return workspace.git_config

@@ -1,0 +1,41 @@
+"""A rule that raises fails closed: RuleCrashed names the rule and the record."""
+
+from __future__ import annotations
+
+import pytest
+
+from diylisis.core.detectors import DetectSettings, detect
+from diylisis.core.errors import RuleCrashed
+from diylisis.core.model import RecordKind, Snapshot, Target
+
+
+class BrokenTree:
+    """A RepoContext whose repository questions fail, as a corrupt repository would."""
+
+    has_tree = True
+
+    def tracked(self, path: str) -> bool:
+        raise OSError("tree unreadable")
+
+    def commit_id(self, prefix: str) -> str | None:
+        return None
+
+    def origin(self) -> tuple[str, str, str] | None:
+        return None
+
+    def mentions(self, term: str) -> bool:
+        return False
+
+
+def test_a_crashing_rule_is_reported_with_its_id() -> None:
+    snapshot = Snapshot(
+        target=Target(kind=RecordKind.FILE, locator="notes.md"),
+        data=b"Design notes are in plans/cache-design.md.\n",
+        boundary="file bytes",
+        path="notes.md",
+    )
+    with pytest.raises(RuleCrashed) as caught:
+        detect(snapshot, BrokenTree(), DetectSettings())
+    assert caught.value.rule_id == "EP507"
+    assert "file:notes.md" in caught.value.message and "tree unreadable" in caught.value.message
+    assert caught.value.exit_code == 70

@@ -1,0 +1,197 @@
+"""codec: the JSON mapping of model values, and the errors a malformed certificate decodes to."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from diylisis.core import codec
+from diylisis.core.model import (
+    CERTIFICATE_SCHEMA,
+    CHECKLIST,
+    ActivationEdge,
+    Certificate,
+    EmittedDelta,
+    InlineEvidence,
+    Realization,
+    ReceptionProcedure,
+    RecordKind,
+    Reference,
+    RefKind,
+    RouteJudgment,
+    StableRef,
+    SweepRow,
+    Target,
+    TargetIdentity,
+    Value,
+)
+from diylisis.core.state import RunState
+
+
+def _certificate(**changes: object) -> Certificate:
+    values: dict[str, object] = {
+        "target": Target(kind=RecordKind.FILE, locator="docs/TASK.md", revision="abc1234"),
+        "identity": TargetIdentity(digest="sha256:" + "0" * 64, boundary="the file's bytes", revision="abc1234"),
+        "role": "reviewer",
+        "activity": "review the retry change",
+        "activation_edge": ActivationEdge(verb="Read {locator} and execute it", locator="file:docs/TASK.md"),
+        "judgments": (
+            RouteJudgment(item="record", verdict=Value(evidence=InlineEvidence(content="Retry uploads")),
+                          basis="observed: the record's own text"),
+            RouteJudgment(item="src/upload.py", verdict=Reference(ref=StableRef(kind=RefKind.PATH,
+                                                                                 locator="src/upload.py")),
+                          basis="resolves_at held at the certified revision"),
+        ),
+        "outcome": "repaired",
+        "deltas": (EmittedDelta(kind="resolution", location="3:5", added="https://example.com/i/12"),
+                   EmittedDelta(kind="excision", location="4:1")),
+        "reception": ReceptionProcedure(role="reviewer", granted_sources=("src/",), verification=("pytest",),
+                                        scope=None, stop="when the tests pass",
+                                        dereference_steps=("git show abc1234:src/upload.py",)),
+        "realization": Realization.GENERIC_SUBAGENT,
+        "sweep": tuple(SweepRow(category=n, status="clear", checked=f"category {n}") for n in sorted(CHECKLIST)),
+        "issued_at": "2026-01-01T00:00:00Z",
+        "tool_version": "0.1.0",
+        "suppressions": ("L101 at 2:1",),
+        "authority_copy": "docs/TASK.md",
+    }
+    values.update(changes)
+    return Certificate(**values)  # type: ignore[arg-type]
+
+
+def _note(**changes: object) -> dict:
+    """A certificate as a note holds it: the JSON text read back, as verify reads it."""
+    return json.loads(json.dumps(codec.certificate_to_dict(_certificate(**changes))))
+
+
+def test_a_certificate_survives_the_json_round_trip() -> None:
+    certificate = _certificate()
+    data = _note()
+    assert data["schema"] == CERTIFICATE_SCHEMA
+    assert data["judgments"][0]["verdict"]["type"] == "value"
+    assert data["judgments"][1]["verdict"]["type"] == "reference"
+    decoded = codec.certificate_from_dict(data)
+    assert decoded == certificate
+    assert decoded.realization is Realization.GENERIC_SUBAGENT
+    assert isinstance(decoded.sweep, tuple) and isinstance(decoded.reception.granted_sources, tuple)
+    assert isinstance(decoded.judgments[1].verdict, Reference)
+    assert decoded.deltas[1].added is None  # a default filled in for a key the note leaves out
+
+
+def test_optional_fields_left_out_take_their_defaults_and_unknown_keys_are_ignored() -> None:
+    data = _note(outcome="already-portable", deltas=())
+    for name in ("suppressions", "consumer_profile", "authority_copy"):
+        del data[name]
+    data["added_by_a_later_version"] = {"anything": [1, 2]}
+    decoded = codec.certificate_from_dict(data)
+    assert decoded.suppressions == () and decoded.consumer_profile is None and decoded.authority_copy is None
+
+
+def _drop(name: str) -> Callable[[dict], None]:
+    return lambda data: data.pop(name)
+
+
+def _set(path: str, value: object) -> Callable[[dict], None]:
+    def change(data: dict) -> None:
+        *parents, last = path.split(".")
+        for part in parents:
+            data = data[int(part)] if isinstance(data, list) else data[part]
+        if isinstance(data, list):
+            data[int(last)] = value
+        else:
+            data[last] = value
+
+    return change
+
+
+MALFORMED = [
+    (_set("schema", "diylisis.certificate/2"),
+     "certificate schema 'diylisis.certificate/2' is not diylisis.certificate/1"),
+    (_drop("issued_at"), "Certificate: missing field 'issued_at'"),
+    (_set("identity", None), "Certificate.identity: expected an object for TargetIdentity"),
+    (_set("judgments", {"a": 1}), "Certificate.judgments: expected an array"),
+    (_set("judgments.0.basis", "  "), "Certificate.judgments[]: judgment for 'record' has no basis (Rule 30)"),
+    (_set("judgments.1.verdict.ref.locator", " "),
+     "Certificate.judgments[].verdict.ref: a StableRef needs a locator"),
+    (_set("judgments.0.verdict", {"evidence": {"content": 3}}),
+     "Certificate.judgments[].verdict: {'evidence': {'content': 3}} matches none of "
+     "diylisis.core.model.Value | diylisis.core.model.Reference"),
+    (_set("realization", "oracle"), "Certificate.realization: 'oracle' is not a Realization"),
+    (_set("target.kind", "tape"), "Certificate.target.kind: 'tape' is not a RecordKind"),
+    (_set("suppressions", ["a", 1]), "Certificate.suppressions[]: expected str, got int"),
+    (_set("sweep.0.category", "1"), "Certificate.sweep[].category: expected int, got str"),
+    (_set("sweep.0.category", True), "Certificate.sweep[].category: expected int, got bool"),
+    (_set("sweep.0.category", 1.0), "Certificate.sweep[].category: expected int, got float"),
+    (_set("sweep.0.category", 12), "Certificate.sweep[]: sweep category 12 is not 1..11"),
+    (_set("tool_version", 1.5), "Certificate.tool_version: expected str, got float"),
+    (_set("activity", 3), "Certificate.activity: 3 matches none of str | None"),
+    (_set("deltas", []), "Certificate: outcome is repaired exactly when deltas were emitted"),
+    (_set("reception.granted_sources", "src/"), "Certificate.reception.granted_sources: expected an array"),
+    (_set("sweep.3", "row"), "Certificate.sweep[]: expected an object for SweepRow"),
+    (lambda data: data["sweep"].pop(),
+     "Certificate: a certificate needs one sweep row for each of the eleven categories"),
+    (lambda data: data["sweep"].__setitem__(1, dict(data["sweep"][0])),
+     "Certificate: a certificate needs one sweep row for each of the eleven categories"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), MALFORMED, ids=[m for _, m in MALFORMED])
+def test_a_malformed_certificate_is_a_decode_error_naming_where(change: Callable[[dict], None],
+                                                                message: str) -> None:
+    data = _note()
+    change(data)
+    with pytest.raises(codec.DecodeError) as raised:
+        codec.certificate_from_dict(data)
+    assert str(raised.value) == message
+
+
+def test_a_verdict_tag_picks_its_class_and_an_unknown_tag_tries_each_in_order() -> None:
+    data = _note()
+    data["judgments"][1]["verdict"]["type"] = "value"  # tagged value, but shaped as a reference
+    with pytest.raises(codec.DecodeError, match=r"Certificate\.judgments\[\]\.verdict: missing field 'evidence'"):
+        codec.certificate_from_dict(data)
+    for tag in ("nonsense", ["value"], None):
+        data = _note()
+        data["judgments"][1]["verdict"]["type"] = tag  # not a tag: the shape decides
+        assert codec.certificate_from_dict(data).judgments[1].verdict == _certificate().judgments[1].verdict
+    data["judgments"][1]["verdict"].pop("type")
+    assert isinstance(codec.certificate_from_dict(data).judgments[1].verdict, Reference)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    """A test model with the field shapes certificates lack."""
+
+    value: float
+    count: int = 0
+    pair: tuple[str, str] = ("", "")
+    labels: dict[str, int] = field(default_factory=dict)
+    seen: tuple[str, ...] = field(default_factory=tuple, init=False)
+
+
+def test_models_built_through_their_init_and_the_remaining_shapes() -> None:
+    decoded = codec.decode(Reading, {"value": 2, "pair": ["a", "b"], "labels": {"x": 1}})
+    assert decoded == Reading(value=2.0, pair=("a", "b"), labels={"x": 1})
+    assert type(decoded.value) is float and decoded.seen == ()
+    assert codec.decode(Reading, {"value": 0.5}).labels == {}
+    with pytest.raises(codec.DecodeError, match=r"^Reading\.value: expected float, got bool$"):
+        codec.decode(Reading, {"value": True})
+    with pytest.raises(codec.DecodeError, match=r"^Reading\.labels: expected int, got str$"):
+        codec.decode(Reading, {"value": 1, "labels": {"x": "1"}})
+    with pytest.raises(codec.DecodeError, match=r"unexpected keyword argument 'seen'"):
+        codec.decode(Reading, {"value": 1, "seen": []})
+    with pytest.raises(ValueError, match="shorter"):  # a fixed-length array of the wrong length
+        codec.decode(Reading, {"value": 1, "pair": ["a"]})
+
+
+def test_run_state_round_trips() -> None:
+    from diylisis.core.model import Contract
+
+    run = RunState(run_id="r1", target=Target(kind=RecordKind.COMMIT, locator="HEAD"),
+                   contract=Contract(role="reviewer"), utterances=("review it",), contract_provenance=(),
+                   status="running", judgments=_certificate().judgments,
+                   repaired_targets=(("#12", "3:5"),))
+    assert codec.decode(RunState, json.loads(codec.dumps(run))) == run
