@@ -322,7 +322,8 @@ def test_ctrl_c_while_probes_run_destroys_them_and_exits_130(repo: Path, tmp_pat
         time.sleep(0.1)
     assert run is not None
     driver.send_signal(signal.SIGINT)
-    out, err = driver.communicate(timeout=30)
+    # generous: on a loaded machine the kill rounds and the verified cleanup have taken over 20 s
+    out, err = driver.communicate(timeout=120)
     assert driver.returncode == 130, err
     assert out.count("FileDestroyed") == 3
     assert not probes.temp_root(run).exists()
