@@ -184,7 +184,8 @@ def test_a_straggler_that_escapes_the_kill_is_declared_discard_failed_and_the_ro
     pid_file = tmp_path / "straggler.pid"
     # unconfined, a probe can drop the tag from its environment: nothing but a PID namespace ends it
     escape = (f"env -i setsid sh -c 'echo $$ > {pid_file}; while :; do mkdir -p \"$0\"; sleep 0.05; done' "
-              "\"$PWD/again\" >/dev/null 2>&1 &")
+              "\"$PWD/again\" >/dev/null 2>&1 &"
+              f" while [ ! -s {pid_file} ]; do sleep 0.05; done")  # the probe ends once the straggler runs
     probes.run_probes(substrate, {0: escape, 1: "true"}, environments(("a", "b"), tmp_path),
                       timeout=10, confined=False)
     try:
