@@ -409,30 +409,44 @@ def _union(sets: list[frozenset[str] | None]) -> frozenset[str] | None:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Prefilter:
-    """Literals, each standing for a bit mask, found together in one pass over a folded text."""
+    """Literals, each standing for a bit mask, found together in one pass over a folded text.
 
-    automaton: _Automaton | None  # an ahocorasick.Automaton whose values are bit masks (None: no literals)
+    The pass is pyahocorasick's automaton, a declared dependency. An interpreter that lacks it
+    (a git hook run by another Python than the one diylisis was installed into) still gets every
+    literal, by one substring test each: slower on long ranges, the same bits.
+    """
+
+    automaton: _Automaton | None  # an ahocorasick.Automaton whose values are bit masks
+    masks: tuple[tuple[str, int], ...] = ()  # the (literal, mask) pairs when there is no automaton
 
     def present(self, folded: str) -> int:
         """The union of the masks of every literal that occurs in folded (a fold() of the text)."""
-        if self.automaton is None:
-            return 0
         bits = 0
-        for _, mask in self.automaton.iter(folded):
-            bits |= mask
+        if self.automaton is not None:
+            for _, mask in self.automaton.iter(folded):
+                bits |= mask
+            return bits
+        for literal, mask in self.masks:
+            if literal in folded:
+                bits |= mask
         return bits
 
 
-def prefilter(literals: Iterable[tuple[str, int]]) -> Prefilter:
-    """The Prefilter of (folded literal, bit mask) pairs; a literal given twice stands for both masks."""
+def prefilter(literals: Iterable[tuple[str, int]], *, native: bool = True) -> Prefilter:
+    """The Prefilter of (folded literal, bit mask) pairs; a literal given twice stands for both masks.
+    native=False builds the substring-test form that stands in when pyahocorasick is missing."""
     masks: dict[str, int] = {}
     for literal, mask in literals:
         if literal:
             masks[literal] = masks.get(literal, 0) | mask
     if not masks:
         return Prefilter(automaton=None)
-    import ahocorasick  # type: ignore[import-not-found]
-
+    try:
+        if not native:
+            raise ImportError("substring tests asked for")
+        import ahocorasick  # type: ignore[import-not-found]
+    except ImportError:
+        return Prefilter(automaton=None, masks=tuple(masks.items()))
     automaton = ahocorasick.Automaton()
     for literal, mask in masks.items():
         automaton.add_word(literal, mask)

@@ -93,6 +93,27 @@ def test_the_matcher_finds_each_literal_wherever_it_stands() -> None:
     assert prefilter([]).present("anything") == 0
 
 
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(text=st.text(alphabet="ab c", max_size=12))
+def test_the_substring_form_finds_what_the_automaton_finds(text: str) -> None:
+    pairs = [("ab", 1), ("b c", 2), ("ab", 4), ("c", 8), ("bb", 16), ("", 32)]
+    assert prefilter(pairs, native=False).present(text) == prefilter(pairs).present(text)
+
+
+def test_detection_runs_on_an_interpreter_without_pyahocorasick() -> None:
+    import subprocess
+    import sys
+
+    program = ("import sys; sys.modules['ahocorasick'] = None\n"
+               "from diylisis.core.detectors import detect_text\n"
+               "from diylisis.core.detectors.settings import DetectSettings\n"
+               "found, _ = detect_text('Implement the retry as above (Task #4).\\n', None, DetectSettings())\n"
+               "print(len(found))\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout) >= 1
+
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 @pytest.mark.parametrize("pattern", FRAGMENTS + RULE_PATTERNS, ids=lambda p: p[:30])
