@@ -305,16 +305,21 @@ def test_a_vignette_preview_narrates_without_files_and_declares_no_file_artifact
     assert except_the_preview_note(user_state(repo)) == except_the_preview_note(before)
 
 
+def _interruptible() -> None:
+    # A shell without job control starts background commands with SIGINT ignored, and a child
+    # inherits that (Python then installs no Ctrl-C handler): give the driver a terminal's default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @needs_namespaces
-@pytest.mark.xfail(strict=False, reason="under a loaded machine the interrupted run has once exited 3 "
-                   "(paused) instead of 130; the cause is not found yet")
 def test_ctrl_c_while_probes_run_destroys_them_and_exits_130(repo: Path, tmp_path: Path) -> None:
     dirty_repository(repo)
     before = user_state(repo)
     approve = answers(tmp_path, 'spec = "approve"\n')
     driver = subprocess.Popen([sys.executable, "-m", "diylisis", "preview", *CANDIDATES, *AXES,
                                "--probe-cmd", "setsid sleep 60 & sleep 60", "--answers", str(approve)],
-                              cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=_interruptible)
     deadline = time.monotonic() + 30
     run = None
     while time.monotonic() < deadline and run is None:
