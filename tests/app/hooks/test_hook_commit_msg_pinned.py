@@ -26,6 +26,7 @@ RESIDUE = """Fix the flaky upload test as discussed above
 
 The fix from /tmp/upload-debug.log is in place, and all tests pass now.
 """
+VERIFY_STEP = "git distill verify msgfile:MSG --role reviewer  # identity re-check first"
 REPAIRABLE = """Stop the uploader from retrying forever
 
 The retry loop now ends after five attempts; closes #12.
@@ -78,18 +79,17 @@ def _sweep(locator: str) -> list[dict]:
     return [{"category": number, "checked": text, "status": "clear"} for number, text in checked.items()]
 
 
-def _certificate(digest: str, subject: str, outcome: str, deltas: list[dict]) -> dict:
+def _clean_certificate(digest: str, subject: str) -> dict:
     return {
         "activation_edge": {"locator": "msgfile:MSG", "verb": "Read {locator} and review it"},
-        "activity": None, "authority_copy": None, "consumer_profile": None, "coverage": [], "deltas": deltas,
+        "activity": None, "authority_copy": None, "consumer_profile": None, "coverage": [], "deltas": [],
         "identity": {"boundary": "the commit message as git stores it (commit.cleanup=default)", "digest": digest,
                      "revision": None},
         "judgments": [{"basis": "observed: the record's own text (its first line stands for it)", "item": "record",
                        "verdict": {"evidence": {"content": subject}, "type": "value"}}],
-        "outcome": outcome, "realization": "lint-fallback",
-        "reception": {"dereference_steps": ["git distill verify msgfile:MSG --role reviewer  # identity re-check first"],
-                      "granted_sources": [], "premises": [], "role": "reviewer", "scope": None, "stop": None,
-                      "verification": []},
+        "outcome": "already-portable", "realization": "lint-fallback",
+        "reception": {"dereference_steps": [VERIFY_STEP], "granted_sources": [], "premises": [], "role": "reviewer",
+                      "scope": None, "stop": None, "verification": []},
         "role": "reviewer", "schema": "diylisis.certificate/1", "suppressions": [], "sweep": _sweep("msgfile:MSG"),
         "target": {"kind": "msgfile", "locator": "MSG", "revision": None}, "tool_version": "0.1.0",
     }
@@ -98,7 +98,7 @@ def _certificate(digest: str, subject: str, outcome: str, deltas: list[dict]) ->
 def test_a_clean_message_is_silent_and_leaves_its_certificate(work: Path) -> None:
     assert _hook(work, CLEAN) == (0, "", "", CLEAN)
     digest = "sha256:" + hashlib.sha256(CLEAN.encode("utf-8")).hexdigest()
-    assert _pending(work) == [{"certificate": _certificate(digest, CLEAN.splitlines()[0], "already-portable", []),
+    assert _pending(work) == [{"certificate": _clean_certificate(digest, CLEAN.splitlines()[0]),
                                "digest": digest}]
 
 
@@ -121,7 +121,7 @@ def test_a_repairable_reference_is_rewritten_and_certified_as_repaired(work: Pat
          {"basis": f"observed: mechanical resolution to {url}", "item": "12", "verdict": reference}],
     )
     assert certificate["reception"]["dereference_steps"] == [
-        "git distill verify msgfile:MSG --role reviewer  # identity re-check first", f"open {url}"]
+        VERIFY_STEP, f"open {url}"]
     assert (certificate["consumer_profile"], certificate["authority_copy"]) == (
         "a reviewer reading the repository, with repository access", "derived")
     assert [row["status"] for row in certificate["sweep"]] == ["clear"] * 11
