@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import (
     DEFAULT_VERB,
     Certificate,
@@ -55,8 +56,8 @@ if TYPE_CHECKING:
 
 MAX_PASSES = 12
 # session-record files (task, plan, handoff, prompt, notes) a reader would be sent to (category 11)
-_RECORD_FILE = re.compile(r"(?i)(^|/)(tasks?|todo|plans?|handoffs?|prompts?|notes|design)[^/]*\.md$"
-                          r"|(^|/)(tasks|plans|handoffs|prompts)/")
+_RECORD_FILE = LazyPattern(r"(?i)(^|/)(tasks?|todo|plans?|handoffs?|prompts?|notes|design)[^/]*\.md$"
+                           r"|(^|/)(tasks|plans|handoffs|prompts)/")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -34,5 +34,8 @@ class LazyPattern:
     def search(self, text: str) -> re.Match[str] | None:
         return self.compiled().search(text)
 
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled().match(text, pos)
+
     def __repr__(self) -> str:
         return f"LazyPattern({self.pattern!r}, {self.flags!r})"

@@ -12,10 +12,10 @@ report never repeats the secret it found.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from diylisis.core.errors import EXIT_FAILED, DistillError
+from diylisis.core.lazy_pattern import LazyPattern
 
 # (kind, pattern): each pattern's group "value" is the secret itself
 _TOKENS = (
@@ -34,13 +34,13 @@ _TOKENS = (
 _MARKERS = ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA",
             "ASCA", "AIza", "ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_", "xox",
             "hooks.slack.com", "PRIVATE KEY", "private_key_id")
-_TOKEN_PATTERN = re.compile("|".join(f"(?P<t{n}>{pattern.replace('?P<value>', f'?P<v{n}>')})"
-                                     for n, (_, pattern) in enumerate(_TOKENS)))
+_TOKEN_PATTERN = LazyPattern("|".join(f"(?P<t{n}>{pattern.replace('?P<value>', f'?P<v{n}>')})"
+                                      for n, (_, pattern) in enumerate(_TOKENS)))
 
 # the name roots a secret-named key contains (`db_password`, `API_KEY`, `client_secret`, `authToken`)
 _ROOTS = ("password", "passwd", "passphrase", "pwd", "secret", "token", "key")
 # from a root: `<root>... = "value"`, `<root>...: value`, `<ROOT>...=value`, 12 or more non-space characters
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = LazyPattern(
     r"(?i)(?:" + "|".join(_ROOTS) + r")[A-Za-z0-9_.-]*[\"']?\s*(?::=|=>|:|=)\s*"
     r"[\"'`]?(?P<value>[^\s\"'`,;]{12,})")
 MIN_ENTROPY = 3.5  # bits per character; English words and paths fall below, random keys above

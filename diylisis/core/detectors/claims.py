@@ -9,11 +9,12 @@ from collections.abc import Iterator
 from diylisis.core.detectors._match import lexicon_matches
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
-UNTICKED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]")
-TICKED = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[xX✓✔]\][ \t]+(?P<body>.+)$")
-CI_LINK = re.compile(
+UNTICKED = LazyPattern(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]")
+TICKED = LazyPattern(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[xX✓✔]\][ \t]+(?P<body>.+)$")
+CI_LINK = LazyPattern(
     r"https?://\S*(?:/actions/runs/|/pipelines/|/jobs/|/builds?/|buildkite|circleci|travis-ci|/checks\b|ci\.)"
 )
 WHY = "states a result (tests, checks, measurements) the reader cannot see any evidence for"

@@ -13,9 +13,10 @@ from diylisis.core.detectors._match import (
 )
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
-_SESSION_INTRO = re.compile(r"(?i)(?:next|new|following|fresh|다음|새|새로운) ?(?:session|세션)")
+_SESSION_INTRO = LazyPattern(r"(?i)(?:next|new|following|fresh|다음|새|새로운) ?(?:session|세션)")
 
 
 def session_deixis(doc: Doc) -> Iterator[Finding]:
@@ -45,17 +46,17 @@ def session_deixis(doc: Doc) -> Iterator[Finding]:
 
 # A lower-case English word before a capitalized "Session" (not title case, not German "diese
 # Session"): the name of a class or product, as requests' Session.
-_CLASS_SESSION = re.compile(r"^(?:in|that|the|a|an|this|my|our|another|same|other|previous|current) Session\b")
+_CLASS_SESSION = LazyPattern(r"^(?:in|that|the|a|an|this|my|our|another|same|other|previous|current) Session\b")
 # The same clause names where the discussion is: a list, a thread, an issue, a commit the reader has
 # ("as discussed in 8e4309038f (...)", "as discussed in the previous commit"). A line break inside
 # the clause is no stop; a blank line is.
-_PUBLIC_DISCUSSION = re.compile(
+_PUBLIC_DISCUSSION = LazyPattern(
     r"(?i)^(?:[^.\n]|\n(?![ \t]*\n)){0,60}?(?:mailing list|the list|on-list|upstream|thread|\[\d+\]|https?://|issue|"
     r"pull request|\bPR\b|#\d+|RFC|review of|with \w+ \w+ <|lore\.kernel|public-inbox|메일링|"
     r"\b[0-9a-f]{7,40}\b|\b(?:previous|next|parent|preceding|last|earlier|first|prior) (?:commit|patch)|cover letter)"
 )
 # "mark the hunk as decided": a state being named, not a decision taken somewhere else
-_MARKED_AS = re.compile(r"(?i)\b(?:mark|marks|marked|marking|flag|flags|flagged|treat|treats|treated)\b[^.\n]{0,40}$")
+_MARKED_AS = LazyPattern(r"(?i)\b(?:mark|marks|marked|marking|flag|flags|flagged|treat|treats|treated)\b[^.\n]{0,40}$")
 
 
 def discourse_deixis(doc: Doc) -> Iterator[Finding]:
@@ -120,7 +121,7 @@ def earlier_referent(doc: Doc) -> Iterator[Finding]:
         )
 
 
-_NAMED_BEFORE = re.compile(
+_NAMED_BEFORE = LazyPattern(
     r"`[^`\n]+`|\S+/\S+|\S+\.[A-Za-z]{1,5}\b|\b(?:branch|브랜치) \S+|(?<![0-9a-zA-Z])[0-9a-f]{7,40}(?![0-9a-zA-Z])"
 )
 

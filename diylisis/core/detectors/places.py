@@ -30,26 +30,26 @@ MACHINE_PATH = LazyPattern(
     rf"|(?<![\w\\])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]{_CJK}]+"
 )
 _SENTENCE_END = ".:!?"  # a path that ends a sentence does not own the stop after it
-_PLACEHOLDER_OWNER = re.compile(
+_PLACEHOLDER_OWNER = LazyPattern(
     r"(?i)^(?:<[^>]*>?|\$\{?\w+\}?|\{[^}]*\}|you|your-?name|username|me|example|foo|bar|baz|qux|someone|somebody"
     r"|\*|\.\.\.|x+)$"
 )
-_CODE_BEHAVIOUR = re.compile(
+_CODE_BEHAVIOUR = LazyPattern(
     r"(?i)\b(?:writes?|wrote|written|writing|uses?|used|hard-?coded|removes?|removed|deletes?|deleted|"
     r"creates?|created|defaults?|fall(?:s)? back|fallback|logs? to|logged to|points? to|opens?|reads?|"
     r"mounts?|extracts? to|under)\b[^.\n]*$"
 )
 # "Read /tmp/run.log before starting." tells the reader to open a file only the author had.
-_READER_IMPERATIVE = re.compile(
+_READER_IMPERATIVE = LazyPattern(
     r"(?:^|[.!?:\n])\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:read|open|see|check)\s+(?:the\s+)?$", re.I
 )
-REL_PATH = re.compile(r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?")
+REL_PATH = LazyPattern(r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?")
 # ref namespaces, diff prefixes (a/x.c b/x.c), numbers
-_PATH_NOT_A_FILE = re.compile(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b)/|^[\d/.*-]+$|^\.+/?$")
+_PATH_NOT_A_FILE = LazyPattern(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b)/|^[\d/.*-]+$|^\.+/?$")
 _BUILD_OUTPUT = re.compile(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
 _FILE_LIKE = re.compile(r"^[^.].*\.[A-Za-z]{1,6}$")
 # The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
-_PATH_BEFORE = re.compile(
+_PATH_BEFORE = LazyPattern(
     r"(?:\S+/\S*|\S+\.[A-Za-z]{1,5}`?)\s*(?:\(|(?:is|are|was|were|remains?|stays?|still|left|currently)\s+)*$"
 )
 

@@ -7,12 +7,13 @@ from collections.abc import Iterator
 
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import TRACE_LINE, Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
 # Boundaries are ASCII: in Chinese or Japanese a reference touches the words around it ("修复PR #12中").
 # A project name ends in a letter or digit, and only spaces part it from its reference: the
 # sentence before "sub-directory.\n\nPR #1505" names no project, nor is "post-PR #46" one's.
-BARE_REF = re.compile(
+BARE_REF = LazyPattern(
     r"(?<![A-Za-z0-9_&/#-])"
     r"(?:(?P<slug>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)#(?P<n_slug>\d+)"
     r"|(?P<name>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9])#(?P<n_name>\d+)"
@@ -23,9 +24,9 @@ BARE_REF = re.compile(
 )
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
 # that the regex engine skips to hex digits instead of trying every position.
-HEX = re.compile(r"[0-9a-f](?<![\w/#.@:-][0-9a-f])[0-9a-f]{6,39}(?![\w/.@-])")
+HEX = LazyPattern(r"[0-9a-f](?<![\w/#.@:-][0-9a-f])[0-9a-f]{6,39}(?![\w/.@-])")
 _DIGIT = re.compile(r"[0-9]")
-_ORDINAL_NOUN = re.compile(
+_ORDINAL_NOUN = LazyPattern(
     r"(?i)(?:hunk|item|step|line|entry|point|number|no\.|attempt|option|rule|check|comment|"
     r"row|column|col|page|slide|chapter|section|part|version|build|run|finding|patch|note|task|todo|goal)\s*$"
 )
@@ -43,7 +44,7 @@ KNOWN_HOSTS = {
     "codeberg.org": FORGE_PATHS["forgejo"],
     "bitbucket.org": FORGE_PATHS["bitbucket"],
 }
-_COMMON_COMPOUND_PROJECT = re.compile(r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$")
+_COMMON_COMPOUND_PROJECT = LazyPattern(r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$")
 
 
 def issue_url(

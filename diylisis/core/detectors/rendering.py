@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import FENCE, Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
 # UTF-8 read as Latin-1/CP1252 ("Ã©", "â€™", Hangul as "ì•ˆ"), and the replacement character.
-MOJIBAKE = re.compile(
+MOJIBAKE = LazyPattern(
     r"\ufffd+|(?:Ã[\u0080-\u00bf]|â€[\u0080-\u00bf™œžŸ“”˜šŠ]|[ìíëê][\u0080-\u00bf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]{2}|ï¿½)+"
 )
 # "${{ expr }}" is GitHub Actions syntax being discussed, not a placeholder left unfilled.
-PLACEHOLDER = re.compile(r"(?<!\$)\{\{-?\s*[\w.][\w.\[\]'\" |]*?\s*-?\}\}|\{%-?\s*\w+[^%\n]*%\}|<%=?\s*[^%\n]+%>")
-BROKEN_LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/)[^)\s]*(?=\s|$)(?!\))")
+PLACEHOLDER = LazyPattern(r"(?<!\$)\{\{-?\s*[\w.][\w.\[\]'\" |]*?\s*-?\}\}|\{%-?\s*\w+[^%\n]*%\}|<%=?\s*[^%\n]+%>")
+BROKEN_LINK = LazyPattern(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/)[^)\s]*(?=\s|$)(?!\))")
 
 
 def mojibake(doc: Doc) -> Iterator[Finding]:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from diylisis.core.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
 TYPE_CHECKING = False
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
 
 UPPER_KEY = re.compile(r"(?<![\w/#.-])([A-Z][A-Z0-9]{1,9})-(\d{1,6})(?![\w/-]|\.\d)")
 LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,3})-([a-z0-9]{1,8})(?![\w/@-]|\.\w)")
-CODE = re.compile(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
-R_ROUND = re.compile(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
+CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
+R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = re.compile(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
 _VOWEL = re.compile(r"[aeiouy]")
 # Priority, heading, version, quarter and line-number shapes ("P1", "H2", "v3", "Q4", "L93").

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
 TYPE_CHECKING = False
@@ -24,17 +25,17 @@ QUOTE = re.compile(r"^ {0,3}>")
 # A short phrase in quotes is mentioned, not used: 'flag "as discussed"' points at no discussion.
 # Each look-behind follows the quote mark it guards, so the regex engine skips to quote marks
 # instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,60}"(?![\w"'])|...
-QUOTED_MENTION = re.compile(
+QUOTED_MENTION = LazyPattern(
     r"\"(?<![\w\"']\")[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
 )
 INDENTED = re.compile(r"^(?: {4,}|\t)\s*\S")
-LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
+LIST_ITEM = LazyPattern(r"^\s*(?:[-*+•]|\d+[.)])\s")
 CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
 LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 # Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
-TRACE_LINE = re.compile(
+TRACE_LINE = LazyPattern(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
 )
 _BLOCK_OPENER = r"(?: {0,3}(?:```|~~~|>)| {4}|\t)"
@@ -324,7 +325,7 @@ GIT_TRAILER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*:[ \t]")
 _GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")
 # Trailers that only credit people or tie the change to review tooling: masked as prose. Every other
 # trailer is read, so "Tested: all tests pass" and "Copilot-Session: <uuid>" are judged like body text.
-ATTRIBUTION = re.compile(
+ATTRIBUTION = LazyPattern(
     r"(?i)^(?:signed-off-by|co-authored-by|co-developed-by|reviewed-by|acked-by|tested-by|reported-by|"
     r"suggested-by|helped-by|mentored-by|requested-by|reviewed-on|cc|change-id|bug|link|closes|fixes|refs|"
     r"see-also|based-on-patch-by|original-author|thanks-to|noticed-by|inspired-by|message-id):[ \t]"

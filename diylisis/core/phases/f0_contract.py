@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from diylisis.core.errors import DistillError
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import DEFAULT_VERB, ActivationEdge, Contract, Target
 from diylisis.core.state import FieldMark
 
@@ -20,8 +21,8 @@ _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
 _JUDGMENT_BEARING = (r"\b(review|evaluat|assess|judg|audit|decid|choos|critiqu|approv|creat|design|adapt|debug"
                      r"|deploy|migrat)\w*")
 _ARTIFACT = r"(?<![\w/.-])((?:\.?/)?(?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8})(?![\w/])"  # a file a method names
-_METHOD_PRESCRIPTION = re.compile(r"\b(using|by running|with the|via|only with|exactly as)\b",
-                                  re.IGNORECASE)
+_METHOD_PRESCRIPTION = LazyPattern(r"\b(using|by running|with the|via|only with|exactly as)\b",
+                                   re.IGNORECASE)
 
 
 class ContractMisfit(DistillError):

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Finding, RepoContext, Snapshot
 from diylisis.core.state import DecisionRecord, Item, ItemOrigin, Substitution
 
@@ -23,7 +24,7 @@ _COMMIT_ID = re.compile(r"(?<![\w/#-])([0-9a-f]{7,40})(?![\w-])")
 _SENTENCE_PART = r"(?:[^.\n]|\.(?=\S))*"  # a dot inside a path or number does not end a sentence
 _DECISION_WORDS = ("we decided", "decided to", "decision:", "we chose", "chose to", "we will use", "opted for",
                    "settled on", "instead of")
-_DECISION = re.compile(
+_DECISION = LazyPattern(
     # "decision:" ends in a colon, which a word boundary after it would require a letter to follow
     _SENTENCE_PART + r"\b(?:" + "|".join(_DECISION_WORDS) + r")(?:(?<=:)|\b)" + _SENTENCE_PART + r"\.?|"
     + _SENTENCE_PART + r"(?:결정했|결정함|결정:|택했|채택)" + _SENTENCE_PART + r"\.?",
