@@ -58,47 +58,87 @@ def _path_of(locator: str) -> tuple[str, str | None]:
     return path.strip("/"), revision or None
 
 
-def pin(root: Path, commit: str, locator: str, tracked: Sequence[str]) -> Source:
-    """The source LOCATOR names, pinned by its blob at COMMIT (or at its own @REV); a dirty work-tree
-    file is refused, since vet would read other bytes than the user sees."""
-    path, revision = _path_of(locator)
-    at = vet_facts.resolve(root, revision) if revision else commit
-    blob = vet_facts.blob_id(root, at, path)
-    if blob is None:
-        raise BadInput(f"{path} is not tracked at {revision or 'the vetted revision'}")
-    if revision is None and vet_facts.dirty(root, path):
-        raise BadInput(f"{path} has uncommitted changes; commit or stash them first, so vet reads what you see")
-    return Source(locator=locator if locator.startswith("file:") else f"file:{path}", path=path, blob=blob,
-                  origin=origin_of(path), text=vet_facts.blob_text(root, blob))
+def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
+    """The sources LOCATORS name, each pinned by its blob at COMMIT (or at its own @REV), the first
+    locator of a path kept; a dirty work-tree file is refused, since vet would read other bytes
+    than the user sees. All blobs come from one `git cat-file --batch`, the dirt from one status."""
+    named = []
+    for locator in locators:
+        path, revision = _path_of(locator)
+        named.append((locator, path, revision, vet_facts.resolve(root, revision) if revision else commit))
+    stored = vet_facts.read_objects(root, [f"{at}:{path}" for _, path, _, at in named])
+    dirty = vet_facts.dirty_paths(root, [path for _, path, revision, _ in named if revision is None])
+    sources: dict[str, Source] = {}
+    for locator, path, revision, at in named:
+        found = stored[f"{at}:{path}"]
+        if found is None or found.type != "blob":
+            raise BadInput(f"{path} is not tracked at {revision or 'the vetted revision'}")
+        if revision is None and path in dirty:
+            raise BadInput(f"{path} has uncommitted changes; commit or stash them first, so vet reads what you see")
+        sources.setdefault(path, Source(locator=locator if locator.startswith("file:") else f"file:{path}", path=path,
+                                        blob=found.id, origin=origin_of(path), text=vet_facts.object_text(found)))
+    return tuple(sources.values())
 
 
-def _measure(root: Path, commit: str, source: Source, revision_time: int, facts: tuple[tagging.CodeFact, ...],
-             pinned_at: str | None = None) -> tuple[ClaimFacts, ...]:
-    """The facts of each claim line of SOURCE at COMMIT: code values, enforcement, blame and lag.
-    A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT when None), so
-    that re-reading the evidence at a later HEAD keeps the pinned text's history."""
-    lines = phase0.claim_lines(source)
-    blame = vet_facts.blame_lines(root, pinned_at or commit, source.path) if lines else {}
-    measured = []
-    for line in lines:
-        contradictions, agreements = tagging.compare(line, facts)
-        observed = [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
-        enforcement: tuple[tagging.Enforcement, ...] = ()
-        enforcement_basis = ""
-        for key in dict.fromkeys(fact.key for fact in observed):
-            found, enforcement_basis = vet_facts.enforcement(root, commit, key)
-            enforcement += found
-        # a source pinned at another revision than the blame's may have fewer lines there
-        written_by, observed_at = blame.get(line.line, (pinned_at or commit, revision_time))
-        paths = tagging.named_paths(line.text)
-        tokens = tagging.named_tokens(line.text)
-        lag, basis = vet_facts.lag(root, written_by, commit, paths, tokens) if paths and tokens else ((), ())
-        freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
-                                      (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}", *basis))
-        measured.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions, agreements=agreements,
-                                   enforcement=enforcement, enforcement_basis=enforcement_basis,
-                                   freshness=freshness))
-    return tuple(measured)
+def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: int,
+             facts: tuple[tagging.CodeFact, ...], pinned_at: str | None = None) -> dict[str, tuple[ClaimFacts, ...]]:
+    """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
+    blame and lag. A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT
+    when None), so that re-reading the evidence at a later HEAD keeps the pinned text's history.
+    The git work is one blame per source and one grep, one object read and one log per
+    (blame commit, path, token) for all of them."""
+    lines = {source.path: phase0.claim_lines(source) for source in sources}
+    by_key: dict[str, list[int]] = {}
+    for index, fact in enumerate(facts):
+        by_key.setdefault(fact.key.lower(), []).append(index)
+
+    def comparable(line: tagging.ClaimLine) -> tuple[tagging.CodeFact, ...]:
+        # compare pairs a line only with facts whose key it holds and, for code, whose (ASCII) path
+        # its paragraph names: the others are left out here, in order
+        lowered, paragraph = line.text.lower(), line.paragraph.lower()
+        held = sorted(i for key, found in by_key.items() if key in lowered for i in found)
+        return tuple(facts[i] for i in held if facts[i].section is not None or not facts[i].path.isascii()
+                     or facts[i].path.lower() in paragraph)
+
+    compared = {(path, line.line): tagging.compare(line, comparable(line)) for path, found in lines.items()
+                for line in found}
+    observed = {at: [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
+                for at, (contradictions, agreements) in compared.items()}
+    enforced = vet_facts.enforcement_of(root, commit, [fact.key for seen in observed.values() for fact in seen])
+    blames = {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path)
+              for source in sources if lines[source.path]}
+    written: dict[tuple[str, int], tuple[str, int]] = {}
+    queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
+    for path, found in lines.items():
+        for line in found:
+            # a source pinned at another revision than the blame's may have fewer lines there
+            written[path, line.line] = blames.get(path, {}).get(line.line, (pinned_at or commit, revision_time))
+            paths, tokens = tagging.named_paths(line.text), tagging.named_tokens(line.text)
+            if paths and tokens:
+                queries.append(((path, line.line), vet_facts.LagQuery(since=written[path, line.line][0],
+                                                                      paths=paths, tokens=tokens)))
+    lagged = dict(zip((at for at, _ in queries), vet_facts.lags(root, commit, [q for _, q in queries])))
+    measured: dict[str, tuple[ClaimFacts, ...]] = {}
+    for source in sources:
+        rows = []
+        for line in lines[source.path]:
+            at = (source.path, line.line)
+            contradictions, agreements = compared[at]
+            enforcement: tuple[tagging.Enforcement, ...] = ()
+            enforcement_basis = ""
+            for key in dict.fromkeys(fact.key for fact in observed[at]):
+                found_lines, enforcement_basis = enforced[key]
+                enforcement += found_lines
+            written_by, observed_at = written[at]
+            lag, basis = lagged.get(at, ((), ()))
+            freshness = tagging.freshness(
+                written_by, observed_at, revision_time, source.origin.value, lag,
+                (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}", *basis))
+            rows.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions,
+                                   agreements=agreements, enforcement=enforcement,
+                                   enforcement_basis=enforcement_basis, freshness=freshness))
+        measured[source.path] = tuple(rows)
+    return measured
 
 
 def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[str, int, str]],
@@ -152,16 +192,11 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     for leaned in leans_on:
         if leaned not in tracked:
             raise BadInput(f"--leans-on {leaned}: not tracked at the vetted revision")
-    sources: dict[str, Source] = {}
-    for locator in locators:
-        source = pin(root, commit, locator, tracked)
-        sources.setdefault(source.path, source)
-    ordered = tuple(sorted(sources.values(), key=lambda s: s.path))
+    ordered = tuple(sorted(pin(root, commit, locators), key=lambda s: s.path))
     explicit = _explicit(request)
-    reads = []
-    for source in ordered:
-        citing = vet_facts.citations(root, commit, source.path, tracked)
-        reads.append((source.path, _reads(source, citing, added, leans_on, source.locator in explicit, tracked)))
+    citing = vet_facts.citations_of(root, commit, [source.path for source in ordered], tracked)
+    reads = [(source.path, _reads(source, citing[source.path], added, leans_on, source.locator in explicit, tracked))
+             for source in ordered]
     return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
 
 
@@ -186,9 +221,10 @@ def formation(root: Path, pinned: Pinned,
     keys = frozenset().union(*(tagging.candidate_keys(line.text) for source in pinned.sources
                                for line in phase0.claim_lines(source)))
     facts = vet_facts.code_facts(root, commit, keys)
+    citations = vet_facts.citations_of(root, commit, [source.path for source in pinned.sources], tracked)
+    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, pinned.commit)
     for source in pinned.sources:
-        citing = vet_facts.citations(root, commit, source.path, tracked)
-        measured = _measure(root, commit, source, revision_time, facts, pinned.commit)
+        citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
         fits = [fitted for facts in measured if (fitted := claims.fit(source, facts, citing, reading)) is not None]
         settled.extend(fits)
