@@ -81,12 +81,17 @@ def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
 
 
 def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: int,
-             facts: tuple[tagging.CodeFact, ...], pinned_at: str | None = None) -> dict[str, tuple[ClaimFacts, ...]]:
+             facts: tuple[tagging.CodeFact, ...], read: frozenset[str],
+             pinned_at: str | None = None) -> dict[str, tuple[ClaimFacts, ...]]:
     """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
     blame and lag. A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT
     when None), so that re-reading the evidence at a later HEAD keeps the pinned text's history.
     The git work is one blame per source and one grep, one object read and one log per
-    (blame commit, path, token) for all of them."""
+    (blame commit, path, token) for all of them.
+
+    Only the sources the action reads (READ, by path) are blamed and checked for lag: a claim of
+    any other source is never asked, and its certificate (unattributable) rests on what its text
+    and the code say. Its freshness is the revision's own, with no basis."""
     lines = {source.path: phase0.claim_lines(source) for source in sources}
     by_key: dict[str, list[int]] = {}
     for index, fact in enumerate(facts):
@@ -106,7 +111,7 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
                 for at, (contradictions, agreements) in compared.items()}
     enforced = vet_facts.enforcement_of(root, commit, [fact.key for seen in observed.values() for fact in seen])
     blames = {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path)
-              for source in sources if lines[source.path]}
+              for source in sources if lines[source.path] and source.path in read}
     written: dict[tuple[str, int], tuple[str, int]] = {}
     queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
     for path, found in lines.items():
@@ -114,10 +119,11 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
             # a source pinned at another revision than the blame's may have fewer lines there
             written[path, line.line] = blames.get(path, {}).get(line.line, (pinned_at or commit, revision_time))
             paths, tokens = tagging.named_paths(line.text), tagging.named_tokens(line.text)
-            if paths and tokens:
+            if paths and tokens and path in read:
                 queries.append(((path, line.line), vet_facts.LagQuery(since=written[path, line.line][0],
                                                                       paths=paths, tokens=tokens)))
-    lagged = dict(zip((at for at, _ in queries), vet_facts.lags(root, commit, [q for _, q in queries])))
+    lagged = dict(zip((at for at, _ in queries), vet_facts.lags(root, commit, [q for _, q in queries]),
+                      strict=True))
     measured: dict[str, tuple[ClaimFacts, ...]] = {}
     for source in sources:
         rows = []
@@ -131,9 +137,10 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
                 enforcement += found_lines
             written_by, observed_at = written[at]
             lag, basis = lagged.get(at, ((), ()))
-            freshness = tagging.freshness(
-                written_by, observed_at, revision_time, source.origin.value, lag,
-                (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}", *basis))
+            blamed = ((f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}",)
+                      if source.path in read else ())
+            freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
+                                          (*blamed, *basis))
             rows.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions,
                                    agreements=agreements, enforcement=enforcement,
                                    enforcement_basis=enforcement_basis, freshness=freshness))
@@ -222,7 +229,8 @@ def formation(root: Path, pinned: Pinned,
                                for line in phase0.claim_lines(source)))
     facts = vet_facts.code_facts(root, commit, keys)
     citations = vet_facts.citations_of(root, commit, [source.path for source in pinned.sources], tracked)
-    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, pinned.commit)
+    read = frozenset(path for path, lines in pinned.reads if lines)
+    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, read, pinned.commit)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())

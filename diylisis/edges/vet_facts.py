@@ -8,6 +8,7 @@ its basis. Nothing here writes to the repository.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -57,17 +58,18 @@ class StoredObject:
     data: bytes
 
 
-def _plain(name: str) -> bool:
-    """NAME can go to `cat-file --batch` as it is: no newline, and a `REV:PATH` whose path has no
-    `.`, `..` or empty segment (git resolves those against the working directory, and ends the
-    whole batch on one that leaves the repository)."""
+def _outside(name: str) -> bool:
+    """NAME is a `REV:./PATH` or `REV:../PATH` that leaves the repository: git resolves such paths
+    against the working directory (the top here), finds nothing, and ends a whole `cat-file
+    --batch` on one."""
     _, colon, path = name.partition(":")
-    return "\n" not in name and (not colon or all(part not in ("", ".", "..") for part in path.split("/")))
+    relative = path in (".", "..") or path.startswith(("./", "../"))
+    return bool(colon) and relative and posixpath.normpath(path).split("/")[0] == ".."
 
 
 def _read_one(root: str | Path, name: str) -> StoredObject | None:
     code, out, _ = try_git(["rev-parse", "--verify", "--quiet", name], root)
-    if code != 0 or "\n" in name:
+    if code != 0:
         return None
     object_id = out.decode().strip()
     kind = _git(root, ["cat-file", "-t", object_id]).decode().strip()
@@ -76,11 +78,12 @@ def _read_one(root: str | Path, name: str) -> StoredObject | None:
 
 def read_objects(root: str | Path, names: Sequence[str]) -> dict[str, StoredObject | None]:
     """Each object NAMES gives (a blob or commit id, or `REV:PATH`), None where it names nothing,
-    all read by one `git cat-file --batch`; the rare name that cannot go on its line (a newline,
-    a `./` or `../` path) is resolved on its own, as `git rev-parse` resolves it."""
+    all read by one `git cat-file --batch`; a name holding a newline, which cannot go on its
+    line, is resolved on its own, as `git rev-parse` resolves it."""
     unique = tuple(dict.fromkeys(names))
-    wanted = [name for name in unique if _plain(name)]
-    found: dict[str, StoredObject | None] = {name: _read_one(root, name) for name in unique if not _plain(name)}
+    wanted = [name for name in unique if "\n" not in name and not _outside(name)]
+    found: dict[str, StoredObject | None] = {name: _read_one(root, name) if "\n" in name else None
+                                             for name in unique if name not in wanted}
     if not wanted:
         return found
     out = _git(root, ["cat-file", "--batch"], input="".join(f"{name}\n" for name in wanted).encode())
@@ -153,7 +156,7 @@ def citations_of(root: str | Path, commit: str, sources: Sequence[str],
     for source, patterns in names.items():
         boundary = [re.compile(rf"(?<![\w/.-]){re.escape(p)}(?![\w-])") for p in patterns]
         found = [tagging.Citation(path=path, line=line, text=text) for path, line, text in rows
-                 if path != source and any(p in text and b.search(text) for p, b in zip(patterns, boundary))]
+                 if path != source and any(p in text and b.search(text) for p, b in zip(patterns, boundary, strict=True))]
         basis = "git grep -I -n -F " + " ".join(f"-e {p}" for p in patterns) + f" {commit[:12]}"
         tags[source] = tagging.leverage(tuple(found), basis)
     return tags
