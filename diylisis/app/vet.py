@@ -17,6 +17,7 @@ from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
 from diylisis.edges import vet_facts
+from diylisis.edges.vet_facts import COMMIT_PREFIX
 
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
 
@@ -45,12 +46,17 @@ class Formed:
 
 
 def origin_of(path: str) -> Origin:
-    """Task, plan and handoff files are a past session's record; other records are documents read."""
+    """Commit messages, task, plan and handoff files are a past session's record; other records
+    are documents read."""
+    if path.startswith(COMMIT_PREFIX):
+        return Origin.PAST_SESSION
     lowered = path.lower()
     return Origin.PAST_SESSION if any(mark in lowered for mark in _PAST_SESSION) else Origin.DOCUMENT_READ
 
 
 def _path_of(locator: str) -> tuple[str, str | None]:
+    if locator.startswith(COMMIT_PREFIX):
+        return locator, None
     body = locator.removeprefix("file:")
     if ":" in body.split("@", 1)[0]:
         raise BadInput(f"vet reads file records only (file:PATH or PATH[@REV]), not {locator}")
@@ -59,24 +65,36 @@ def _path_of(locator: str) -> tuple[str, str | None]:
 
 
 def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
-    """The sources LOCATORS name, each pinned by its blob at COMMIT (or at its own @REV), the first
-    locator of a path kept; a dirty work-tree file is refused, since vet would read other bytes
-    than the user sees. All blobs come from one `git cat-file --batch`, the dirt from one status."""
-    named = []
+    """The sources LOCATORS name, each pinned by its blob at COMMIT (or at its own @REV), or, for a
+    `commit:REV`, by the commit's id (its message is the record), the first locator of a path
+    kept; a dirty work-tree file is refused, since vet would read other bytes than the user sees.
+    All objects come from one `git cat-file --batch`, the dirt from one status."""
+    named: list[tuple[str, str, str | None, str]] = []  # (locator, path, its own revision, object name)
     for locator in locators:
         path, revision = _path_of(locator)
-        named.append((locator, path, revision, vet_facts.resolve(root, revision) if revision else commit))
-    stored = vet_facts.read_objects(root, [f"{at}:{path}" for _, path, _, at in named])
-    dirty = vet_facts.dirty_paths(root, [path for _, path, revision, _ in named if revision is None])
+        if path.startswith(COMMIT_PREFIX):
+            given = path.removeprefix(COMMIT_PREFIX)
+            # a full id (the range's commits) is checked to be a commit by the read below
+            full = len(given) in (40, 64) and all(c in "0123456789abcdef" for c in given)
+            sha = given if full else vet_facts.resolve(root, given)
+            named.append((f"{COMMIT_PREFIX}{sha}", f"{COMMIT_PREFIX}{sha}", sha, sha))
+        else:
+            at = vet_facts.resolve(root, revision) if revision else commit
+            named.append((locator, path, revision, f"{at}:{path}"))
+    stored = vet_facts.read_objects(root, [name for _, _, _, name in named])
+    files = [path for _, path, revision, _ in named if revision is None]
+    dirty = vet_facts.dirty_paths(root, files)
     sources: dict[str, Source] = {}
-    for locator, path, revision, at in named:
-        found = stored[f"{at}:{path}"]
-        if found is None or found.type != "blob":
+    for locator, path, revision, name in named:
+        found = stored[name]
+        is_commit = path.startswith(COMMIT_PREFIX)
+        if found is None or found.type != ("commit" if is_commit else "blob"):
             raise BadInput(f"{path} is not tracked at {revision or 'the vetted revision'}")
         if revision is None and path in dirty:
             raise BadInput(f"{path} has uncommitted changes; commit or stash them first, so vet reads what you see")
-        sources.setdefault(path, Source(locator=locator if locator.startswith("file:") else f"file:{path}", path=path,
-                                        blob=found.id, origin=origin_of(path), text=vet_facts.object_text(found)))
+        shown = locator if locator.startswith(("file:", COMMIT_PREFIX)) else f"file:{path}"
+        sources.setdefault(path, Source(locator=shown, path=path, blob=found.id, origin=origin_of(path),
+                                        text=vet_facts.object_text(found)))
     return tuple(sources.values())
 
 
@@ -110,8 +128,13 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
     observed = {at: [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
                 for at, (contradictions, agreements) in compared.items()}
     enforced = vet_facts.enforcement_of(root, commit, [fact.key for seen in observed.values() for fact in seen])
-    blames = {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path)
-              for source in sources if lines[source.path] and source.path in read}
+    messages = [source for source in sources if source.path.startswith(COMMIT_PREFIX)]
+    times = vet_facts.commit_times(root, [source.blob for source in messages])
+    # a commit message's every line was written by the commit itself
+    blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
+                                         (source.blob, times[source.blob])) for source in messages}
+    blames |= {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path) for source in sources
+               if lines[source.path] and source.path in read and not source.path.startswith(COMMIT_PREFIX)}
     written: dict[tuple[str, int], tuple[str, int]] = {}
     queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
     for path, found in lines.items():
@@ -137,7 +160,8 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
                 enforcement += found_lines
             written_by, observed_at = written[at]
             lag, basis = lagged.get(at, ((), ()))
-            blamed = ((f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}",)
+            blamed = ((f"git show -s {source.blob[:12]}",) if source.path.startswith(COMMIT_PREFIX) else
+                      (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}",)
                       if source.path in read else ())
             freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
                                           (*blamed, *basis))
@@ -182,6 +206,7 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     commit = vet_facts.resolve(root, request.at)
     tracked = vet_facts.tracked_paths(root, commit)
     added: tuple[tuple[str, int, str], ...] = ()
+    in_range: tuple[str, ...] = ()
     locators = list(request.sources)
     if request.range:
         base, dots, tip = request.range.partition("..")
@@ -190,6 +215,8 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
         base, tip = vet_facts.resolve(root, base), vet_facts.resolve(root, tip.lstrip("."))
         changed = vet_facts.changed_paths(root, base, tip)
         added = vet_facts.added_lines(root, base, tip)
+        in_range = vet_facts.range_commits(root, base, tip)
+        locators += [f"{COMMIT_PREFIX}{sha}" for sha in in_range]
         locators += [p for p in changed if p.endswith(vet_facts.RECORD_SUFFIXES) and p in tracked]
         locators += list(vet_facts.records_naming(root, commit, changed))
         # the records the range's own lines cite ("per docs/design.md")
@@ -200,10 +227,14 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
         if leaned not in tracked:
             raise BadInput(f"--leans-on {leaned}: not tracked at the vetted revision")
     ordered = tuple(sorted(pin(root, commit, locators), key=lambda s: s.path))
-    explicit = _explicit(request)
+    messages = frozenset(f"{COMMIT_PREFIX}{sha}" for sha in in_range)
+    explicit = _explicit(root, request)
     citing = vet_facts.citations_of(root, commit, [source.path for source in ordered], tracked)
     reads = [(source.path, _reads(source, citing[source.path], added, leans_on, source.locator in explicit, tracked))
              for source in ordered]
+    # the action takes the range's commits, so it reads what their messages say
+    reads = [(path, (*found, f"a commit of the range {request.range}") if path in messages else found)
+             for path, found in reads]
     return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
 
 
@@ -249,5 +280,7 @@ def form(root: Path, request: VetRequest) -> Formed:
                   antitheses=tuple(patterns.posit(audit) for audit in audits), leans_on=pinned.leans_on)
 
 
-def _explicit(request: VetRequest) -> frozenset[str]:
-    return frozenset(f"file:{_path_of(locator)[0]}" for locator in request.sources)
+def _explicit(root: Path, request: VetRequest) -> frozenset[str]:
+    return frozenset(f"{COMMIT_PREFIX}{vet_facts.resolve(root, locator.removeprefix(COMMIT_PREFIX))}"
+                     if locator.startswith(COMMIT_PREFIX) else f"file:{_path_of(locator)[0]}"
+                     for locator in request.sources)

@@ -18,6 +18,7 @@ from diylisis.core import tagging
 from diylisis.core.errors import GitError
 from diylisis.edges.gitio import first_line, try_git
 
+COMMIT_PREFIX = "commit:"  # a commit message as a source: `commit:SHA`
 RECORD_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".adoc")
 ENFORCEMENT_PATHS = ("tests/", "test/", ".github/")
 MIN_BASENAME = 8  # a basename shorter than this names too many things to count as a citation
@@ -41,6 +42,19 @@ def resolve(root: str | Path, revision: str) -> str:
 def commit_time(root: str | Path, commit: str) -> int:
     """The committer time of COMMIT, seconds since the epoch."""
     return int(_git(root, ["log", "-1", "--format=%ct", commit, "--"]).decode().strip())
+
+
+def commit_times(root: str | Path, commits: Sequence[str]) -> dict[str, int]:
+    """The committer time of each of COMMITS (full ids), from one `git log --no-walk`."""
+    if not commits:
+        return {}
+    out = _git(root, ["log", "--no-walk=unsorted", "--format=%H %ct", *dict.fromkeys(commits), "--"])
+    return {sha: int(time) for sha, time in (row.split(" ") for row in out.decode().splitlines())}
+
+
+def range_commits(root: str | Path, base: str, tip: str) -> tuple[str, ...]:
+    """The commits of BASE..TIP, newest first, merges included."""
+    return tuple(_git(root, ["rev-list", f"{base}..{tip}", "--"]).decode().split())
 
 
 def blob_id(root: str | Path, commit: str, path: str) -> str | None:
@@ -126,7 +140,11 @@ def tracked_paths(root: str | Path, commit: str) -> tuple[str, ...]:
 
 def citation_patterns(source: str, tracked: Sequence[str]) -> tuple[str, ...]:
     """The strings that name SOURCE: its full path, and its basename when that has at least
-    MIN_BASENAME characters and no other tracked file shares it."""
+    MIN_BASENAME characters and no other tracked file shares it; for a commit message
+    (`commit:SHA`), the commit's id in full and in its 12- and 7-character abbreviations."""
+    if source.startswith(COMMIT_PREFIX):
+        sha = source.removeprefix(COMMIT_PREFIX)
+        return (sha, sha[:12], sha[:7])
     base = source.rsplit("/", 1)[-1]
     patterns = [source]
     if base != source and len(base) >= MIN_BASENAME and sum(p.rsplit("/", 1)[-1] == base for p in tracked) == 1:
@@ -155,8 +173,9 @@ def citations_of(root: str | Path, commit: str, sources: Sequence[str],
     tags: dict[str, tagging.LeverageTag] = {}
     for source, patterns in names.items():
         boundary = [re.compile(rf"(?<![\w/.-]){re.escape(p)}(?![\w-])") for p in patterns]
+        named = list(zip(patterns, boundary, strict=True))
         found = [tagging.Citation(path=path, line=line, text=text) for path, line, text in rows
-                 if path != source and any(p in text and b.search(text) for p, b in zip(patterns, boundary, strict=True))]
+                 if path != source and any(p in text and b.search(text) for p, b in named)]
         basis = "git grep -I -n -F " + " ".join(f"-e {p}" for p in patterns) + f" {commit[:12]}"
         tags[source] = tagging.leverage(tuple(found), basis)
     return tags
@@ -358,7 +377,10 @@ def records_naming(root: str | Path, commit: str, paths: Sequence[str]) -> tuple
 
 
 def last_commit_time(root: str | Path, commit: str, path: str) -> int | None:
-    """The committer time of the last commit up to COMMIT that touched PATH."""
+    """The committer time of the last commit up to COMMIT that touched PATH; for a commit
+    message (`commit:SHA`), that commit's own time."""
+    if path.startswith(COMMIT_PREFIX):
+        return commit_time(root, path.removeprefix(COMMIT_PREFIX))
     out = _git(root, ["log", "-1", "--format=%ct", commit, "--", path]).decode().strip()
     return int(out) if out else None
 
