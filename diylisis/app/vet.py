@@ -7,7 +7,7 @@ the index or any ref.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,7 +99,7 @@ def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
 
 
 def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: int,
-             facts: tuple[tagging.CodeFact, ...], read: frozenset[str],
+             facts: tuple[tagging.CodeFact, ...], reads: Mapping[str, Sequence[str]],
              pinned_at: str | None = None) -> dict[str, tuple[ClaimFacts, ...]]:
     """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
     blame and lag. A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT
@@ -107,10 +107,13 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
     The git work is one blame per source and one grep, one object read and one log per
     (blame commit, path, token) for all of them.
 
-    Only the sources the action reads (READ, by path) are blamed and checked for lag: a claim of
-    any other source is never asked, and its certificate (unattributable) rests on what its text
-    and the code say. Its freshness is the revision's own, with no basis."""
+    Only the claims the action reads (phase0.claim_reads of READS, by source path) are checked for
+    lag, and only their sources blamed: any other claim is never asked, and its certificate
+    (unattributable) rests on what its text and the code say. Its freshness is the revision's
+    own, with no basis."""
     lines = {source.path: phase0.claim_lines(source) for source in sources}
+    read = {(path, line.line) for path, found in lines.items() for line in found
+            if phase0.claim_reads(reads.get(path, ()), line)}
     by_key: dict[str, list[int]] = {}
     for index, fact in enumerate(facts):
         by_key.setdefault(fact.key.lower(), []).append(index)
@@ -134,7 +137,8 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
     blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
                                          (source.blob, times[source.blob])) for source in messages}
     blames |= {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path) for source in sources
-               if lines[source.path] and source.path in read and not source.path.startswith(COMMIT_PREFIX)}
+               if not source.path.startswith(COMMIT_PREFIX) and any((source.path, claim.line) in read
+                                                                    for claim in lines[source.path])}
     written: dict[tuple[str, int], tuple[str, int]] = {}
     queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
     for path, found in lines.items():
@@ -142,7 +146,7 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
             # a source pinned at another revision than the blame's may have fewer lines there
             written[path, line.line] = blames.get(path, {}).get(line.line, (pinned_at or commit, revision_time))
             paths, tokens = tagging.named_paths(line.text), tagging.named_tokens(line.text)
-            if paths and tokens and path in read:
+            if paths and tokens and (path, line.line) in read:
                 queries.append(((path, line.line), vet_facts.LagQuery(since=written[path, line.line][0],
                                                                       paths=paths, tokens=tokens)))
     lagged = dict(zip((at for at, _ in queries), vet_facts.lags(root, commit, [q for _, q in queries]),
@@ -162,7 +166,7 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
             lag, basis = lagged.get(at, ((), ()))
             blamed = ((f"git show -s {source.blob[:12]}",) if source.path.startswith(COMMIT_PREFIX) else
                       (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}",)
-                      if source.path in read else ())
+                      if at in read else ())
             freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
                                           (*blamed, *basis))
             rows.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions,
@@ -207,6 +211,7 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     tracked = vet_facts.tracked_paths(root, commit)
     added: tuple[tuple[str, int, str], ...] = ()
     in_range: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
     locators = list(request.sources)
     if request.range:
         base, dots, tip = request.range.partition("..")
@@ -232,9 +237,11 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     citing = vet_facts.citations_of(root, commit, [source.path for source in ordered], tracked)
     reads = [(source.path, _reads(source, citing[source.path], added, leans_on, source.locator in explicit, tracked))
              for source in ordered]
-    # the action takes the range's commits, so it reads what their messages say
-    reads = [(path, (*found, f"a commit of the range {request.range}") if path in messages else found)
-             for path, found in reads]
+    # the action takes the range's commits, so it reads what their messages say; of another
+    # record, it reads the claims that name a path it changes
+    reads = [(source.path, (*found, f"a commit of the range {request.range}") if source.path in messages else
+              (*found, *_changed_named(source, changed)))
+             for source, (_, found) in zip(ordered, reads, strict=True)]
     return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
 
 
@@ -260,15 +267,32 @@ def formation(root: Path, pinned: Pinned,
                                for line in phase0.claim_lines(source)))
     facts = vet_facts.code_facts(root, commit, keys)
     citations = vet_facts.citations_of(root, commit, [source.path for source in pinned.sources], tracked)
-    read = frozenset(path for path, lines in pinned.reads if lines)
-    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, read, pinned.commit)
+    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, reads, pinned.commit)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
-        fits = [fitted for facts in measured if (fitted := claims.fit(source, facts, citing, reading)) is not None]
-        settled.extend(fits)
-        audits.extend(phase0.identify(source, measured, citing, reading, frozenset(f.claim.line for f in fits)))
+        fits = [fitted for facts in measured
+                if (fitted := claims.fit(source, facts, citing, phase0.claim_reads(reading, facts.claim))) is not None]
+        asked, beyond = _capped(source, phase0.identify(source, measured, citing, reading,
+                                                        frozenset(f.claim.line for f in fits)))
+        audits.extend(asked)
+        settled.extend(sorted([*fits, *beyond], key=lambda s: s.claim.line))
     return tuple(audits), tuple(settled)
+
+
+def _capped(source: Source, found: Sequence[Audit]) -> tuple[tuple[Audit, ...], tuple[claims.Settled, ...]]:
+    """At most MAX_ASKED_PER_SOURCE audits of one source, the strongest suspicions first (then
+    by line); the others are reported as settled, never asked, with the cap as their basis."""
+    cap = phase0.MAX_ASKED_PER_SOURCE
+    if len(found) <= cap:
+        return tuple(found), ()
+    ranked = sorted(found, key=lambda a: (phase0.strength(a.suspicions), a.claim.line))
+    kept = {a.id for a in ranked[:cap]}
+    basis = (f"several claims standing: the action reads {len(found)} suspect claims of {source.path};"
+             f" vet asks the {cap} strongest of a source, and this one is not among them")
+    beyond = tuple(claims.Settled(id=a.id, source=source, claim=a.claim, settlement=claims.Settlement.UNATTRIBUTABLE,
+                                  basis=basis) for a in found if a.id not in kept)
+    return tuple(a for a in found if a.id in kept), beyond
 
 
 def form(root: Path, request: VetRequest) -> Formed:
@@ -278,6 +302,12 @@ def form(root: Path, request: VetRequest) -> Formed:
     audits = audits_of(root, pinned)
     return Formed(action=request.action, commit=pinned.commit, sources=pinned.sources, audits=audits,
                   antitheses=tuple(patterns.posit(audit) for audit in audits), leans_on=pinned.leans_on)
+
+
+def _changed_named(source: Source, changed: Sequence[str]) -> tuple[str, ...]:
+    """A read (phase0.CHANGED) for each path the range changes that a claim line of SOURCE names."""
+    named = {path for line in phase0.claim_lines(source) for path in tagging.named_paths(line.text)}
+    return tuple(f"{phase0.CHANGED}{path}" for path in changed if path in named and path != source.path)
 
 
 def _explicit(root: Path, request: VetRequest) -> frozenset[str]:

@@ -73,7 +73,9 @@ def _reads(line: Mapping[str, object]) -> tuple[tuple[str, tuple[str, ...]], ...
     reads: dict[str, tuple[str, ...]] = {}
     for claim in (claims.values() if isinstance(claims, dict) else ()):
         if isinstance(claim, dict) and isinstance(claim.get("stake"), list):
-            reads[str(claim.get("source"))] = tuple(str(s) for s in claim["stake"])
+            # a source's claims may each be read through another changed path: their union
+            source = str(claim.get("source"))
+            reads[source] = tuple(dict.fromkeys([*reads.get(source, ()), *(str(s) for s in claim["stake"])]))
     return tuple(reads.items())
 
 

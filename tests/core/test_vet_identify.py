@@ -84,6 +84,30 @@ def test_a_commit_message_can_be_named_as_a_source(repo: Path) -> None:
         vet.pin_all(repo, vet.VetRequest(action="hand off", sources=(f"commit:{fixture.tip}:src/retry.py",)))
 
 
+def test_a_record_is_read_where_it_names_a_path_the_range_changes(repo: Path) -> None:
+    build(repo)
+    commit_at(repo, "2024-03-08", "Write the ops notes",
+              {"docs/ops.md": "# Ops\n\nRetries in src/retry.py never exceed two.\n\nThe cache is always warm.\n"})
+    formed = vet.form(repo, MERGE)
+    ops = [a for a in formed.audits if a.source.path == "docs/ops.md"]
+    assert [(a.claim.line, a.stake.reads) for a in ops] == [(3, ("the range changes src/retry.py",))]
+    _, settled = vet.formation(repo, vet.pin_all(repo, MERGE))
+    unread = next(c for c in settled if c.source.path == "docs/ops.md")
+    assert unread.claim.line == 5 and unread.basis == "none: the action does not read docs/ops.md"
+
+
+def test_a_source_has_at_most_four_claims_asked_and_the_rest_say_why(repo: Path) -> None:
+    build(repo)
+    lines = [f"Step {n} in src/retry.py never retries more than {n} times." for n in range(1, 7)]
+    commit_at(repo, "2024-03-08", "Write the retry steps", {"docs/steps.md": "\n\n".join(lines) + "\n"})
+    audits, settled = vet.formation(repo, vet.pin_all(repo, MERGE))
+    asked = [a.claim.line for a in audits if a.source.path == "docs/steps.md"]
+    beyond = [c for c in settled if c.source.path == "docs/steps.md"]
+    assert asked == [1, 3, 5, 7] and [c.claim.line for c in beyond] == [9, 11]
+    assert beyond[0].basis == ("several claims standing: the action reads 6 suspect claims of docs/steps.md;"
+                               " vet asks the 4 strongest of a source, and this one is not among them")
+
+
 def test_the_bottleneck_claim_gets_pattern_d(repo: Path) -> None:
     build(repo)
     bottleneck = _by_thesis(vet.form(repo, MERGE))[BOTTLENECK_CLAIM]
