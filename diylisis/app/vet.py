@@ -7,7 +7,7 @@ the index or any ref.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
 from diylisis.edges import vet_facts
+from diylisis.edges.vet_facts import COMMIT_PREFIX
 
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
 
@@ -45,12 +46,17 @@ class Formed:
 
 
 def origin_of(path: str) -> Origin:
-    """Task, plan and handoff files are a past session's record; other records are documents read."""
+    """Commit messages, task, plan and handoff files are a past session's record; other records
+    are documents read."""
+    if path.startswith(COMMIT_PREFIX):
+        return Origin.PAST_SESSION
     lowered = path.lower()
     return Origin.PAST_SESSION if any(mark in lowered for mark in _PAST_SESSION) else Origin.DOCUMENT_READ
 
 
 def _path_of(locator: str) -> tuple[str, str | None]:
+    if locator.startswith(COMMIT_PREFIX):
+        return locator, None
     body = locator.removeprefix("file:")
     if ":" in body.split("@", 1)[0]:
         raise BadInput(f"vet reads file records only (file:PATH or PATH[@REV]), not {locator}")
@@ -58,47 +64,116 @@ def _path_of(locator: str) -> tuple[str, str | None]:
     return path.strip("/"), revision or None
 
 
-def pin(root: Path, commit: str, locator: str, tracked: Sequence[str]) -> Source:
-    """The source LOCATOR names, pinned by its blob at COMMIT (or at its own @REV); a dirty work-tree
-    file is refused, since vet would read other bytes than the user sees."""
-    path, revision = _path_of(locator)
-    at = vet_facts.resolve(root, revision) if revision else commit
-    blob = vet_facts.blob_id(root, at, path)
-    if blob is None:
-        raise BadInput(f"{path} is not tracked at {revision or 'the vetted revision'}")
-    if revision is None and vet_facts.dirty(root, path):
-        raise BadInput(f"{path} has uncommitted changes; commit or stash them first, so vet reads what you see")
-    return Source(locator=locator if locator.startswith("file:") else f"file:{path}", path=path, blob=blob,
-                  origin=origin_of(path), text=vet_facts.blob_text(root, blob))
+def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
+    """The sources LOCATORS name, each pinned by its blob at COMMIT (or at its own @REV), or, for a
+    `commit:REV`, by the commit's id (its message is the record), the first locator of a path
+    kept; a dirty work-tree file is refused, since vet would read other bytes than the user sees.
+    All objects come from one `git cat-file --batch`, the dirt from one status."""
+    named: list[tuple[str, str, str | None, str]] = []  # (locator, path, its own revision, object name)
+    for locator in locators:
+        path, revision = _path_of(locator)
+        if path.startswith(COMMIT_PREFIX):
+            given = path.removeprefix(COMMIT_PREFIX)
+            # a full id (the range's commits) is checked to be a commit by the read below
+            full = len(given) in (40, 64) and all(c in "0123456789abcdef" for c in given)
+            sha = given if full else vet_facts.resolve(root, given)
+            named.append((f"{COMMIT_PREFIX}{sha}", f"{COMMIT_PREFIX}{sha}", sha, sha))
+        else:
+            at = vet_facts.resolve(root, revision) if revision else commit
+            named.append((locator, path, revision, f"{at}:{path}"))
+    stored = vet_facts.read_objects(root, [name for _, _, _, name in named])
+    files = [path for _, path, revision, _ in named if revision is None]
+    dirty = vet_facts.dirty_paths(root, files)
+    sources: dict[str, Source] = {}
+    for locator, path, revision, name in named:
+        found = stored[name]
+        is_commit = path.startswith(COMMIT_PREFIX)
+        if found is None or found.type != ("commit" if is_commit else "blob"):
+            raise BadInput(f"{path} is not tracked at {revision or 'the vetted revision'}")
+        if revision is None and path in dirty:
+            raise BadInput(f"{path} has uncommitted changes; commit or stash them first, so vet reads what you see")
+        shown = locator if locator.startswith(("file:", COMMIT_PREFIX)) else f"file:{path}"
+        sources.setdefault(path, Source(locator=shown, path=path, blob=found.id, origin=origin_of(path),
+                                        text=vet_facts.object_text(found)))
+    return tuple(sources.values())
 
 
-def _measure(root: Path, commit: str, source: Source, revision_time: int, facts: tuple[tagging.CodeFact, ...],
-             pinned_at: str | None = None) -> tuple[ClaimFacts, ...]:
-    """The facts of each claim line of SOURCE at COMMIT: code values, enforcement, blame and lag.
-    A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT when None), so
-    that re-reading the evidence at a later HEAD keeps the pinned text's history."""
-    lines = phase0.claim_lines(source)
-    blame = vet_facts.blame_lines(root, pinned_at or commit, source.path) if lines else {}
-    measured = []
-    for line in lines:
-        contradictions, agreements = tagging.compare(line, facts)
-        observed = [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
-        enforcement: tuple[tagging.Enforcement, ...] = ()
-        enforcement_basis = ""
-        for key in dict.fromkeys(fact.key for fact in observed):
-            found, enforcement_basis = vet_facts.enforcement(root, commit, key)
-            enforcement += found
-        # a source pinned at another revision than the blame's may have fewer lines there
-        written_by, observed_at = blame.get(line.line, (pinned_at or commit, revision_time))
-        paths = tagging.named_paths(line.text)
-        tokens = tagging.named_tokens(line.text)
-        lag, basis = vet_facts.lag(root, written_by, commit, paths, tokens) if paths and tokens else ((), ())
-        freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
-                                      (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}", *basis))
-        measured.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions, agreements=agreements,
-                                   enforcement=enforcement, enforcement_basis=enforcement_basis,
-                                   freshness=freshness))
-    return tuple(measured)
+def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: int,
+             facts: tuple[tagging.CodeFact, ...], reads: Mapping[str, Sequence[str]],
+             pinned_at: str | None = None) -> dict[str, tuple[ClaimFacts, ...]]:
+    """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
+    blame and lag. A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT
+    when None), so that re-reading the evidence at a later HEAD keeps the pinned text's history.
+    The git work is one blame per source and one grep, one object read and one log per
+    (blame commit, path, token) for all of them.
+
+    Only the claims the action reads (phase0.claim_reads of READS, by source path) are checked for
+    lag, and only their sources blamed: any other claim is never asked, and its certificate
+    (unattributable) rests on what its text and the code say. Its freshness is the revision's
+    own, with no basis."""
+    lines = {source.path: phase0.claim_lines(source) for source in sources}
+    read = {(path, line.line) for path, found in lines.items() for line in found
+            if phase0.claim_reads(reads.get(path, ()), line)}
+    by_key: dict[str, list[int]] = {}
+    for index, fact in enumerate(facts):
+        by_key.setdefault(fact.key.lower(), []).append(index)
+
+    def comparable(line: tagging.ClaimLine) -> tuple[tagging.CodeFact, ...]:
+        # compare pairs a line only with facts whose key it holds and, for code, whose (ASCII) path
+        # its paragraph names: the others are left out here, in order
+        lowered, paragraph = line.text.lower(), line.paragraph.lower()
+        held = sorted(i for key, found in by_key.items() if key in lowered for i in found)
+        return tuple(facts[i] for i in held if facts[i].section is not None or not facts[i].path.isascii()
+                     or facts[i].path.lower() in paragraph)
+
+    compared = {(path, line.line): tagging.compare(line, comparable(line)) for path, found in lines.items()
+                for line in found}
+    observed = {at: [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
+                for at, (contradictions, agreements) in compared.items()}
+    enforced = vet_facts.enforcement_of(root, commit, [fact.key for seen in observed.values() for fact in seen])
+    messages = [source for source in sources if source.path.startswith(COMMIT_PREFIX)]
+    times = vet_facts.commit_times(root, [source.blob for source in messages])
+    # a commit message's every line was written by the commit itself
+    blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
+                                         (source.blob, times[source.blob])) for source in messages}
+    blames |= {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path) for source in sources
+               if not source.path.startswith(COMMIT_PREFIX) and any((source.path, claim.line) in read
+                                                                    for claim in lines[source.path])}
+    written: dict[tuple[str, int], tuple[str, int]] = {}
+    queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
+    for path, found in lines.items():
+        for line in found:
+            # a source pinned at another revision than the blame's may have fewer lines there
+            written[path, line.line] = blames.get(path, {}).get(line.line, (pinned_at or commit, revision_time))
+            paths, tokens = tagging.named_paths(line.text), tagging.named_tokens(line.text)
+            if paths and tokens and (path, line.line) in read:
+                queries.append(((path, line.line), vet_facts.LagQuery(since=written[path, line.line][0],
+                                                                      paths=paths, tokens=tokens)))
+    lagged = dict(zip((at for at, _ in queries), vet_facts.lags(root, commit, [q for _, q in queries]),
+                      strict=True))
+    measured: dict[str, tuple[ClaimFacts, ...]] = {}
+    for source in sources:
+        rows = []
+        for line in lines[source.path]:
+            at = (source.path, line.line)
+            contradictions, agreements = compared[at]
+            enforcement: tuple[tagging.Enforcement, ...] = ()
+            enforcement_basis = ""
+            for key in dict.fromkeys(fact.key for fact in observed[at]):
+                found_lines, enforcement_basis = enforced[key]
+                enforcement += found_lines
+            written_by, observed_at = written[at]
+            lag, basis = lagged.get(at, ((), ()))
+            blamed = ((f"git show -s {source.blob[:12]}",) if source.path.startswith(COMMIT_PREFIX) else
+                      (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}",)
+                      if at in read else ())
+            freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
+                                          (*blamed, *basis))
+            rows.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions,
+                                   agreements=agreements, enforcement=enforcement,
+                                   enforcement_basis=enforcement_basis, freshness=freshness))
+        measured[source.path] = tuple(rows)
+    return measured
 
 
 def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[str, int, str]],
@@ -135,6 +210,8 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     commit = vet_facts.resolve(root, request.at)
     tracked = vet_facts.tracked_paths(root, commit)
     added: tuple[tuple[str, int, str], ...] = ()
+    in_range: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
     locators = list(request.sources)
     if request.range:
         base, dots, tip = request.range.partition("..")
@@ -143,6 +220,8 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
         base, tip = vet_facts.resolve(root, base), vet_facts.resolve(root, tip.lstrip("."))
         changed = vet_facts.changed_paths(root, base, tip)
         added = vet_facts.added_lines(root, base, tip)
+        in_range = vet_facts.range_commits(root, base, tip)
+        locators += [f"{COMMIT_PREFIX}{sha}" for sha in in_range]
         locators += [p for p in changed if p.endswith(vet_facts.RECORD_SUFFIXES) and p in tracked]
         locators += list(vet_facts.records_naming(root, commit, changed))
         # the records the range's own lines cite ("per docs/design.md")
@@ -152,16 +231,17 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     for leaned in leans_on:
         if leaned not in tracked:
             raise BadInput(f"--leans-on {leaned}: not tracked at the vetted revision")
-    sources: dict[str, Source] = {}
-    for locator in locators:
-        source = pin(root, commit, locator, tracked)
-        sources.setdefault(source.path, source)
-    ordered = tuple(sorted(sources.values(), key=lambda s: s.path))
-    explicit = _explicit(request)
-    reads = []
-    for source in ordered:
-        citing = vet_facts.citations(root, commit, source.path, tracked)
-        reads.append((source.path, _reads(source, citing, added, leans_on, source.locator in explicit, tracked)))
+    ordered = tuple(sorted(pin(root, commit, locators), key=lambda s: s.path))
+    messages = frozenset(f"{COMMIT_PREFIX}{sha}" for sha in in_range)
+    explicit = _explicit(root, request)
+    citing = vet_facts.citations_of(root, commit, [source.path for source in ordered], tracked)
+    reads = [(source.path, _reads(source, citing[source.path], added, leans_on, source.locator in explicit, tracked))
+             for source in ordered]
+    # the action takes the range's commits, so it reads what their messages say; of another
+    # record, it reads the claims that name a path it changes
+    reads = [(source.path, (*found, f"a commit of the range {request.range}") if source.path in messages else
+              (*found, *_changed_named(source, changed)))
+             for source, (_, found) in zip(ordered, reads, strict=True)]
     return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
 
 
@@ -186,14 +266,33 @@ def formation(root: Path, pinned: Pinned,
     keys = frozenset().union(*(tagging.candidate_keys(line.text) for source in pinned.sources
                                for line in phase0.claim_lines(source)))
     facts = vet_facts.code_facts(root, commit, keys)
+    citations = vet_facts.citations_of(root, commit, [source.path for source in pinned.sources], tracked)
+    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, reads, pinned.commit)
     for source in pinned.sources:
-        citing = vet_facts.citations(root, commit, source.path, tracked)
-        measured = _measure(root, commit, source, revision_time, facts, pinned.commit)
+        citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
-        fits = [fitted for facts in measured if (fitted := claims.fit(source, facts, citing, reading)) is not None]
-        settled.extend(fits)
-        audits.extend(phase0.identify(source, measured, citing, reading, frozenset(f.claim.line for f in fits)))
+        fits = [fitted for facts in measured
+                if (fitted := claims.fit(source, facts, citing, phase0.claim_reads(reading, facts.claim))) is not None]
+        asked, beyond = _capped(source, phase0.identify(source, measured, citing, reading,
+                                                        frozenset(f.claim.line for f in fits)))
+        audits.extend(asked)
+        settled.extend(sorted([*fits, *beyond], key=lambda s: s.claim.line))
     return tuple(audits), tuple(settled)
+
+
+def _capped(source: Source, found: Sequence[Audit]) -> tuple[tuple[Audit, ...], tuple[claims.Settled, ...]]:
+    """At most MAX_ASKED_PER_SOURCE audits of one source, the strongest suspicions first (then
+    by line); the others are reported as settled, never asked, with the cap as their basis."""
+    cap = phase0.MAX_ASKED_PER_SOURCE
+    if len(found) <= cap:
+        return tuple(found), ()
+    ranked = sorted(found, key=lambda a: (phase0.strength(a.suspicions), a.claim.line))
+    kept = {a.id for a in ranked[:cap]}
+    basis = (f"several claims standing: the action reads {len(found)} suspect claims of {source.path};"
+             f" vet asks the {cap} strongest of a source, and this one is not among them")
+    beyond = tuple(claims.Settled(id=a.id, source=source, claim=a.claim, settlement=claims.Settlement.UNATTRIBUTABLE,
+                                  basis=basis) for a in found if a.id not in kept)
+    return tuple(a for a in found if a.id in kept), beyond
 
 
 def form(root: Path, request: VetRequest) -> Formed:
@@ -205,5 +304,13 @@ def form(root: Path, request: VetRequest) -> Formed:
                   antitheses=tuple(patterns.posit(audit) for audit in audits), leans_on=pinned.leans_on)
 
 
-def _explicit(request: VetRequest) -> frozenset[str]:
-    return frozenset(f"file:{_path_of(locator)[0]}" for locator in request.sources)
+def _changed_named(source: Source, changed: Sequence[str]) -> tuple[str, ...]:
+    """A read (phase0.CHANGED) for each path the range changes that a claim line of SOURCE names."""
+    named = {path for line in phase0.claim_lines(source) for path in tagging.named_paths(line.text)}
+    return tuple(f"{phase0.CHANGED}{path}" for path in changed if path in named and path != source.path)
+
+
+def _explicit(root: Path, request: VetRequest) -> frozenset[str]:
+    return frozenset(f"{COMMIT_PREFIX}{vet_facts.resolve(root, locator.removeprefix(COMMIT_PREFIX))}"
+                     if locator.startswith(COMMIT_PREFIX) else f"file:{_path_of(locator)[0]}"
+                     for locator in request.sources)

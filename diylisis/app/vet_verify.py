@@ -47,17 +47,19 @@ def _sources(root: Path, commit: str, line: Mapping[str, object]) -> tuple[list[
             problems.append("a source entry is not an object")
             continue
         path, blob, origin = str(entry.get("path", "")), str(entry.get("blob", "")), entry.get("origin")
-        if entry.get("id") != f"file:{path}@{blob}":
+        message = path.startswith(vet_facts.COMMIT_PREFIX)  # a commit message, pinned by the commit's id
+        locator = path if message else f"file:{path}"
+        if entry.get("id") != f"{locator}@{blob}" or (message and path != f"{vet_facts.COMMIT_PREFIX}{blob}"):
             problems.append(f"{path}: its id does not name its blob")
-        at_commit = vet_facts.blob_id(root, commit, path)
-        if at_commit != blob:
-            problems.append(f"{path}: the commit holds blob {str(at_commit)[:12]}, the result names {blob[:12]}")
-            continue
-        at_head = vet_facts.blob_id(root, "HEAD", path)
-        if at_head != blob:
-            notes.append(f"{path} changed since it was vetted: re-vet")
+        if not message:
+            at_commit = vet_facts.blob_id(root, commit, path)
+            if at_commit != blob:
+                problems.append(f"{path}: the commit holds blob {str(at_commit)[:12]}, the result names {blob[:12]}")
+                continue
+            if vet_facts.blob_id(root, "HEAD", path) != blob:
+                notes.append(f"{path} changed since it was vetted: re-vet")
         try:
-            pinned.append(Source(locator=f"file:{path}", path=path, blob=blob, origin=Origin(origin),
+            pinned.append(Source(locator=locator, path=path, blob=blob, origin=Origin(origin),
                                  text=vet_facts.blob_text(root, blob)))
         except (ValueError, DistillError):
             problems.append(f"{path}: its blob or origin cannot be read")
@@ -71,7 +73,9 @@ def _reads(line: Mapping[str, object]) -> tuple[tuple[str, tuple[str, ...]], ...
     reads: dict[str, tuple[str, ...]] = {}
     for claim in (claims.values() if isinstance(claims, dict) else ()):
         if isinstance(claim, dict) and isinstance(claim.get("stake"), list):
-            reads[str(claim.get("source"))] = tuple(str(s) for s in claim["stake"])
+            # a source's claims may each be read through another changed path: their union
+            source = str(claim.get("source"))
+            reads[source] = tuple(dict.fromkeys([*reads.get(source, ()), *(str(s) for s in claim["stake"])]))
     return tuple(reads.items())
 
 

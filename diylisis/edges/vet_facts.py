@@ -8,22 +8,24 @@ its basis. Nothing here writes to the repository.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diylisis.core import tagging
 from diylisis.core.errors import GitError
 from diylisis.edges.gitio import first_line, try_git
 
+COMMIT_PREFIX = "commit:"  # a commit message as a source: `commit:SHA`
 RECORD_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".adoc")
 ENFORCEMENT_PATHS = ("tests/", "test/", ".github/")
 MIN_BASENAME = 8  # a basename shorter than this names too many things to count as a citation
 
 
-def _git(root: str | Path, args: Sequence[str], *, ok: tuple[int, ...] = (0,)) -> bytes:
-    code, out, err = try_git(args, root)
+def _git(root: str | Path, args: Sequence[str], *, ok: tuple[int, ...] = (0,), input: bytes | None = None) -> bytes:
+    code, out, err = try_git(args, root, input=input)
     if code not in ok:
         raise GitError(f"git {args[0]} failed: {first_line(err) or f'exit status {code}'}")
     return out
@@ -42,15 +44,92 @@ def commit_time(root: str | Path, commit: str) -> int:
     return int(_git(root, ["log", "-1", "--format=%ct", commit, "--"]).decode().strip())
 
 
+def commit_times(root: str | Path, commits: Sequence[str]) -> dict[str, int]:
+    """The committer time of each of COMMITS (full ids), from one `git log --no-walk`."""
+    if not commits:
+        return {}
+    out = _git(root, ["log", "--no-walk=unsorted", "--format=%H %ct", *dict.fromkeys(commits), "--"])
+    return {sha: int(time) for sha, time in (row.split(" ") for row in out.decode().splitlines())}
+
+
+def range_commits(root: str | Path, base: str, tip: str) -> tuple[str, ...]:
+    """The commits of BASE..TIP, newest first, merges included."""
+    return tuple(_git(root, ["rev-list", f"{base}..{tip}", "--"]).decode().split())
+
+
 def blob_id(root: str | Path, commit: str, path: str) -> str | None:
     """The blob PATH has at COMMIT, or None when it is not tracked there."""
     code, out, _ = try_git(["rev-parse", "--verify", "--quiet", f"{commit}:{path}"], root)
     return out.decode().strip() if code == 0 else None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredObject:
+    """An object as `git cat-file --batch` gives it: its id, type and content."""
+
+    id: str
+    type: str
+    data: bytes
+
+
+def _outside(name: str) -> bool:
+    """NAME is a `REV:./PATH` or `REV:../PATH` that leaves the repository: git resolves such paths
+    against the working directory (the top here), finds nothing, and ends a whole `cat-file
+    --batch` on one."""
+    _, colon, path = name.partition(":")
+    relative = path in (".", "..") or path.startswith(("./", "../"))
+    return bool(colon) and relative and posixpath.normpath(path).split("/")[0] == ".."
+
+
+def _read_one(root: str | Path, name: str) -> StoredObject | None:
+    code, out, _ = try_git(["rev-parse", "--verify", "--quiet", name], root)
+    if code != 0:
+        return None
+    object_id = out.decode().strip()
+    kind = _git(root, ["cat-file", "-t", object_id]).decode().strip()
+    return StoredObject(id=object_id, type=kind, data=_git(root, ["cat-file", kind, object_id]))
+
+
+def read_objects(root: str | Path, names: Sequence[str]) -> dict[str, StoredObject | None]:
+    """Each object NAMES gives (a blob or commit id, or `REV:PATH`), None where it names nothing,
+    all read by one `git cat-file --batch`; a name holding a newline, which cannot go on its
+    line, is resolved on its own, as `git rev-parse` resolves it."""
+    unique = tuple(dict.fromkeys(names))
+    wanted = [name for name in unique if "\n" not in name and not _outside(name)]
+    found: dict[str, StoredObject | None] = {name: _read_one(root, name) if "\n" in name else None
+                                             for name in unique if name not in wanted}
+    if not wanted:
+        return found
+    out = _git(root, ["cat-file", "--batch"], input="".join(f"{name}\n" for name in wanted).encode())
+    at = 0
+    for name in wanted:
+        end = out.index(b"\n", at)
+        header = out[at:end].decode("utf-8", errors="replace").split(" ")
+        at = end + 1
+        if len(header) != 3 or not header[2].isdigit():  # "<name> missing" or "<name> ambiguous"
+            found[name] = None
+            continue
+        size = int(header[2])
+        found[name] = StoredObject(id=header[0], type=header[1], data=out[at:at + size])
+        at += size + 1
+    return found
+
+
+def object_text(stored: StoredObject) -> str:
+    """A blob's content, or a commit's message (what follows its header), as text with
+    undecodable bytes replaced."""
+    data = stored.data
+    if stored.type == "commit":
+        data = data.partition(b"\n\n")[2]
+    return data.decode("utf-8", errors="replace")
+
+
 def blob_text(root: str | Path, blob: str) -> str:
-    """A blob's content as text (undecodable bytes replaced)."""
-    return _git(root, ["cat-file", "blob", blob]).decode("utf-8", errors="replace")
+    """A blob's content, or a commit's message when BLOB is a commit id, as text."""
+    stored = read_objects(root, (blob,))[blob]
+    if stored is None:
+        raise GitError(f"git cat-file failed: no object {blob}")
+    return object_text(stored)
 
 
 def tracked_paths(root: str | Path, commit: str) -> tuple[str, ...]:
@@ -61,7 +140,11 @@ def tracked_paths(root: str | Path, commit: str) -> tuple[str, ...]:
 
 def citation_patterns(source: str, tracked: Sequence[str]) -> tuple[str, ...]:
     """The strings that name SOURCE: its full path, and its basename when that has at least
-    MIN_BASENAME characters and no other tracked file shares it."""
+    MIN_BASENAME characters and no other tracked file shares it; for a commit message
+    (`commit:SHA`), the commit's id in full and in its 12- and 7-character abbreviations."""
+    if source.startswith(COMMIT_PREFIX):
+        sha = source.removeprefix(COMMIT_PREFIX)
+        return (sha, sha[:12], sha[:7])
     base = source.rsplit("/", 1)[-1]
     patterns = [source]
     if base != source and len(base) >= MIN_BASENAME and sum(p.rsplit("/", 1)[-1] == base for p in tracked) == 1:
@@ -70,18 +153,32 @@ def citation_patterns(source: str, tracked: Sequence[str]) -> tuple[str, ...]:
 
 
 def citations(root: str | Path, commit: str, source: str, tracked: Sequence[str]) -> tagging.LeverageTag:
-    """The distinct files at COMMIT that name SOURCE (one `git grep -I -n -F`), SOURCE itself left out."""
-    patterns = citation_patterns(source, tracked)
-    args = ["grep", "-I", "-n", "-F", *(part for p in patterns for part in ("-e", p)), commit, "--"]
-    out = _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace")
-    boundary = [re.compile(rf"(?<![\w/.-]){re.escape(p)}(?![\w-])") for p in patterns]
-    found: list[tagging.Citation] = []
-    for row in out.splitlines():
-        _, path, line, text = row.split(":", 3)
-        if path != source and any(b.search(text) for b in boundary):
-            found.append(tagging.Citation(path=path, line=int(line), text=text))
-    basis = "git grep -I -n -F " + " ".join(f"-e {p}" for p in patterns) + f" {commit[:12]}"
-    return tagging.leverage(tuple(found), basis)
+    """The distinct files at COMMIT that name SOURCE, SOURCE itself left out (citations_of for one)."""
+    return citations_of(root, commit, (source,), tracked)[source]
+
+
+def citations_of(root: str | Path, commit: str, sources: Sequence[str],
+                 tracked: Sequence[str]) -> dict[str, tagging.LeverageTag]:
+    """The distinct files at COMMIT that name each of SOURCES, the source itself left out: one
+    `git grep -I -n -F` over the tree for the names of all of them, each hit then given to every
+    source whose name it holds at a path boundary. Each tag's basis is the grep for its own source."""
+    names = {source: citation_patterns(source, tracked) for source in dict.fromkeys(sources)}
+    every = sorted({p for patterns in names.values() for p in patterns})
+    rows: list[tuple[str, int, str]] = []
+    if every:
+        args = ["grep", "-I", "-n", "-F", *(part for p in every for part in ("-e", p)), commit, "--"]
+        for row in _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace").splitlines():
+            _, path, line, text = row.split(":", 3)
+            rows.append((path, int(line), text))
+    tags: dict[str, tagging.LeverageTag] = {}
+    for source, patterns in names.items():
+        boundary = [re.compile(rf"(?<![\w/.-]){re.escape(p)}(?![\w-])") for p in patterns]
+        named = list(zip(patterns, boundary, strict=True))
+        found = [tagging.Citation(path=path, line=line, text=text) for path, line, text in rows
+                 if path != source and any(p in text and b.search(text) for p, b in named)]
+        basis = "git grep -I -n -F " + " ".join(f"-e {p}" for p in patterns) + f" {commit[:12]}"
+        tags[source] = tagging.leverage(tuple(found), basis)
+    return tags
 
 
 def blame_line(root: str | Path, commit: str, path: str, line: int) -> tuple[str, int]:
@@ -93,68 +190,131 @@ def blame_line(root: str | Path, commit: str, path: str, line: int) -> tuple[str
     return author, int(times[0])
 
 
-def _token_lines(root: str | Path, commit: str, path: str, token: str) -> tuple[str, ...] | None:
-    blob = blob_id(root, commit, path)
-    if blob is None:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LagQuery:
+    """What one claim's lag is measured from: its line's blame commit, and the paths and
+    code-shaped tokens it names."""
+
+    since: str
+    paths: tuple[str, ...]
+    tokens: tuple[str, ...]
+
+
+def _token_lines(stored: StoredObject | None, token: str) -> tuple[str, ...] | None:
+    if stored is None or stored.type != "blob":
         return None
-    return tuple(line for line in blob_text(root, blob).split("\n") if token in line)
+    return tuple(line for line in object_text(stored).split("\n") if token in line)
 
 
 def lag(root: str | Path, since: str, commit: str, paths: Sequence[str], tokens: Sequence[str],
         exempt: frozenset[str] = frozenset()) -> tuple[tuple[tagging.LagCommit, ...], tuple[str, ...]]:
-    """The commits in SINCE..COMMIT that touched a path the claim names on a line holding a token
-    it names, counted only where those lines differ between SINCE and COMMIT (a change that was
-    reverted is no lag); with the commands that show them."""
-    found: list[tagging.LagCommit] = []
-    basis: list[str] = []
-    for path in paths:
-        if path in exempt:
-            continue
-        for token in tokens:
-            before, after = _token_lines(root, since, path, token), _token_lines(root, commit, path, token)
-            if before == after or not (before or after):
+    """The lag of one claim (lags for one query)."""
+    return lags(root, commit, (LagQuery(since=since, paths=tuple(paths), tokens=tuple(tokens)),), exempt)[0]
+
+
+def lags(root: str | Path, commit: str, queries: Sequence[LagQuery], exempt: frozenset[str] = frozenset()
+         ) -> tuple[tuple[tuple[tagging.LagCommit, ...], tuple[str, ...]], ...]:
+    """For each query, the commits in SINCE..COMMIT that touched a path the claim names on a line
+    holding a token it names, counted only where those lines differ between SINCE and COMMIT (a
+    change that was reverted is no lag); with the commands that show them. The files on both
+    sides are read by one `git cat-file --batch`, and each (since, path, token) that needs a
+    `git log -G` runs once however many claims ask it."""
+    sides = [f"{rev}:{path}" for query in queries for path in query.paths if path not in exempt
+             for rev in (query.since, commit)]
+    stored = read_objects(root, sides)
+    logged: dict[tuple[str, str, str], tuple[tagging.LagCommit, ...]] = {}
+    measured = []
+    for query in queries:
+        found: list[tagging.LagCommit] = []
+        basis: list[str] = []
+        for path in query.paths:
+            if path in exempt:
                 continue
-            args = ["log", "--format=%H%x00%s", f"-G{re.escape(token)}", f"{since}..{commit}", "--", path]
-            basis.append(f"git log -G{token} {since[:12]}..{commit[:12]} -- {path}")
-            for row in _git(root, args).decode("utf-8", errors="replace").splitlines():
-                sha, subject = row.split("\0", 1)
-                found.append(tagging.LagCommit(commit=sha, path=path, token=token, subject=subject))
-    return tuple(found), tuple(basis)
+            for token in query.tokens:
+                before = _token_lines(stored[f"{query.since}:{path}"], token)
+                after = _token_lines(stored[f"{commit}:{path}"], token)
+                if before == after or not (before or after):
+                    continue
+                basis.append(f"git log -G{token} {query.since[:12]}..{commit[:12]} -- {path}")
+                key = (query.since, path, token)
+                if key not in logged:
+                    args = ["log", "--format=%H%x00%s", f"-G{re.escape(token)}", f"{query.since}..{commit}", "--", path]
+                    logged[key] = tuple(tagging.LagCommit(commit=sha, path=path, token=token, subject=subject)
+                                        for sha, subject in (row.split("\0", 1) for row in _git(root, args)
+                                                             .decode("utf-8", errors="replace").splitlines()))
+                found.extend(logged[key])
+        measured.append((tuple(found), tuple(basis)))
+    return tuple(measured)
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")  # the shape of a key tagging.code_facts reads
+_ASSIGNED_NUMBER = "[=:][[:space:]]*[\"']?([0-9]|[^[:print:][:space:]])"
 
 
 def code_facts(root: str | Path, commit: str, keys: frozenset[str]) -> tuple[tagging.CodeFact, ...]:
-    """The values code and config files at COMMIT assign to KEYS: one fixed-string `git grep` for the
-    lines naming a key as a word, parsed here; a TOML/INI file with a hit is read whole for its
-    sections. Records (docs) are not code."""
+    """The values code and config files at COMMIT assign to KEYS. One `git grep -E` finds every
+    line where `=` or `:` is followed by a number (a superset of the assignments
+    `tagging.code_facts` reads, whatever the key, since a grep for hundreds of keys as
+    case-insensitive words takes minutes on a large tree); each line is then parsed for KEYS
+    here, and a TOML/INI file with an assignment to one is read whole for its sections. Records
+    (docs) are not code."""
     if not keys:
         return ()
-    args = ["grep", "-I", "-n", "-i", "-w", "-F", *(part for key in sorted(keys) for part in ("-e", key)), commit, "--"]
+    args = ["grep", "-I", "-n", "-E", "-e", _ASSIGNED_NUMBER, commit, "--"]
     out = _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace")
     facts: list[tagging.CodeFact] = []
     sectioned: set[str] = set()
+    by_lowered: dict[str, set[str]] = {}
+    for key in keys:
+        by_lowered.setdefault(key.lower(), set()).add(key)
     for row in out.splitlines():
         _, path, line, text = row.split(":", 3)
-        if path.endswith(RECORD_SUFFIXES):
+        if path.endswith(RECORD_SUFFIXES) or path in sectioned:
+            continue
+        # only the keys the line holds as a name can be the one it assigns
+        named = frozenset(key for word in _NAME.findall(text) for key in by_lowered.get(word.lower(), ()))
+        if not named:
+            continue
+        found = tagging.code_facts(path, text, named)
+        if not found:
             continue
         if path.endswith(tagging.SECTIONED_SUFFIXES):
             sectioned.add(path)
             continue
-        facts.extend(replace(fact, line=int(line)) for fact in tagging.code_facts(path, text, keys))
+        facts.extend(replace(fact, line=int(line)) for fact in found)
+    files = read_objects(root, [f"{commit}:{path}" for path in sorted(sectioned)])
     for path in sorted(sectioned):
-        blob = blob_id(root, commit, path)
-        if blob is not None:
-            facts.extend(tagging.code_facts(path, blob_text(root, blob), keys))
+        stored = files[f"{commit}:{path}"]
+        if stored is not None:
+            facts.extend(tagging.code_facts(path, object_text(stored), keys))
     return tuple(facts)
 
 
 def enforcement(root: str | Path, commit: str, key: str) -> tuple[tuple[tagging.Enforcement, ...], str]:
-    """The test and CI lines at COMMIT that name KEY as a word, with the command that shows them."""
-    out = _git(root, ["grep", "-I", "-n", "-w", "-F", "-e", key, commit, "--", *ENFORCEMENT_PATHS], ok=(0, 1))
-    found = []
-    for row in out.decode("utf-8", errors="replace").splitlines():
-        _, path, line, text = row.split(":", 3)
-        found.append(tagging.Enforcement(path=path, line=int(line), text=text))
-    return tuple(found), f"git grep -n -w {key} {commit[:12]} -- {' '.join(ENFORCEMENT_PATHS)}"
+    """The test and CI lines at COMMIT that name KEY as a word (enforcement_of for one key)."""
+    return enforcement_of(root, commit, (key,))[key]
+
+
+def enforcement_of(root: str | Path, commit: str, keys: Sequence[str]
+                   ) -> dict[str, tuple[tuple[tagging.Enforcement, ...], str]]:
+    """For each of KEYS, the test and CI lines at COMMIT that name it as a word, with the command
+    that shows them: one `git grep -w` for all keys, each hit then given to the keys it names as
+    a word (git's word characters: letters, digits and the underscore)."""
+    wanted = tuple(dict.fromkeys(keys))
+    rows: list[tuple[str, int, str]] = []
+    if wanted:
+        args = ["grep", "-I", "-n", "-w", "-F", *(part for key in wanted for part in ("-e", key)), commit, "--",
+                *ENFORCEMENT_PATHS]
+        for row in _git(root, args, ok=(0, 1)).decode("utf-8", errors="replace").splitlines():
+            _, path, line, text = row.split(":", 3)
+            rows.append((path, int(line), text))
+    found: dict[str, tuple[tuple[tagging.Enforcement, ...], str]] = {}
+    for key in wanted:
+        word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(key)}(?![A-Za-z0-9_])")
+        found[key] = (tuple(tagging.Enforcement(path=path, line=line, text=text) for path, line, text in rows
+                            if key in text and word.search(text)),
+                      f"git grep -n -w {key} {commit[:12]} -- {' '.join(ENFORCEMENT_PATHS)}")
+    return found
 
 
 def blame_lines(root: str | Path, commit: str, path: str) -> dict[int, tuple[str, int]]:
@@ -173,9 +333,14 @@ def blame_lines(root: str | Path, commit: str, path: str) -> dict[int, tuple[str
     return {line: (sha, times[sha]) for line, (sha, _) in found.items()}
 
 
-def dirty(root: str | Path, path: str) -> bool:
-    """PATH has uncommitted changes in the work tree or the index."""
-    return bool(_git(root, ["--no-optional-locks", "status", "--porcelain", "--", path]).strip())
+def dirty_paths(root: str | Path, paths: Sequence[str]) -> frozenset[str]:
+    """Those of PATHS with uncommitted changes in the work tree or the index (one `git status`)."""
+    if not paths:
+        return frozenset()
+    out = _git(root, ["--no-optional-locks", "--literal-pathspecs", "status", "--porcelain", "-z", "--no-renames",
+                      "--", *dict.fromkeys(paths)])
+    changed = {entry[3:].decode("utf-8", errors="replace") for entry in out.split(b"\0") if len(entry) > 3}
+    return frozenset(path for path in paths if path in changed)
 
 
 def changed_paths(root: str | Path, base: str, tip: str) -> tuple[str, ...]:
@@ -212,7 +377,10 @@ def records_naming(root: str | Path, commit: str, paths: Sequence[str]) -> tuple
 
 
 def last_commit_time(root: str | Path, commit: str, path: str) -> int | None:
-    """The committer time of the last commit up to COMMIT that touched PATH."""
+    """The committer time of the last commit up to COMMIT that touched PATH; for a commit
+    message (`commit:SHA`), that commit's own time."""
+    if path.startswith(COMMIT_PREFIX):
+        return commit_time(root, path.removeprefix(COMMIT_PREFIX))
     out = _git(root, ["log", "-1", "--format=%ct", commit, "--", path]).decode().strip()
     return int(out) if out else None
 

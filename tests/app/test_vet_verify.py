@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from diylisis.app import vet
 from diylisis.edges import vet_note
 from tests.conftest import commit, distill, git
-from tests.vet_fixture import answers_toml, audit_ids, build
+from tests.vet_fixture import MERGE, answers_toml, audit_ids, build, commit_at
 
 
 def _vetted(repo: Path, tmp_path: Path) -> str:
@@ -31,6 +32,23 @@ def _failed(report: dict[str, object]) -> list[str]:
     checks = report["checks"]
     assert isinstance(checks, list)
     return [f"{c['check']}: {c['detail']}" for c in checks if not c["ok"]]
+
+
+def test_claims_read_through_different_changed_paths_verify(repo: Path, tmp_path: Path) -> None:
+    build(repo)
+    commit_at(repo, "2024-03-08", "Add the ops notes and a helper",
+              {"src/util.py": "STEPS = 2\n", "docs/ops.md": "Retries in src/retry.py never exceed two.\n\n"
+                                                           "Helpers in src/util.py never block.\n"})
+    formed = vet.form(repo, MERGE)
+    assert {a.stake.reads for a in formed.audits if a.source.path == "docs/ops.md"} == {
+        ("the range changes src/retry.py",), ("the range changes src/util.py",)}
+    answers = tmp_path / "answers.toml"
+    answers.write_text("\n".join(f'[{a.audit}]\nantithesis = {a.index}\nverdict = "Read and kept."\n'
+                                 for a in formed.antitheses), encoding="utf-8")
+    done = distill(repo, "vet", "--action", MERGE.action, "--range", "main..feature/retry", "--answers", str(answers))
+    assert done.returncode == 0, done.stderr
+    code, report = _verify(repo)
+    assert code == 0, _failed(report)
 
 
 def test_a_stored_result_verifies_here_and_on_a_fresh_clone(repo: Path, tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from diylisis.app import vet
-from diylisis.core.errors import BadInput
+from diylisis.core.errors import BadInput, GitError
 from diylisis.core.vet import patterns
 from diylisis.core.vet.model import Antithesis, Pattern, Suspicion
 from tests.conftest import git
@@ -24,7 +24,8 @@ def test_the_fixture_surfaces_a_pattern_c_challenge_with_both_lines_leverage_and
     fixture = build(repo)
     assert fixture.raised is not None
     formed = vet.form(repo, MERGE)
-    assert [s.path for s in formed.sources] == ["docs/design.md"]
+    # the range's one commit message, pinned by the commit's id, and the doc its line cites
+    assert [s.path for s in formed.sources] == [f"commit:{fixture.tip}", "docs/design.md"]
     timeout = _by_thesis(formed)[TIMEOUT_CLAIM.strip()]
     assert timeout.pattern is Pattern.CROSS_SOURCE_CONSISTENCY
     assert "src/cache.py:1 TIMEOUT = 60" in timeout.antithesis
@@ -43,6 +44,68 @@ def test_the_fixture_surfaces_a_pattern_c_challenge_with_both_lines_leverage_and
     assert line[audit.claim.column_start - 1:audit.claim.column_end].decode() == audit.claim.text
     # no "4 ms" evidence on the timeout audit
     assert not any("4 ms" in e for e in timeout.evidence)
+
+
+def test_the_range_commit_messages_are_sources_read_by_the_action(repo: Path) -> None:
+    fixture = build(repo)
+    commit_at(repo, "2024-03-08", "Retry twice\n\nThe retry budget never exceeds the TIMEOUT in src/cache.py.",
+              {"src/retry.py": "BUDGET = 2\n"})
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    formed = vet.form(repo, MERGE)
+    messages = [s for s in formed.sources if s.path.startswith("commit:")]
+    assert [(s.locator, s.blob) for s in messages] == [(f"commit:{c}", c) for c in sorted((tip, fixture.tip))]
+    newest = next(s for s in messages if s.blob == tip)
+    assert newest.text == "Retry twice\n\nThe retry budget never exceeds the TIMEOUT in src/cache.py.\n"
+    assert newest.id == f"commit:{tip}@{tip}" and newest.origin.value == "PastSession"
+    # its claim is read by the merge and measured from the commit itself: a standing rule, no lag
+    audit = next(a for a in formed.audits if a.source.blob == tip)
+    assert audit.claim.line == 3 and audit.stake.reads == ("a commit of the range main..feature/retry",)
+    assert Suspicion.INFERENCE in audit.suspicions
+    assert audit.tags.freshness.written_by == tip and audit.tags.freshness.lag == ()
+    assert audit.tags.freshness.basis[0] == f"git show -s {tip[:12]}"
+
+
+def test_a_later_change_to_what_a_message_names_is_its_lag(repo: Path) -> None:
+    fixture = build(repo)
+    said = commit_at(repo, "2024-03-08", "Keep the timeout\n\nTIMEOUT in src/cache.py stays where it is.",
+                     {"src/retry.py": "BUDGET = 2\n"})
+    raised = commit_at(repo, "2024-03-09", "Raise it again", {"src/cache.py": "TIMEOUT = 90\n"})
+    formed = vet.form(repo, vet.VetRequest(action="merge", range=f"{fixture.tip}..HEAD"))
+    audit = next(a for a in formed.audits if a.source.blob == said)
+    assert [(c.commit, c.path, c.token) for c in audit.tags.freshness.lag] == [(raised, "src/cache.py", "TIMEOUT")]
+
+
+def test_a_commit_message_can_be_named_as_a_source(repo: Path) -> None:
+    fixture = build(repo)
+    pinned = vet.pin_all(repo, vet.VetRequest(action="hand off", sources=("commit:HEAD",)))
+    assert [s.locator for s in pinned.sources] == [f"commit:{fixture.tip}"]
+    assert pinned.reads == ((f"commit:{fixture.tip}", (f"named with --source commit:{fixture.tip}",)),)
+    with pytest.raises(GitError, match="no such revision"):
+        vet.pin_all(repo, vet.VetRequest(action="hand off", sources=(f"commit:{fixture.tip}:src/retry.py",)))
+
+
+def test_a_record_is_read_where_it_names_a_path_the_range_changes(repo: Path) -> None:
+    build(repo)
+    commit_at(repo, "2024-03-08", "Write the ops notes",
+              {"docs/ops.md": "# Ops\n\nRetries in src/retry.py never exceed two.\n\nThe cache is always warm.\n"})
+    formed = vet.form(repo, MERGE)
+    ops = [a for a in formed.audits if a.source.path == "docs/ops.md"]
+    assert [(a.claim.line, a.stake.reads) for a in ops] == [(3, ("the range changes src/retry.py",))]
+    _, settled = vet.formation(repo, vet.pin_all(repo, MERGE))
+    unread = next(c for c in settled if c.source.path == "docs/ops.md")
+    assert unread.claim.line == 5 and unread.basis == "none: the action does not read docs/ops.md"
+
+
+def test_a_source_has_at_most_four_claims_asked_and_the_rest_say_why(repo: Path) -> None:
+    build(repo)
+    lines = [f"Step {n} in src/retry.py never retries more than {n} times." for n in range(1, 7)]
+    commit_at(repo, "2024-03-08", "Write the retry steps", {"docs/steps.md": "\n\n".join(lines) + "\n"})
+    audits, settled = vet.formation(repo, vet.pin_all(repo, MERGE))
+    asked = [a.claim.line for a in audits if a.source.path == "docs/steps.md"]
+    beyond = [c for c in settled if c.source.path == "docs/steps.md"]
+    assert asked == [1, 3, 5, 7] and [c.claim.line for c in beyond] == [9, 11]
+    assert beyond[0].basis == ("several claims standing: the action reads 6 suspect claims of docs/steps.md;"
+                               " vet asks the 4 strongest of a source, and this one is not among them")
 
 
 def test_the_bottleneck_claim_gets_pattern_d(repo: Path) -> None:

@@ -15,6 +15,8 @@ from diylisis.core import tagging
 from diylisis.core.vet.model import Audit, ClaimFacts, ClaimRef, Source, Stake, Suspicion, Tags, audit_id
 
 HIGH_LEVERAGE = 3  # spec working hypothesis: downstream_count >= 3
+MAX_ASKED_PER_SOURCE = 4  # one batch: the strongest suspect claims of a source are asked, the rest reported
+CHANGED = "the range changes "  # a read of the claims that name the path after it, not of the whole source
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _HEADING = re.compile(r"^[ \t]*#")
 _INFERENCE = re.compile(r"\b(never|always|safe to|guaranteed|cannot fail|no need to)\b", re.I)
@@ -86,6 +88,19 @@ def claim_ref(source: Source, facts: ClaimFacts, kinds: tuple[Suspicion, ...]) -
                     column_start=start, column_end=start + len(text.encode()) - 1)
 
 
+def claim_reads(reads: Sequence[str], claim: tagging.ClaimLine) -> tuple[str, ...]:
+    """What the action reads of one claim: what it reads of the whole source (a line citing it,
+    a leaned-on file, the naming with --source), and each path it changes that the claim names."""
+    named = set(tagging.named_paths(claim.text))
+    return tuple(r for r in reads if not r.startswith(CHANGED) or r.removeprefix(CHANGED) in named)
+
+
+def strength(kinds: Sequence[Suspicion]) -> int:
+    """The rank of a claim's strongest suspect predicate (0 is a contradiction)."""
+    order = list(Suspicion)
+    return min((order.index(kind) for kind in kinds), default=len(order))
+
+
 def stake(reads: Sequence[str], leverage: tagging.LeverageTag) -> Stake:
     """The action's reading lines first, then every other branch that rests on the source."""
     branches = [b.locator for b in leverage.branches]
@@ -95,20 +110,19 @@ def stake(reads: Sequence[str], leverage: tagging.LeverageTag) -> Stake:
 
 def identify(source: Source, measured: Sequence[ClaimFacts], leverage: tagging.LeverageTag,
              reads: Sequence[str], settled_lines: frozenset[int] = frozenset()) -> tuple[Audit, ...]:
-    """S_high for one source: an audit per claim the action reads with a suspect predicate, in
-    line order, leaving out the lines the certificate settled. A source the action does not read
-    gives none."""
-    if not reads:
-        return ()
+    """S_high for one source: an audit per claim the action reads (claim_reads) with a suspect
+    predicate, in line order, leaving out the lines the certificate settled. A claim the action
+    does not read gives none."""
     audits = []
     for facts in sorted(measured, key=lambda f: f.claim.line):
         kinds = suspicions(facts, leverage)
-        if not kinds or facts.claim.line in settled_lines:
+        reading = claim_reads(reads, facts.claim)
+        if not kinds or not reading or facts.claim.line in settled_lines:
             continue
         claim = claim_ref(source, facts, kinds)
         provenance = tagging.provenance(facts.agreements, facts.contradictions, facts.enforcement,
                                         facts.enforcement_basis)
         audits.append(Audit(id=audit_id(source, claim), source=source, claim=claim, suspicions=kinds,
                             tags=Tags(provenance=provenance, freshness=facts.freshness, leverage=leverage),
-                            facts=facts, stake=stake(reads, leverage)))
+                            facts=facts, stake=stake(reading, leverage)))
     return tuple(audits)
