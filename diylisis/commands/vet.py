@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -11,25 +10,16 @@ import click
 from diylisis.core.errors import EXIT_OK, EXIT_PAUSED, BadInput
 from diylisis.core.safe_text import visible
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from diylisis.edges.gate import Gate
 
-def choose_gate(answers_file: Path | None, no_input: bool):  # type: ignore[no-untyped-def]
-    """The terminal when there is one, the answers file when given, else none (the run pauses)."""
-    from diylisis.app import vet_session
-    from diylisis.core.vet import judgment
 
-    if answers_file is not None:
-        try:
-            content = answers_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise BadInput(f"cannot read {answers_file}: {error}") from None
-        return vet_session.AnswersGate(answers=judgment.parse_answers(content, str(answers_file)))
-    if not no_input and sys.stdin.isatty():
-        from diylisis.edges.vet_gate import TerminalGate
+def choose_gate(answers_file: Path | None, no_input: bool) -> Gate:
+    """The answers file when given, the terminal when there is one, else none (the run pauses)."""
+    from diylisis.edges import vet_gate
 
-        return TerminalGate(read=lambda prompt: click.prompt(prompt, default="", show_default=False, err=True,
-                                                              prompt_suffix=""),
-                            write=lambda line: click.echo(line, err=True))
-    return vet_session.PausedGate()
+    return vet_gate.choose(answers_file, no_input)
 
 
 def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
@@ -84,6 +74,7 @@ def run_demo() -> int:
 
     from diylisis.app import vet, vet_demo, vet_session, vet_verify
     from diylisis.core.vet import text
+    from diylisis.edges.gate import PausedGate
     from diylisis.edges.gitio import run_git
 
     folder = Path(tempfile.mkdtemp(prefix="distill-vet-demo-"))
@@ -96,7 +87,7 @@ def run_demo() -> int:
                     " and a branch sizes its retry budget from the doc.", bold=True)
         click.echo(f"$ git distill vet --action {vet_demo.ACTION!r} --range {vet_demo.RANGE} --no-input")
         request = vet.VetRequest(action=vet_demo.ACTION, range=vet_demo.RANGE)
-        paused = vet_session.start(folder, folder / ".git", request, vet_session.PausedGate())
+        paused = vet_session.start(folder, folder / ".git", request, PausedGate())
         for line in [*paused.messages, *text.paused_lines(paused.run_id, [(i.audit, i.antithesis)
                                                                           for i in paused.open_items])]:
             click.echo(visible(line))
@@ -112,7 +103,7 @@ def run_demo() -> int:
             vet_session.answer(folder, folder / ".git", paused.run_id, item.audit.id, verdict,
                                antithesis=item.antithesis.index, withdraw=False, revisit=revisit, handoff=handoff)
         click.secho("\n3. Resume: the ledger is stored as a note on the merge's commit.", bold=True)
-        done = vet_session.resume(folder, folder / ".git", paused.run_id, vet_session.PausedGate())
+        done = vet_session.resume(folder, folder / ".git", paused.run_id, PausedGate())
         for line in text.account_lines(done.result or {}, done.messages):
             click.echo(visible(line))
         click.secho("\n4. A reviewer or CI re-checks it.", bold=True)
@@ -126,8 +117,8 @@ def run_demo() -> int:
 
 
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
-                       help='TOML answers: [a-ID] antithesis = N, verdict = "...", plus at most one of '
-                            'withdraw = true, revisit = "CONDITION", handoff = "DEFICIT".')
+                       help='TOML answers, one table per claim keyed by challenge: [a-ID] 1 = { verdict = "...", '
+                            'plus at most one of withdraw = true, revisit = "CONDITION", handoff = "DEFICIT" }.')
 NO_INPUT = click.option("--no-input", is_flag=True, help="Never prompt: open claims pause the run (exit 3).")
 FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
                       show_default=True, help="Output for people or for scripts.")
