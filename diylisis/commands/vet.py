@@ -53,7 +53,13 @@ def emit_verified(root: Path, at: str, output_format: str) -> int:
     from diylisis.core.safe_text import visible, visible_json
 
     verified = vet_verify.verify(root, at)
-    if output_format == "json":
+    if output_format == "sarif":
+        from diylisis.edges.sarif_vet import sarif_for_vet
+
+        places = {audit: (path, line) for audit, path, line in verified.places}
+        click.echo(visible_json(json.dumps(sarif_for_vet(verified.commit, verified.action, verified.checks, places,
+                                                         verified.sources), ensure_ascii=False, indent=2)))
+    elif output_format == "json":
         click.echo(visible_json(json.dumps({
             "commit": verified.commit, "action": verified.action, "ok": verified.ok,
             "checks": [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in verified.checks]},
@@ -120,8 +126,8 @@ ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=Fal
                        help='TOML answers, one table per claim keyed by challenge: [a-ID] 1 = { verdict = "...", '
                             'plus at most one of withdraw = true, revisit = "CONDITION", handoff = "DEFICIT" }.')
 NO_INPUT = click.option("--no-input", is_flag=True, help="Never prompt: open claims pause the run (exit 3).")
-FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-                      show_default=True, help="Output for people or for scripts.")
+FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text",
+                      show_default=True, help="Output for people or for scripts; sarif only with --verify.")
 
 
 @click.command()
@@ -159,6 +165,8 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
             raise BadInput("--verify takes only --at and --format")
         return emit_verified(Path(Workspace.open().root), at, output_format)
 
+    if output_format == "sarif":
+        raise BadInput("--format sarif is for --verify: a vet run prints text or json")
     if not action or not action.strip():
         raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
     if not sources and not range_:
