@@ -30,6 +30,7 @@ class VetRequest:
     range: str | None = None
     leans_on: tuple[str, ...] = ()
     at: str = "HEAD"
+    what_if: str | None = None  # Pattern B's condition Z, the user's (vet never invents one)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -202,7 +203,8 @@ def form(root: Path, request: VetRequest) -> Formed:
     pinned = pin_all(root, request)
     audits = audits_of(root, pinned)
     return Formed(action=request.action, commit=pinned.commit, sources=pinned.sources, audits=audits,
-                  antitheses=tuple(patterns.posit(audit) for audit in audits), leans_on=pinned.leans_on)
+                  antitheses=tuple(patterns.posit(audit, what_if=request.what_if) for audit in audits),
+                  leans_on=pinned.leans_on)
 
 
 def _explicit(request: VetRequest) -> frozenset[str]:

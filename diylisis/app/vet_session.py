@@ -16,7 +16,7 @@ from pathlib import Path
 from diylisis.app import vet
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, judgment, patterns, result, triggers
-from diylisis.core.vet.model import Antithesis, Audit, Source
+from diylisis.core.vet.model import Antithesis, Audit, Pattern, Source
 from diylisis.edges import vet_facts, vet_gate, vet_note, vet_runs, vet_triggers
 from diylisis.edges.gate import Gate
 from diylisis.edges.runs import new_run_id
@@ -115,9 +115,13 @@ def start(root: Path, git_dir: Path, request: vet.VetRequest, gate: Gate) -> Out
         sources=tuple(vet_runs.PinnedRef(locator=s.locator, path=s.path, blob=s.blob, origin=s.origin)
                       for s in pinned.sources),
         reads=pinned.reads, formed=tuple(audit_id for _, _, audit_id in formed),
-        antitheses=tuple(patterns.posit(audit) for audit in audits), ledger=_certificate_entries(settled),
-        presented=(), realization=vet_gate.realization(gate))
+        antitheses=tuple(patterns.posit(audit, what_if=request.what_if) for audit in audits),
+        ledger=_certificate_entries(settled), presented=(), realization=vet_gate.realization(gate),
+        what_if=request.what_if)
     relay = relay_lines(settled)
+    if request.what_if and audits and not any(a.pattern is Pattern.COUNTERFACTUAL_GAP for a in run.antitheses):
+        relay = (*relay, f"--what-if {request.what_if!r} names nothing the claims' facts name (a key, a code token or"
+                         " a file): no claim was challenged with it")
     if not audits:
         return _finish(root, git_dir, run, audits, settled, (NONE_CLAIMED if settled else NO_CANDIDATE, *relay),
                        saved=False)
@@ -166,7 +170,7 @@ def _reenter(root: Path, run: vet_runs.VetRun, audits: Sequence[Audit], met: Seq
             continue
         renewed = replace(measured, id=audit_id)  # the audit id is fixed at formation
         updated[position] = renewed
-        fresh.append(patterns.posit(renewed, index=current[audit_id].index + 1))
+        fresh.append(patterns.posit(renewed, index=current[audit_id].index + 1, what_if=run.what_if))
     return tuple(updated), tuple(fresh), ledger
 
 

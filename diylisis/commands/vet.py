@@ -137,6 +137,9 @@ FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "j
               help="Vet the records this range changes, cites, or that name what it changes.")
 @click.option("--leans-on", "leans_on", multiple=True, help="A tracked file the action relies on (repeatable).")
 @click.option("--at", "at", default="HEAD", show_default=True, help="The action's commit: where the result is stored.")
+@click.option("--what-if", "what_if", metavar="TEXT",
+              help="A condition that would replace a current one (\"the cache timeout drops to 5 s\"): each claim it "
+                   "names is challenged with it (Pattern B).")
 @click.option("--demo", is_flag=True, help="Vet a made-up merge in a throw-away repository, step by step.")
 @click.option("--verify", "verify", is_flag=True,
               help="Re-check the vet result stored on --at instead of vetting (exit 0 holds, 1 fails).")
@@ -144,7 +147,8 @@ FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "j
 @NO_INPUT
 @FORMAT
 def command(action: str | None, sources: tuple[str, ...], range_: str | None, leans_on: tuple[str, ...], at: str,
-            demo: bool, verify: bool, answers_file: Path | None, no_input: bool, output_format: str) -> int:
+            what_if: str | None, demo: bool, verify: bool, answers_file: Path | None, no_input: bool,
+            output_format: str) -> int:
     """Vet the claims a pending action leans on: find the ones git shows stale, contradicted or
     inferred, put a challenge built from measured facts to each, and record your verdict per claim.
 
@@ -161,7 +165,7 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
     if demo:
         return run_demo()
     if verify:
-        if action or sources or range_ or leans_on or answers_file or no_input:
+        if action or sources or range_ or leans_on or answers_file or no_input or what_if is not None:
             raise BadInput("--verify takes only --at and --format")
         return emit_verified(Path(Workspace.open().root), at, output_format)
 
@@ -171,8 +175,11 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
         raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
     if not sources and not range_:
         raise BadInput("name what the action leans on: --source LOCATOR or --range A..B")
+    if what_if is not None and not what_if.strip():
+        raise BadInput("--what-if needs a condition: what would replace a current one")
     workspace = Workspace.open()
-    request = vet.VetRequest(action=action, sources=sources, range=range_, leans_on=leans_on, at=at)
+    request = vet.VetRequest(action=action, sources=sources, range=range_, leans_on=leans_on, at=at,
+                             what_if=what_if.strip() if what_if else None)
     gate = choose_gate(answers_file, no_input)
     outcome = vet_session.start(Path(workspace.root), Path(workspace.git_dir), request, gate)
     return emit(outcome, output_format)
