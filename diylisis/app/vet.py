@@ -16,7 +16,7 @@ from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
-from diylisis.edges import vet_facts
+from diylisis.edges import vet_facts, vet_owners
 
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
 
@@ -187,11 +187,13 @@ def formation(root: Path, pinned: Pinned,
     keys = frozenset().union(*(tagging.candidate_keys(line.text) for source in pinned.sources
                                for line in phase0.claim_lines(source)))
     facts = vet_facts.code_facts(root, commit, keys)
+    ownership = vet_owners.ownership(root, commit, pinned.commit)
     for source in pinned.sources:
         citing = vet_facts.citations(root, commit, source.path, tracked)
         measured = _measure(root, commit, source, revision_time, facts, pinned.commit)
         reading = reads.get(source.path, ())
-        fits = [fitted for facts in measured if (fitted := claims.fit(source, facts, citing, reading)) is not None]
+        fits = [fitted for facts in measured
+                if (fitted := claims.fit(source, facts, citing, reading, ownership)) is not None]
         settled.extend(fits)
         audits.extend(phase0.identify(source, measured, citing, reading, frozenset(f.claim.line for f in fits)))
     return tuple(audits), tuple(settled)
