@@ -78,6 +78,6 @@ def answers_toml(ids: dict[str, tuple[str, int]]) -> str:
     rows = []
     for claim, (verdict, instruction) in VERDICTS.items():
         audit, index = ids[claim]
-        rows.append(f"[{audit}]\nantithesis = {index}\nverdict = {json.dumps(verdict)}\n"
-                    + ("withdraw = true\n" if instruction == "withdraw" else ""))
+        rows.append(f"[{audit}]\n{index} = {{ verdict = {json.dumps(verdict)}"
+                    + (", withdraw = true" if instruction == "withdraw" else "") + " }\n")
     return "\n".join(rows)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from diylisis.core.gate import Question as GateQuestion
     from diylisis.core.model import Finding, RepoContext, ZeroMemoryVerdict
     from diylisis.core.refuter import RefuterInput
+    from diylisis.core.tagging import SupportFacts
     from diylisis.edges.certify_gate import Gate
 
     Detect = Callable[[Snapshot, RepoContext | None], tuple[tuple[Finding, ...], tuple[str, ...]]]
@@ -254,8 +255,15 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         store=store_certificate,
         now=lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         self_ledger=self_ledger,
+        support=partial(_support, workspace.root),
         no_channel_reason=reason,
     )
+
+
+def _support(root: str, snapshot: Snapshot, keys: frozenset[str]) -> SupportFacts | None:
+    from diylisis.edges import record_support  # only a pointer line that gives a value needs git's facts
+
+    return record_support.measure(root, snapshot, keys)
 
 
 def signer_for(workspace: Workspace) -> signing.Signer | None:

@@ -16,7 +16,7 @@ from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
-from diylisis.edges import vet_facts
+from diylisis.edges import vet_facts, vet_owners
 from diylisis.edges.vet_facts import COMMIT_PREFIX
 
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
@@ -31,6 +31,7 @@ class VetRequest:
     range: str | None = None
     leans_on: tuple[str, ...] = ()
     at: str = "HEAD"
+    what_if: str | None = None  # Pattern B's condition Z, the user's (vet never invents one)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -268,11 +269,13 @@ def formation(root: Path, pinned: Pinned,
     facts = vet_facts.code_facts(root, commit, keys)
     citations = vet_facts.citations_of(root, commit, [source.path for source in pinned.sources], tracked)
     measured_of = _measure(root, commit, pinned.sources, revision_time, facts, reads, pinned.commit)
+    ownership = vet_owners.ownership(root, commit, pinned.commit)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
         fits = [fitted for facts in measured
-                if (fitted := claims.fit(source, facts, citing, phase0.claim_reads(reading, facts.claim))) is not None]
+                if (fitted := claims.fit(source, facts, citing, phase0.claim_reads(reading, facts.claim),
+                                         ownership)) is not None]
         asked, beyond = _capped(source, phase0.identify(source, measured, citing, reading,
                                                         frozenset(f.claim.line for f in fits)))
         audits.extend(asked)
@@ -301,7 +304,8 @@ def form(root: Path, request: VetRequest) -> Formed:
     pinned = pin_all(root, request)
     audits = audits_of(root, pinned)
     return Formed(action=request.action, commit=pinned.commit, sources=pinned.sources, audits=audits,
-                  antitheses=tuple(patterns.posit(audit) for audit in audits), leans_on=pinned.leans_on)
+                  antitheses=tuple(patterns.posit(audit, what_if=request.what_if) for audit in audits),
+                  leans_on=pinned.leans_on)
 
 
 def _changed_named(source: Source, changed: Sequence[str]) -> tuple[str, ...]:

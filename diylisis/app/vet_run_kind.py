@@ -8,15 +8,12 @@ from typing import Any
 
 from diylisis.core import gate
 from diylisis.edges import vet_runs
+from diylisis.edges.vet_gate import FLAGS
 from diylisis.edges.workspace import Workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from diylisis.app.run_kinds import ResumeRequest
-
-FLAGS = (gate.Option(name="withdraw"), gate.Option(name="revisit", takes=gate.Takes.TEXT),
-         gate.Option(name="handoff", takes=gate.Takes.TEXT))
-
 
 def _open(run: vet_runs.VetRun) -> tuple[str, ...]:
     return tuple(audit for audit in run.formed if run.ledger.get(audit) is None)

@@ -12,13 +12,13 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
 
 from diylisis.app import vet
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, judgment, patterns, result, triggers
-from diylisis.core.vet.model import Antithesis, Audit, Source
-from diylisis.edges import vet_facts, vet_note, vet_runs, vet_triggers
+from diylisis.core.vet.model import Antithesis, Audit, Pattern, Source
+from diylisis.edges import vet_facts, vet_gate, vet_note, vet_runs, vet_triggers
+from diylisis.edges.gate import Gate
 from diylisis.edges.runs import new_run_id
 
 NO_CANDIDATE = "no source met the criteria"
@@ -27,46 +27,10 @@ NONE_CLAIMED = "candidates formed, all handed elsewhere or unattributable"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GateItem:
-    """One claim as the gate shows it: the audit, its open antithesis, and the text rendered from them."""
+    """One open claim: the audit and its open antithesis, from which the gate's question is rendered."""
 
     audit: Audit
     antithesis: Antithesis
-
-
-class Gate(Protocol):
-    """Who answers: the terminal, an answers file, or no one (the run pauses)."""
-
-    @property
-    def realization(self) -> str:
-        """terminal, answers-file or pause."""
-        ...
-
-    def ask(self, batch: Sequence[GateItem]) -> Mapping[str, judgment.Judged]:
-        """Answers for some or all of the batch's claims, keyed by audit id."""
-        ...
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PausedGate:
-    """No one to ask: the run pauses (exit 3) with its open claims listed."""
-
-    realization: str = "pause"
-
-    def ask(self, batch: Sequence[GateItem]) -> Mapping[str, judgment.Judged]:
-        """No answers."""
-        return {}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AnswersGate:
-    """Answers read from a TOML file, keyed by audit id and antithesis index."""
-
-    answers: Mapping[str, judgment.Judged]
-    realization: str = "answers-file"
-
-    def ask(self, batch: Sequence[GateItem]) -> Mapping[str, judgment.Judged]:
-        """The file's answers for this batch's claims."""
-        return {item.audit.id: self.answers[item.audit.id] for item in batch if item.audit.id in self.answers}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -151,9 +115,13 @@ def start(root: Path, git_dir: Path, request: vet.VetRequest, gate: Gate) -> Out
         sources=tuple(vet_runs.PinnedRef(locator=s.locator, path=s.path, blob=s.blob, origin=s.origin)
                       for s in pinned.sources),
         reads=pinned.reads, formed=tuple(audit_id for _, _, audit_id in formed),
-        antitheses=tuple(patterns.posit(audit) for audit in audits), ledger=_certificate_entries(settled),
-        presented=(), realization=gate.realization)
+        antitheses=tuple(patterns.posit(audit, what_if=request.what_if) for audit in audits),
+        ledger=_certificate_entries(settled), presented=(), realization=vet_gate.realization(gate),
+        what_if=request.what_if)
     relay = relay_lines(settled)
+    if request.what_if and audits and not any(a.pattern is Pattern.COUNTERFACTUAL_GAP for a in run.antitheses):
+        relay = (*relay, f"--what-if {request.what_if!r} names nothing the claims' facts name (a key, a code token or"
+                         " a file): no claim was challenged with it")
     if not audits:
         return _finish(root, git_dir, run, audits, settled, (NONE_CLAIMED if settled else NO_CANDIDATE, *relay),
                        saved=False)
@@ -202,7 +170,7 @@ def _reenter(root: Path, run: vet_runs.VetRun, audits: Sequence[Audit], met: Seq
             continue
         renewed = replace(measured, id=audit_id)  # the audit id is fixed at formation
         updated[position] = renewed
-        fresh.append(patterns.posit(renewed, index=current[audit_id].index + 1))
+        fresh.append(patterns.posit(renewed, index=current[audit_id].index + 1, what_if=run.what_if))
     return tuple(updated), tuple(fresh), ledger
 
 
@@ -211,12 +179,14 @@ def _advance(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[A
     ledger = run.ledger
     presented = run.presented
     formed = tuple(audits)  # as measured at the run's commit: what the note stores and verify re-measures
+    vet_gate.check_slots(gate, {audit: a.index for audit, a in _current(run.antitheses).items()
+                                if ledger.get(audit) is None})
     while True:
         by_id = {audit.id: audit for audit in audits}
         current = _current(run.antitheses)
         for batch in judgment.batches([a for a in run.formed if ledger.get(a) is None]):
             items = tuple(GateItem(audit=by_id[a], antithesis=current[a]) for a in batch)
-            answers = gate.ask(items)
+            answers = vet_gate.ask(gate, [(item.audit, item.antithesis) for item in items])
             for item in items:
                 answer = answers.get(item.audit.id)
                 if answer is None:
@@ -237,8 +207,9 @@ def _advance(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[A
         run = replace(run, antitheses=antitheses)
         notices = (*notices, *(f"{audit}: its revisit condition holds now; asked again with a new challenge"
                                for audit in met))
-    return _finish(root, git_dir, replace(run, ledger=ledger, presented=presented, realization=gate.realization
-                                          if not saved else run.realization), formed, settled, notices,
+    return _finish(root, git_dir, replace(run, ledger=ledger, presented=presented,
+                                          realization=vet_gate.realization(gate) if not saved else run.realization),
+                   formed, settled, notices,
                    saved=saved)
 
 

@@ -27,6 +27,8 @@ class Verified:
     commit: str
     action: str
     checks: tuple[checks.Check, ...]
+    places: tuple[tuple[str, str, int], ...] = ()  # (audit id, source path, line) of each stored claim
+    sources: tuple[str, ...] = ()  # the vetted paths the result names
 
     @property
     def ok(self) -> bool:
@@ -68,6 +70,24 @@ def _sources(root: Path, commit: str, line: Mapping[str, object]) -> tuple[list[
     return found, pinned
 
 
+def _places(line: Mapping[str, object]) -> tuple[tuple[str, str, int], ...]:
+    """Where each stored claim sits: its source and the line its span names (`...:L3:c1-c76`)."""
+    claims = line.get("claims")
+    found = []
+    for audit, claim in (claims.items() if isinstance(claims, dict) else ()):
+        if not isinstance(claim, dict):
+            continue
+        row = str(claim.get("span", "")).rsplit(":", 2)
+        number = row[1].removeprefix("L") if len(row) == 3 else ""
+        found.append((str(audit), str(claim.get("source", "")), int(number) if number.isdecimal() else 1))
+    return tuple(found)
+
+
+def _source_paths(line: Mapping[str, object]) -> tuple[str, ...]:
+    stored = line.get("sources")
+    return tuple(str(s.get("path")) for s in (stored if isinstance(stored, list) else ()) if isinstance(s, dict))
+
+
 def _reads(line: Mapping[str, object]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     claims = line.get("claims")
     reads: dict[str, tuple[str, ...]] = {}
@@ -88,7 +108,8 @@ def verify(root: Path, at: str) -> Verified:
     line = newest(lines)
     found = checks.structure(line)
     if not found[0].ok:
-        return Verified(commit=commit, action=str(line.get("action")), checks=tuple(found))
+        return Verified(commit=commit, action=str(line.get("action")), checks=tuple(found),
+                        sources=_source_paths(line))
     if line["commit"] != commit:
         found.append(checks.Check(name="commit", ok=False, detail=f"the result names commit {line['commit']!r}"))
     source_checks, sources = _sources(root, commit, line)
@@ -108,5 +129,6 @@ def verify(root: Path, at: str) -> Verified:
     unresolved = [p for p in leans_on if vet_facts.blob_id(root, commit, p) is None]
     found.append(checks.Check(name="leans_on", ok=not unresolved,
                               detail=f"not tracked: {', '.join(unresolved)}" if unresolved else "every one resolves"))
-    return Verified(commit=commit, action=str(line["action"]), checks=tuple(found))
+    return Verified(commit=commit, action=str(line["action"]), checks=tuple(found), places=_places(line),
+                    sources=_source_paths(line))
 

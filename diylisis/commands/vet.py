@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -11,25 +10,16 @@ import click
 from diylisis.core.errors import EXIT_OK, EXIT_PAUSED, BadInput
 from diylisis.core.safe_text import visible
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from diylisis.edges.gate import Gate
 
-def choose_gate(answers_file: Path | None, no_input: bool):  # type: ignore[no-untyped-def]
-    """The terminal when there is one, the answers file when given, else none (the run pauses)."""
-    from diylisis.app import vet_session
-    from diylisis.core.vet import judgment
 
-    if answers_file is not None:
-        try:
-            content = answers_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise BadInput(f"cannot read {answers_file}: {error}") from None
-        return vet_session.AnswersGate(answers=judgment.parse_answers(content, str(answers_file)))
-    if not no_input and sys.stdin.isatty():
-        from diylisis.edges.vet_gate import TerminalGate
+def choose_gate(answers_file: Path | None, no_input: bool) -> Gate:
+    """The answers file when given, the terminal when there is one, else none (the run pauses)."""
+    from diylisis.edges import vet_gate
 
-        return TerminalGate(read=lambda prompt: click.prompt(prompt, default="", show_default=False, err=True,
-                                                              prompt_suffix=""),
-                            write=lambda line: click.echo(line, err=True))
-    return vet_session.PausedGate()
+    return vet_gate.choose(answers_file, no_input)
 
 
 def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
@@ -63,7 +53,13 @@ def emit_verified(root: Path, at: str, output_format: str) -> int:
     from diylisis.core.safe_text import visible, visible_json
 
     verified = vet_verify.verify(root, at)
-    if output_format == "json":
+    if output_format == "sarif":
+        from diylisis.edges.sarif_vet import sarif_for_vet
+
+        places = {audit: (path, line) for audit, path, line in verified.places}
+        click.echo(visible_json(json.dumps(sarif_for_vet(verified.commit, verified.action, verified.checks, places,
+                                                         verified.sources), ensure_ascii=False, indent=2)))
+    elif output_format == "json":
         click.echo(visible_json(json.dumps({
             "commit": verified.commit, "action": verified.action, "ok": verified.ok,
             "checks": [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in verified.checks]},
@@ -84,6 +80,7 @@ def run_demo() -> int:
 
     from diylisis.app import vet, vet_demo, vet_session, vet_verify
     from diylisis.core.vet import text
+    from diylisis.edges.gate import PausedGate
     from diylisis.edges.gitio import run_git
 
     folder = Path(tempfile.mkdtemp(prefix="distill-vet-demo-"))
@@ -96,7 +93,7 @@ def run_demo() -> int:
                     " and a branch sizes its retry budget from the doc.", bold=True)
         click.echo(f"$ git distill vet --action {vet_demo.ACTION!r} --range {vet_demo.RANGE} --no-input")
         request = vet.VetRequest(action=vet_demo.ACTION, range=vet_demo.RANGE)
-        paused = vet_session.start(folder, folder / ".git", request, vet_session.PausedGate())
+        paused = vet_session.start(folder, folder / ".git", request, PausedGate())
         for line in [*paused.messages, *text.paused_lines(paused.run_id, [(i.audit, i.antithesis)
                                                                           for i in paused.open_items])]:
             click.echo(visible(line))
@@ -112,7 +109,7 @@ def run_demo() -> int:
             vet_session.answer(folder, folder / ".git", paused.run_id, item.audit.id, verdict,
                                antithesis=item.antithesis.index, withdraw=False, revisit=revisit, handoff=handoff)
         click.secho("\n3. Resume: the ledger is stored as a note on the merge's commit.", bold=True)
-        done = vet_session.resume(folder, folder / ".git", paused.run_id, vet_session.PausedGate())
+        done = vet_session.resume(folder, folder / ".git", paused.run_id, PausedGate())
         for line in text.account_lines(done.result or {}, done.messages):
             click.echo(visible(line))
         click.secho("\n4. A reviewer or CI re-checks it.", bold=True)
@@ -126,11 +123,11 @@ def run_demo() -> int:
 
 
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
-                       help='TOML answers: [a-ID] antithesis = N, verdict = "...", plus at most one of '
-                            'withdraw = true, revisit = "CONDITION", handoff = "DEFICIT".')
+                       help='TOML answers, one table per claim keyed by challenge: [a-ID] 1 = { verdict = "...", '
+                            'plus at most one of withdraw = true, revisit = "CONDITION", handoff = "DEFICIT" }.')
 NO_INPUT = click.option("--no-input", is_flag=True, help="Never prompt: open claims pause the run (exit 3).")
-FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-                      show_default=True, help="Output for people or for scripts.")
+FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text",
+                      show_default=True, help="Output for people or for scripts; sarif only with --verify.")
 
 
 @click.command()
@@ -140,6 +137,9 @@ FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "j
               help="Vet the records this range changes, cites, or that name what it changes.")
 @click.option("--leans-on", "leans_on", multiple=True, help="A tracked file the action relies on (repeatable).")
 @click.option("--at", "at", default="HEAD", show_default=True, help="The action's commit: where the result is stored.")
+@click.option("--what-if", "what_if", metavar="TEXT",
+              help="A condition that would replace a current one (\"the cache timeout drops to 5 s\"): each claim it "
+                   "names is challenged with it (Pattern B).")
 @click.option("--demo", is_flag=True, help="Vet a made-up merge in a throw-away repository, step by step.")
 @click.option("--verify", "verify", is_flag=True,
               help="Re-check the vet result stored on --at instead of vetting (exit 0 holds, 1 fails).")
@@ -147,7 +147,8 @@ FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "j
 @NO_INPUT
 @FORMAT
 def command(action: str | None, sources: tuple[str, ...], range_: str | None, leans_on: tuple[str, ...], at: str,
-            demo: bool, verify: bool, answers_file: Path | None, no_input: bool, output_format: str) -> int:
+            what_if: str | None, demo: bool, verify: bool, answers_file: Path | None, no_input: bool,
+            output_format: str) -> int:
     """Vet the claims a pending action leans on: find the ones git shows stale, contradicted or
     inferred, put a challenge built from measured facts to each, and record your verdict per claim.
 
@@ -164,16 +165,21 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
     if demo:
         return run_demo()
     if verify:
-        if action or sources or range_ or leans_on or answers_file or no_input:
+        if action or sources or range_ or leans_on or answers_file or no_input or what_if is not None:
             raise BadInput("--verify takes only --at and --format")
         return emit_verified(Path(Workspace.open().root), at, output_format)
 
+    if output_format == "sarif":
+        raise BadInput("--format sarif is for --verify: a vet run prints text or json")
     if not action or not action.strip():
         raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
     if not sources and not range_:
         raise BadInput("name what the action leans on: --source LOCATOR or --range A..B")
+    if what_if is not None and not what_if.strip():
+        raise BadInput("--what-if needs a condition: what would replace a current one")
     workspace = Workspace.open()
-    request = vet.VetRequest(action=action, sources=sources, range=range_, leans_on=leans_on, at=at)
+    request = vet.VetRequest(action=action, sources=sources, range=range_, leans_on=leans_on, at=at,
+                             what_if=what_if.strip() if what_if else None)
     gate = choose_gate(answers_file, no_input)
     outcome = vet_session.start(Path(workspace.root), Path(workspace.git_dir), request, gate)
     return emit(outcome, output_format)

@@ -42,6 +42,7 @@ from diylisis.core.state import (
     Item,
     ItemOrigin,
     LedgerEntry,
+    Provenance,
     Question,
     RepairDelta,
     RunState,
@@ -52,6 +53,7 @@ TYPE_CHECKING = False  # true for type checkers only: the hook never imports typ
 if TYPE_CHECKING:
     from typing import Any
 
+    from diylisis.core.tagging import SupportFacts
     from diylisis.edges.certify_gate import Gate
 
 MAX_PASSES = 12
@@ -76,6 +78,8 @@ class Edges:
     store: Callable[[Certificate, Snapshot], None]
     now: Callable[[], str]
     self_ledger: Callable[[Snapshot], str | None]  # the record that is itself a decision ledger
+    # F3b: what the repository holds for these keys at the snapshot's revision (None: not measurable)
+    support: Callable[[Snapshot, frozenset[str]], SupportFacts | None]
     no_channel_reason: str = "this record has no write channel"
 
 
@@ -187,6 +191,12 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
 
     def holds(locator: str) -> bool:
         return f2_grounding.resolves_at(locator, context)[0]
+
+    keys = f3_disposition.support_keys(state.items, snapshot.text)
+    facts = edges.support(snapshot, keys) if keys else None
+
+    def _dispose(state: RunState) -> RunState:
+        return _disposed(state, snapshot, facts)
 
     answers_before = len(state.answers)
     premises_before = len(state.premises)
@@ -362,9 +372,10 @@ def _leaks(dropped: tuple[str, ...], state: RunState, snapshot: Snapshot,
                                          "brief": "\n".join(f7_certify.brief_lines(draft))})
 
 
-def _dispose(state: RunState) -> RunState:
+def _disposed(state: RunState, snapshot: Snapshot, facts: SupportFacts | None) -> RunState:
     grounding = f2_grounding.classify(state.items)
-    result = f3_disposition.dispose(state.items, grounding, _answers_by_item(state), state.contract)
+    result = f3_disposition.dispose(state.items, grounding, _answers_by_item(state), state.contract,
+                                    text=snapshot.text, path=snapshot.path or str(snapshot.target), facts=facts)
     judgments = f4_judgments.form(state.items, result.dispositions)
     history = state.history + tuple(h for h in result.history
                                     if all(old.item_id != h.item_id for old in state.history))
@@ -390,14 +401,19 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
     answered = {a.item_id: a for a in _answers_by_item(state)}
     questions = []
     has_channel = edges.write is not None
+    unsupported = {mark.item_id: mark.source for mark in state.provenance if mark.provenance is Provenance.UNKNOWN}
     for item in state.items:
-        if item.kind in ("pointer", "content"):
+        if item.kind == "content" or (item.kind == "pointer" and item.id in disposed):
             continue
         if item.id in disposed and (has_channel or not item.resolution or _answer(state.answers, item.id)):
             continue
-        if item.origin is ItemOrigin.REFUTER and item.line == 0:
+        if item.kind == "pointer":
+            reason = (f"{unsupported.get(item.id, 'the source does not support the line')}; edit the record to "
+                      "agree with the source and certify again, or accept the claim as a premise: defer with a condition")
+            options: tuple[str, ...] = f3_disposition.UNSUPPORTED_OPTIONS
+        elif item.origin is ItemOrigin.REFUTER and item.line == 0:
             reason = f"{item.why} — not a passage of the record: accept it as a premise with a condition"
-            options: tuple[str, ...] = ("defer",)
+            options = ("defer",)
         elif not has_channel:
             reason = (f"{item.why or item.kind}; no write channel ({edges.no_channel_reason}), "
                       "so it can only be accepted as a premise: defer with a condition")
@@ -595,6 +611,11 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
             premises.append(DecisionRecord(
                 id=f"defer-{item.id}", line=item.line, deferral=answer.value,
                 claim=f"accepted gap at line {item.line}: {item.token!r} ({item.why or item.kind})"))
+        elif item is not None and item.kind == "pointer":
+            # F3b: a line its source contradicts, accepted as it stands; the disagreement travels
+            said = next((m.source for m in state.provenance if m.item_id == item.id), item.token)
+            premises.append(DecisionRecord(id=f"defer-{item.id}", line=item.line, deferral=answer.value,
+                                           claim=f"unsupported claim at line {item.line}: {said}"))
         elif answer.item_id == "contract-stop":
             premises.append(DecisionRecord(id="defer-contract-stop", line=0, deferral=answer.value,
                                            claim="the contract names no stop condition"))

@@ -374,3 +374,82 @@ def candidate_keys(text: str) -> frozenset[str]:
         return frozenset()
     before = text[:last.start()]
     return frozenset(named_tokens(before)) | frozenset(word.lower() for word in _WORD.findall(before))
+
+
+# --- support integrity for certify's F3b ---------------------------------------------------------
+
+_HEADING_LINE = re.compile(r"^[ \t]*#")
+
+
+def paragraph_at(lines: list[str], index: int) -> str:
+    """The lines around LINES[INDEX] up to blank lines and headings, verbatim."""
+    def inside(at: int) -> bool:
+        return bool(lines[at].strip()) and not _HEADING_LINE.match(lines[at])
+
+    start = end = index
+    while start > 0 and inside(start - 1):
+        start -= 1
+    while end + 1 < len(lines) and inside(end + 1):
+        end += 1
+    return "\n".join(lines[start:end + 1])
+
+
+def claim_line(path: str, text: str, line: int) -> ClaimLine:
+    """Line LINE (1-based) of the record at PATH as a claim, with its paragraph."""
+    lines = text.split("\n")
+    index = min(max(line, 1), len(lines)) - 1
+    return ClaimLine(source=path, line=index + 1, text=lines[index], paragraph=paragraph_at(lines, index))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SupportFacts:
+    """What the repository holds at the certified revision for the keys a record's lines give
+    values for, measured by an edge: the code and config values, and the test and CI lines that
+    name those keys."""
+
+    revision: str
+    code: tuple[CodeFact, ...]
+    enforcement: tuple[Enforcement, ...]
+    enforcement_basis: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Support:
+    """The provenance a record line earns against the repository, and the disagreements behind it."""
+
+    tag: ProvenanceTag
+    contradictions: tuple[Contradiction, ...]
+
+    @property
+    def direct(self) -> bool:
+        """DirectObserved: the one path ObservedKeep accepts."""
+        return self.tag.evidence is VerificationPath.DIRECT_OBSERVED
+
+    def describe(self) -> str:
+        """One line: the verification path and what it rests on, each disagreement quoted."""
+        quoted = "; ".join(f"{c.claim.source}:{c.claim.line} says {c.claim_value.written} for {c.fact.key}, "
+                           f"{c.fact.path}:{c.fact.line} holds `{c.fact.text.strip()}`" for c in self.contradictions)
+        return f"{self.tag.evidence.value}: {quoted or self.tag.support}"
+
+
+def reference_only(detail: str) -> ProvenanceTag:
+    """The provenance of a pointer whose line gives no value the repository holds: its only claim
+    is the reference itself, and resolves_at observed that at the revision."""
+    return ProvenanceTag(evidence=VerificationPath.DIRECT_OBSERVED,
+                         confidence=CONFIDENCE[VerificationPath.DIRECT_OBSERVED], enforced=False,
+                         enforcement=(), support=f"the line claims no value of it; the reference is observed: {detail}",
+                         basis=())
+
+
+def support(claim: ClaimLine, facts: SupportFacts, detail: str) -> Support:
+    """Support integrity of one record line (design/vet.md, Tagging): DirectObserved when the values
+    it gives agree with what code and config hold, or when it gives none and the reference resolves
+    (DETAIL says how); a contradicted value never is, whatever resolves."""
+    contradictions, agreements = compare(claim, facts.code)
+    if not contradictions and not agreements:
+        return Support(tag=reference_only(detail), contradictions=())
+    keys = {fact.key.lower() for fact in (*(c.fact for c in contradictions), *(a.fact for a in agreements))}
+    enforcing = tuple(e for e in facts.enforcement
+                      if any(re.search(rf"(?<!\w){re.escape(key)}(?!\w)", e.text, re.I) for key in keys))
+    return Support(tag=provenance(agreements, contradictions, enforcing, facts.enforcement_basis),
+                   contradictions=contradictions)

@@ -4,7 +4,8 @@ API (questions and answers are `diylisis.core.gate` values):
 - `Gate` protocol: `ask(questions) -> answers` for some or all of the questions; a question
   left unanswered pauses the run (the kind saves it and exits 3).
 - `TerminalGate(check, introduce)`: asks at the terminal (stderr), one question at a time:
-  subject, evidence, instructions, then the options (or a verdict and at most one flag).
+  subject, evidence, instructions, then the options (or a verdict and at most one flag,
+  where "nothing" is typed like a flag: no default).
   An answer that does not fit (`core.gate.problem`, then the kind's `check`) is refused with
   its reason and asked again. `introduce` prints what comes before the first question.
 - `AnswersGate(answers, source, check)`: answers read by `diylisis.edges.answers_file`; an
@@ -130,8 +131,9 @@ def _verdict_prompt(console: Any, question: gate.Question) -> gate.Answer:
     text = Prompt.ask("  your verdict", console=console)
     flag_name, flag_value = None, None
     if question.flags:
-        choices = ["none", *(flag.name for flag in question.flags)]
-        picked = Prompt.ask("  and", choices=choices, default="none", console=console)
+        # no default: "nothing" is an answer the person types, like each flag (vet's gate)
+        choices = [*(flag.name for flag in question.flags), "nothing"]
+        picked = Prompt.ask("  and", choices=choices, console=console)
         flag = gate.option_named(question.flags, picked)
         if flag is not None:
             flag_name = flag.name

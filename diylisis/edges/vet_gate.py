@@ -1,59 +1,115 @@
-"""The terminal realization of vet's per-claim gate: the batch's claims first, then one open
-question per claim. The verdict is free text; the instruction is asked in its own slot and
-must be typed out (no default: an empty reply asks again)."""
+"""Vet's per-claim gate on the shared gate (`diylisis.core.gate`, `diylisis.edges.gate`).
+
+Each open claim is one verdict question, named by its slot `AUDIT.INDEX`: the audit and the index
+of the challenge it answers. The answer is a free-text verdict plus at most one of the flags
+withdraw, revisit CONDITION and handoff DEFICIT; nothing is offered and there is no default.
+The three realizations are the shared ones: the terminal, an answers file read by
+`diylisis.edges.answers_file` (`[a-60d67b410f]` holding `1 = { verdict = "...", handoff = "..." }`),
+and the paused gate, which answers nothing.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
-from diylisis.app.vet_session import GateItem
+from diylisis.core import gate
 from diylisis.core.errors import BadInput
-from diylisis.core.safe_text import visible
 from diylisis.core.vet import judgment, text
+from diylisis.core.vet.model import Antithesis, Audit
+from diylisis.edges import gate as gates
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+KIND = "claim"
+FLAGS = (gate.Option(name="withdraw"), gate.Option(name="revisit", takes=gate.Takes.TEXT),
+         gate.Option(name="handoff", takes=gate.Takes.TEXT))
+_SLOT = re.compile(r"^(a-[0-9a-f]{10})\.([1-9][0-9]*)$")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TerminalGate:
-    """Ask at the terminal through READ (a prompt in, a line out) and WRITE (a line out)."""
+def slot(audit_id: str, index: int) -> str:
+    """The question id of a claim at one challenge: `a-60d67b410f.1`."""
+    return f"{audit_id}.{index}"
 
-    read: Callable[[str], str]
-    write: Callable[[str], None]
-    realization: str = "terminal"
 
-    def ask(self, batch: Sequence[GateItem]) -> Mapping[str, judgment.Judged]:
-        """Every claim of the batch, answered in turn."""
-        for item in batch:
-            for line in text.pregate_block(item.audit, item.antithesis):
-                self.write(visible(line))
-            self.write("")
-        self.write(judgment.REACH_NOTE)
-        answers = {}
-        for item in batch:
-            self.write("")
-            self.write(f"[{item.audit.id}] {visible(item.audit.claim.text)}")
-            verdict = ""
-            while not verdict.strip():
-                verdict = self.read(f"  {text.QUESTION} ")
-            for line in text.instruction_lines():
-                self.write(line)
-            answers[item.audit.id] = self._instruction(item, verdict)
-        return answers
+def parse_slot(item_id: str) -> tuple[str, int] | None:
+    """(audit id, challenge index) of a slot id, or None when it names no slot."""
+    match = _SLOT.match(item_id)
+    return (match.group(1), int(match.group(2))) if match else None
 
-    def _instruction(self, item: GateItem, verdict: str) -> judgment.Judged:
-        while True:
-            reply = self.read("  instruction (withdraw, revisit CONDITION, handoff DEFICIT or nothing): ").strip()
-            word, _, rest = reply.partition(" ")
-            try:
-                if word == "nothing" and not rest:
-                    return judgment.judged(item.audit.id, item.antithesis.index, verdict)
-                if word == "withdraw" and not rest:
-                    return judgment.judged(item.audit.id, item.antithesis.index, verdict, withdraw=True)
-                if word == "revisit":
-                    return judgment.judged(item.audit.id, item.antithesis.index, verdict, revisit=rest)
-                if word == "handoff":
-                    return judgment.judged(item.audit.id, item.antithesis.index, verdict, handoff=rest)
-            except BadInput as error:
-                self.write(f"  {error.message}")
-                continue
-            self.write("  type one of: withdraw, revisit CONDITION, handoff DEFICIT, nothing")
+
+def question(audit: Audit, antithesis: Antithesis) -> gate.Question:
+    """The verdict question of one claim: its pre-gate block as evidence, the open question, then
+    the instruction list with each effect."""
+    return gate.Question(id=slot(audit.id, antithesis.index), kind=KIND, subject=audit.claim.text,
+                         evidence=(*text.pregate_block(audit, antithesis)[1:], text.QUESTION),
+                         instructions=tuple(line.strip() for line in text.instruction_lines()),
+                         flags=FLAGS, verdict=True, line=audit.claim.line)
+
+
+def template_for(key: str) -> gate.Question | None:
+    """The question an answers-file key answers: any claim slot (the run matches it to its claims)."""
+    if parse_slot(key) is None:
+        return None
+    return gate.Question(id=key, kind=KIND, subject=key, flags=FLAGS, verdict=True)
+
+
+def judged(answer: gate.Answer) -> judgment.Judged:
+    """The shared gate's verdict answer as vet's Judged, bound to the challenge its slot names."""
+    named = parse_slot(answer.item_id)
+    if named is None:
+        raise BadInput(f"{answer.item_id!r} names no claim slot (AUDIT.INDEX)")
+    audit, index = named
+    return judgment.judged(audit, index, answer.value, withdraw=answer.flag == "withdraw",
+                           revisit=answer.flag_value if answer.flag == "revisit" else None,
+                           handoff=answer.flag_value if answer.flag == "handoff" else None)
+
+
+def check_slots(chosen: gates.Gate, current: Mapping[str, int]) -> None:
+    """Exit 2, before anything is recorded, when an answers file answers a claim of the run at
+    another challenge than the one open (CURRENT: audit -> open index): the slot stays open."""
+    if not isinstance(chosen, gates.AnswersGate):
+        return
+    for answer in chosen.answers:
+        named = parse_slot(answer.item_id)
+        if named is not None and named[0] in current:
+            judgment.check_index(judged(answer), current[named[0]])
+
+
+def realization(chosen: gates.Gate) -> str:
+    """Who answered, as the note records it: terminal, answers-file or pause."""
+    if isinstance(chosen, gates.AnswersGate):
+        return "answers-file"
+    if isinstance(chosen, gates.TerminalGate):
+        return "terminal"
+    return "pause"
+
+
+def _reach_note(console: Any) -> None:
+    from diylisis.edges.render import plain
+
+    console.print()
+    console.print(plain(judgment.REACH_NOTE))
+
+
+def load_answers(path: Path) -> tuple[gate.Answer, ...]:
+    """Read `--answers FILE.toml` through the shared answers-file reader."""
+    from diylisis.edges import answers_file
+
+    return answers_file.load(path, template_for)
+
+
+def choose(answers_path: Path | None, no_input: bool) -> gates.Gate:
+    """The answers file's gate when one is named, the terminal when stdin is one (the reach note
+    once per batch, then claim by claim), else paused."""
+    answers = load_answers(answers_path) if answers_path is not None else None
+    return gates.choose(answers, str(answers_path), no_input, introduce=_reach_note)
+
+
+def ask(chosen: gates.Gate, batch: Sequence[tuple[Audit, Antithesis]]) -> dict[str, judgment.Judged]:
+    """The batch put to the gate; the answers given, keyed by audit id."""
+    questions = tuple(question(audit, antithesis) for audit, antithesis in batch)
+    return {answer.audit: answer for answer in map(judged, chosen.ask(questions))}

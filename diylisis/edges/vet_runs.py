@@ -44,6 +44,7 @@ class VetRun:
     ledger: judgment.Ledger
     presented: tuple[str, ...]
     realization: str
+    what_if: str | None = None  # Pattern B's condition, posited again when a Revisit re-enters a claim
 
 
 def run_path(git_dir: Path, run_id: str) -> Path:
@@ -95,6 +96,7 @@ def save(git_dir: Path, run: VetRun) -> Path:
         "reads": [[path_, list(lines)] for path_, lines in run.reads],
         "formed": list(run.formed), "antitheses": [result.antithesis_json(a) for a in run.antitheses],
         "ledger": _ledger_json(run.ledger), "presented": list(run.presented), "realization": run.realization,
+        "what_if": run.what_if,
     }
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -128,7 +130,8 @@ def load(git_dir: Path, run_id: str) -> VetRun:
                 history=tuple(judgment.HistoryEntry(
                     audit=str(h["audit"]), antithesis=h["antithesis"],
                     record=None if h["record"] is None else _entry(h["record"])) for h in ledger["history"])),
-            presented=tuple(str(x) for x in data["presented"]), realization=str(data["realization"]))
+            presented=tuple(str(x) for x in data["presented"]), realization=str(data["realization"]),
+            what_if=None if data.get("what_if") is None else str(data["what_if"]))
     except (KeyError, TypeError, ValueError):
         raise BadInput(f"run {run_id}'s file is damaged") from None
 

@@ -10,6 +10,7 @@ import pytest
 from diylisis.app import vet_session
 from diylisis.core.vet import triggers
 from diylisis.edges import vet_triggers
+from diylisis.edges.gate import PausedGate
 from tests.conftest import commit, distill
 from tests.vet_fixture import BOTTLENECK_CLAIM, MERGE, TIMEOUT_CLAIM, audit_ids, build
 
@@ -53,14 +54,14 @@ def test_a_revisit_met_while_paused_reenters_with_a_fresh_challenge_and_a_repeat
     build(repo)
     ids = audit_ids(repo)
     timeout, index = ids[TIMEOUT_CLAIM]
-    paused = vet_session.start(repo, repo / GIT_DIR, MERGE, vet_session.PausedGate())
+    paused = vet_session.start(repo, repo / GIT_DIR, MERGE, PausedGate())
     _answer(repo, paused.run_id, timeout, index, "Depends on the next cache change.", revisit="changed:src/cache.py")
     _answer(repo, paused.run_id, ids[BOTTLENECK_CLAIM][0], 1, "One run is not a rule.")
     # the author changes the code the claim names while the run is paused
     commit(repo, "Lower the cache timeout back to 30 seconds",
            {"src/cache.py": "TIMEOUT = 30\n\n\ndef lookup(key):\n    return key\n"})
 
-    again = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, vet_session.PausedGate())
+    again = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, PausedGate())
     assert again.status == "paused"
     assert [(i.audit.id, i.antithesis.index) for i in again.open_items] == [(timeout, index + 1)]
     fresh = again.open_items[0].antithesis
@@ -71,7 +72,7 @@ def test_a_revisit_met_while_paused_reenters_with_a_fresh_challenge_and_a_repeat
     # the same revisit again is anchored to the new blob: it waits, and the run ends
     _answer(repo, paused.run_id, timeout, index + 1, "Still depends on the next change.",
             revisit="changed:src/cache.py")
-    done = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, vet_session.PausedGate())
+    done = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, PausedGate())
     assert done.status == "vetted" and done.result is not None
     assert done.result["unmet_revisits"] == [f"Revisit(changed:src/cache.py) on {timeout}"]
     assert f"not carried out: Revisit(changed:src/cache.py) on {timeout}" in done.messages
@@ -89,12 +90,12 @@ def test_a_revisit_met_while_paused_reenters_with_a_fresh_challenge_and_a_repeat
 def test_an_unmet_and_an_unwatchable_revisit_are_reported_not_carried_out(repo: Path) -> None:
     build(repo)
     ids = audit_ids(repo)
-    paused = vet_session.start(repo, repo / GIT_DIR, MERGE, vet_session.PausedGate())
+    paused = vet_session.start(repo, repo / GIT_DIR, MERGE, PausedGate())
     _answer(repo, paused.run_id, ids[TIMEOUT_CLAIM][0], 1, "Wait for the config review.",
             revisit="changed:config/cache.toml")
     _answer(repo, paused.run_id, ids[BOTTLENECK_CLAIM][0], 1, "Ask again after the load test.",
             revisit="after the load test")
-    done = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, vet_session.PausedGate())
+    done = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, PausedGate())
     assert done.status == "vetted" and done.result is not None
     assert sorted(done.result["unmet_revisits"]) == sorted([  # type: ignore[arg-type]
         f"Revisit(changed:config/cache.toml) on {ids[TIMEOUT_CLAIM][0]}",

@@ -4,6 +4,7 @@ stale answers, and a repository left exactly as it was."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,9 @@ import pytest
 from diylisis.app import vet, vet_session
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import judgment
-from diylisis.edges import vet_note, vet_runs
-from diylisis.edges.vet_gate import TerminalGate
-from tests.conftest import distill, git
+from diylisis.edges import answers_file, vet_gate, vet_note, vet_runs
+from diylisis.edges.gate import PausedGate
+from tests.conftest import converse, distill, git
 from tests.vet_fixture import BOTTLENECK_CLAIM, MERGE, TIMEOUT_CLAIM, VERDICTS, answers_toml, audit_ids, build
 
 
@@ -37,45 +38,51 @@ def test_terminal_answers_file_and_pause_answer_resume_give_the_same_ledger(repo
     build(repo)
     ids = audit_ids(repo)
     before = _snapshot(repo)
+    head = git(repo, "rev-parse", "HEAD").strip()
 
-    replies = iter(["", VERDICTS[TIMEOUT_CLAIM][0], "", "withdraw",
-                    VERDICTS[BOTTLENECK_CLAIM][0], "withdraw this", "nothing"])
-    shown: list[str] = []
-    terminal = vet_session.start(repo, _git_dir(repo), MERGE, TerminalGate(read=lambda _: next(replies),
-                                                                           write=shown.append))
-    assert terminal.status == "vetted"
-    assert shown.count(judgment.REACH_NOTE) == 1  # once per batch
-    assert "  type one of: withdraw, revisit CONDITION, handoff DEFICIT, nothing" in shown  # no default
+    # the terminal on a pseudo-terminal: an empty instruction and "withdraw this" are refused (no default)
+    choices = "[withdraw/revisit/handoff/nothing]"
+    code, screen = converse(repo, [sys.executable, "-m", "diylisis", "vet", "--action", MERGE.action,
+                                   "--range", str(MERGE.range)],
+                            [("your verdict", VERDICTS[TIMEOUT_CLAIM][0]), (choices, ""),
+                             ("Please select one of the available options", "withdraw"),
+                             ("your verdict", VERDICTS[BOTTLENECK_CLAIM][0]), (choices, "withdraw this"),
+                             ("Please select one of the available options", "nothing")])
+    assert code == 0, screen
+    assert screen.count(judgment.REACH_NOTE) == 1  # once per batch
+    assert "withdraw: records that the source does not stand for this claim; vet edits nothing" in screen
+    terminal = vet_note.read(repo, head)[0]
+    assert terminal["realization"] == "terminal"
 
     answers = tmp_path / "answers.toml"
     answers.write_text(answers_toml(ids), encoding="utf-8")
-    from_file = vet_session.start(repo, _git_dir(repo), MERGE,
-                                  vet_session.AnswersGate(answers=judgment.parse_answers(answers.read_text(), "a")))
+    from_file = vet_session.start(repo, _git_dir(repo), MERGE, vet_gate.choose(answers, no_input=True))
+    assert from_file.result is not None and from_file.result["realization"] == "answers-file"
 
-    paused = vet_session.start(repo, _git_dir(repo), MERGE, vet_session.PausedGate())
+    paused = vet_session.start(repo, _git_dir(repo), MERGE, PausedGate())
     assert paused.status == "paused" and len(paused.open_items) == 2
     for claim, (verdict, instruction) in VERDICTS.items():
         audit, index = ids[claim]
         vet_session.answer(repo, _git_dir(repo), paused.run_id, audit, verdict, antithesis=index,
                            withdraw=instruction == "withdraw", revisit=None, handoff=None)
-    resumed = vet_session.resume(repo, _git_dir(repo), paused.run_id, vet_session.PausedGate())
+    resumed = vet_session.resume(repo, _git_dir(repo), paused.run_id, PausedGate())
     assert resumed.status == "vetted"
     assert not vet_runs.run_path(_git_dir(repo), paused.run_id).exists()
 
-    assert _ledger_of(terminal.result) == _ledger_of(from_file.result) == _ledger_of(resumed.result)
-    dispositions, _ = _ledger_of(terminal.result)
+    assert _ledger_of(terminal) == _ledger_of(from_file.result) == _ledger_of(resumed.result)
+    dispositions, _ = _ledger_of(terminal)
     assert isinstance(dispositions, dict)
     bottleneck = dispositions[ids[BOTTLENECK_CLAIM][0]]["judged"]
     assert bottleneck["instruction"] is None  # "withdraw this" in a verdict is never an instruction
     assert _snapshot(repo) == before
     # one note line per action on the action's commit, the newest replacing the older
-    assert len(vet_note.read(repo, git(repo, "rev-parse", "HEAD").strip())) == 1
+    assert len(vet_note.read(repo, head)) == 1
 
 
 def test_a_stale_antithesis_index_is_refused_and_the_slot_stays_open(repo: Path) -> None:
     build(repo)
     ids = audit_ids(repo)
-    paused = vet_session.start(repo, _git_dir(repo), MERGE, vet_session.PausedGate())
+    paused = vet_session.start(repo, _git_dir(repo), MERGE, PausedGate())
     audit, index = ids[TIMEOUT_CLAIM]
     with pytest.raises(BadInput, match="challenge 1 is the one open"):
         vet_session.answer(repo, _git_dir(repo), paused.run_id, audit, "fine", antithesis=index + 1,
@@ -92,10 +99,15 @@ def test_an_answer_needs_a_verdict_and_at_most_one_instruction() -> None:
         judgment.judged("a-1", 1, "ok", withdraw=True, handoff="owner unknown")
     with pytest.raises(BadInput, match="needs a condition"):
         judgment.judged("a-1", 1, "ok", revisit=" ")
-    with pytest.raises(BadInput, match="unknown key"):
-        judgment.parse_answers('[a-1]\nantithesis = 1\nverdict = "ok"\nconfirmed = true\n', "answers.toml")
-    with pytest.raises(BadInput, match="antithesis = N"):
-        judgment.parse_answers('[a-1]\nverdict = "ok"\n', "answers.toml")
+    audit = "a-0123456789"
+    with pytest.raises(BadInput, match="'confirmed' for 'a-0123456789.1' is not one of withdraw, revisit, handoff"):
+        answers_file.parse(f'[{audit}]\n1 = {{ verdict = "ok", confirmed = true }}\n', "answers.toml",
+                           vet_gate.template_for)
+    with pytest.raises(BadInput, match="at most one of withdraw, revisit, handoff"):
+        answers_file.parse(f'[{audit}]\n1 = {{ verdict = "ok", withdraw = true, handoff = "x" }}\n',
+                           "answers.toml", vet_gate.template_for)
+    with pytest.raises(BadInput, match="'a-0123456789' is not an item this run asks about"):
+        answers_file.parse(f'[{audit}]\nverdict = "ok"\n', "answers.toml", vet_gate.template_for)
 
 
 def test_batches_hold_at_most_four_claims_in_order() -> None:
@@ -130,7 +142,7 @@ def test_the_command_pauses_with_json_items_then_answer_and_resume_finish(repo: 
     assert _snapshot(repo) == before
 
     stale = tmp_path / "stale.toml"
-    stale.write_text(answers_toml(ids).replace("antithesis = 1", "antithesis = 2"), encoding="utf-8")
+    stale.write_text(answers_toml(ids).replace("1 = {", "2 = {"), encoding="utf-8")
     done = distill(repo, "vet", "--action", "merge", "--range", "main..feature/retry", "--answers", str(stale))
     assert done.returncode == 2 and "challenge 1 is the one open" in done.stderr
 
@@ -147,7 +159,7 @@ def test_missing_action_or_sources_is_exit_two_and_writes_nothing(repo: Path) ->
 def test_an_uncited_fresh_record_is_no_candidate(repo: Path) -> None:
     build(repo)
     outcome = vet_session.start(repo, _git_dir(repo), vet.VetRequest(action="deploy", sources=("tasks/cache-1.md",)),
-                                vet_session.PausedGate())
+                                PausedGate())
     assert outcome.status == "vetted" and outcome.messages == (vet_session.NO_CANDIDATE,)
     assert outcome.result is not None and outcome.result["dispositions"] == {} and outcome.result["trace"] == {}
 

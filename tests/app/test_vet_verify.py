@@ -98,3 +98,56 @@ def test_verify_without_a_result_is_exit_two(repo: Path) -> None:
     build(repo)
     done = distill(repo, "vet", "--verify")
     assert done.returncode == 2 and "no vet result" in done.stderr
+
+
+def _sarif(repo: Path, *args: str) -> tuple[int, dict]:
+    import jsonschema
+
+    from tests.conftest import sarif_schema
+
+    done = distill(repo, "vet", "--verify", "--format", "sarif", *args)
+    assert done.returncode in (0, 1), done.stderr
+    log = json.loads(done.stdout)
+    jsonschema.Draft4Validator(sarif_schema()).validate(log)
+    return done.returncode, log
+
+
+def test_verify_as_sarif_has_one_result_per_failure_at_the_claim_or_source(repo: Path, tmp_path: Path) -> None:
+    tip = _vetted(repo, tmp_path)
+    code, log = _sarif(repo)
+    assert code == 0 and log["runs"][0]["results"] == []
+    assert log["runs"][0]["properties"] == {"commit": tip, "action": "merge feature/retry", "checks": 7, "failed": 0}
+
+    line = vet_note.read(repo, tip)[0]
+    claims = line["claims"]
+    assert isinstance(claims, dict)
+    audit = next(a for a, c in claims.items() if c["text"].startswith("The cache timeout is 30 s"))
+    claims[audit]["tags"]["leverage"] = 2
+    vet_note.put(repo, tip, line)
+    code, log = _sarif(repo)
+    assert code == 1
+    (result,) = log["runs"][0]["results"]
+    assert result["ruleId"] == "distill-vet/tag-facts"
+    assert result["message"]["text"] == f"tags: {audit}: tags.leverage is 2, measured 5"
+    physical = result["locations"][0]["physicalLocation"]
+    assert (physical["artifactLocation"]["uri"], physical["region"]["startLine"]) == ("docs/design.md", 3)
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[result["ruleIndex"]]["id"] == "distill-vet/tag-facts"
+
+
+def test_verify_as_sarif_points_a_changed_source_at_its_file(repo: Path, tmp_path: Path) -> None:
+    tip = _vetted(repo, tmp_path)
+    commit(repo, "Say 60 s in the design", {"docs/design.md": "The cache timeout is 60 s.\n"})
+    code, log = _sarif(repo, "--at", tip)
+    assert code == 1
+    (result,) = log["runs"][0]["results"]
+    assert result["ruleId"] == "distill-vet/re-vet"
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "docs/design.md"
+    assert result["partialFingerprints"] == {"distillVetResult/v1": f"{tip}:distill-vet/re-vet:docs/design.md"}
+
+
+def test_sarif_is_only_for_verify(repo: Path) -> None:
+    build(repo)
+    done = distill(repo, "vet", "--action", "merge", "--range", "main..feature/retry", "--format", "sarif")
+    assert done.returncode == 2 and "--format sarif is for --verify" in done.stderr
+    assert not (repo / ".git" / "distill" / "runs").exists()

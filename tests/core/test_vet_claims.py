@@ -6,6 +6,7 @@ from pathlib import Path
 
 from diylisis.app import vet, vet_session
 from diylisis.core.vet.claims import Settlement
+from diylisis.edges.gate import PausedGate
 from tests.vet_fixture import MERGE, build, commit_at
 
 
@@ -21,7 +22,7 @@ def test_the_lru_claim_is_unattributable_after_one_narrowed_reassessment(repo: P
     assert lru[0] is Settlement.UNATTRIBUTABLE
     assert lru[1] == ("none: 5 files rest on docs/design.md, but nothing at the vetted commit holds a value"
                       " for docs/design.md:4")
-    paused = vet_session.start(repo, repo / ".git", MERGE, vet_session.PausedGate())
+    paused = vet_session.start(repo, repo / ".git", MERGE, PausedGate())
     assert all("LRU" not in item.audit.claim.text for item in paused.open_items)  # never asked
     assert any(m.startswith("unattributable: docs/design.md:4: none:") for m in paused.messages)
 
@@ -32,7 +33,7 @@ def test_not_measured_yet_is_handed_and_alone_it_is_the_second_trivial_convergen
     settled = _settled(repo, request)
     text = "The hit rate under load is not measured yet, see docs/design.md."
     assert settled[text][0] is Settlement.CONTEXT_INSUFFICIENT
-    outcome = vet_session.start(repo, repo / ".git", request, vet_session.PausedGate())
+    outcome = vet_session.start(repo, repo / ".git", request, PausedGate())
     assert outcome.status == "vetted" and outcome.messages[0] == vet_session.NONE_CLAIMED
     assert any("(/inquire)" in m for m in outcome.messages)
     assert outcome.result is not None

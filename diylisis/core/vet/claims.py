@@ -3,7 +3,7 @@
 The four local claims are data, not configuration: OwnClaim (the action reads the claim and a
 suspect predicate holds: it is asked), ContextInsufficient (/inquire: the value is not known
 yet), GapUnnoticed (/gap: an open decision box), BoundaryUndefined (/bound: not the author's to
-settle; vendored or generated paths). A candidate that fits none gets exactly one narrowed
+settle; vendored or generated paths, and paths CODEOWNERS gives to another owner). A candidate that fits none gets exactly one narrowed
 re-assessment (only the evidence inside its own referent and scope) and is then Unattributable.
 Handed and unattributable claims are reported with their basis, never asked.
 """
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from diylisis.core import tagging
 from diylisis.core.vet import identify as phase0
+from diylisis.core.vet import owners
 from diylisis.core.vet.model import ClaimFacts, ClaimRef, Source, Suspicion, audit_id
 
 
@@ -61,9 +62,10 @@ def _settled(source: Source, facts: ClaimFacts, settlement: Settlement, basis: s
     return Settled(id=audit_id(source, claim), source=source, claim=claim, settlement=settlement, basis=basis)
 
 
-def fit(source: Source, facts: ClaimFacts, leverage: tagging.LeverageTag, reads: Sequence[str]) -> Settled | None:
+def fit(source: Source, facts: ClaimFacts, leverage: tagging.LeverageTag, reads: Sequence[str],
+        ownership: owners.Ownership | None = None) -> Settled | None:
     """The certificate's fit of one claim line: None for a pass (an OwnClaim, or no candidate at
-    all), else how it is settled and why."""
+    all), else how it is settled and why. OWNERSHIP: the CODEOWNERS file at the vetted commit."""
     where = f"{source.path}:{facts.claim.line}"
     kinds = phase0.suspicions(facts, leverage)
     if Suspicion.ABSENT in kinds:
@@ -75,6 +77,12 @@ def fit(source: Source, facts: ClaimFacts, leverage: tagging.LeverageTag, reads:
     if owned and kinds:
         return _settled(source, facts, Settlement.BOUNDARY_UNDEFINED,
                         f"{where} names {owned[0]}, which is vendored or generated")
+    if kinds and ownership is not None:
+        named = [*tagging.named_paths(facts.claim.text),
+                 *(c.fact.path for c in facts.contradictions), *(a.fact.path for a in facts.agreements)]
+        bound = owners.boundary(ownership, list(dict.fromkeys(named)))
+        if bound is not None:
+            return _settled(source, facts, Settlement.BOUNDARY_UNDEFINED, bound.basis(where, ownership.author))
     if kinds and not reads:
         return _settled(source, facts, Settlement.UNATTRIBUTABLE,
                         f"none: the action does not read {source.path}")

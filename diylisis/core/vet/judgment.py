@@ -10,7 +10,6 @@ J is written only through `record`, which first appends the change to the histor
 from __future__ import annotations
 
 import enum
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -86,34 +85,6 @@ def judged(audit: str, antithesis: int, verdict: str | None, *, withdraw: bool =
         kept = text.strip() if text and kind is not InstructionKind.WITHDRAW else None
         instruction = Instruction(kind=kind, text=kept)
     return Judged(audit=audit, antithesis=antithesis, verdict=verdict.strip(), instruction=instruction)
-
-
-_ANSWER_KEYS = frozenset({"antithesis", "verdict", "withdraw", "revisit", "handoff"})
-
-
-def parse_answers(text: str, name: str) -> dict[str, Judged]:
-    """Read an answers file: one table per claim, `[a-60d67b410f]` with `antithesis = 1`,
-    `verdict = "..."` and at most one of `withdraw = true`, `revisit = "..."`, `handoff = "..."`."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise BadInput(f"{name} is not valid TOML: {error}") from None
-    found: dict[str, Judged] = {}
-    for audit, entry in data.items():
-        if not isinstance(entry, dict):
-            raise BadInput(f"{name}: [{audit}] must be a table with antithesis and verdict")
-        unknown = sorted(set(entry) - _ANSWER_KEYS)
-        if unknown:
-            raise BadInput(f"{name}: [{audit}] has unknown key(s) {', '.join(unknown)}")
-        index, verdict = entry.get("antithesis"), entry.get("verdict")
-        withdraw, revisit, handoff = entry.get("withdraw", False), entry.get("revisit"), entry.get("handoff")
-        if not isinstance(index, int) or isinstance(index, bool) or index < 1:
-            raise BadInput(f"{name}: [{audit}] needs antithesis = N, the index of the challenge it answers")
-        if not isinstance(verdict, str) or not isinstance(withdraw, bool) \
-                or not all(v is None or isinstance(v, str) for v in (revisit, handoff)):
-            raise BadInput(f"{name}: [{audit}] verdict, revisit and handoff are text, withdraw is true or false")
-        found[audit] = judged(audit, index, verdict, withdraw=withdraw, revisit=revisit, handoff=handoff)
-    return found
 
 
 def check_index(answer: Judged, current: int) -> None:

@@ -1,8 +1,11 @@
-"""posit (Phase 1 Step 2): one antithesis per audit by Patterns A, C or D, built from measured facts.
+"""posit (Phase 1 Step 2): one antithesis per audit by Patterns A-D, built from measured facts.
 
 Each antithesis quotes at least one measured fact the thesis does not contain, and the command
 that shows it; `validate` refuses one that does not, and any "have you checked" question.
-Pattern B needs a condition Z the user supplies (`--what-if`); vet never invents one.
+Pattern B (counterfactual gap forecasting) is the user's: a condition Z from `--what-if Z`
+replaces a current condition, and the challenge asks whether the claim still holds where the
+action reads it. vet never invents Z; it posits B only for a claim Z names (a key, a code token
+or a file the claim's facts name), and for any other claim the measured patterns stand.
 """
 
 from __future__ import annotations
@@ -82,10 +85,51 @@ def _inference(audit: Audit) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     return text, evidence, basis
 
 
-def posit(audit: Audit, index: int = 1) -> Antithesis:
-    """The antithesis of the audit's strongest suspicion: C for a contradiction, D for an
-    inference, A for lag or an unenforced value."""
-    if Suspicion.CONTRADICTION in audit.suspicions:
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+
+
+def _names(audit: Audit) -> frozenset[str]:
+    """What a condition may name to bear on the claim, lower-cased: the keys and sections of its
+    code facts, the code tokens it names, and the files it and its facts name (path and stem)."""
+    facts = audit.facts
+    code = [*(c.fact for c in facts.contradictions), *(a.fact for a in facts.agreements)]
+    paths = [*tagging.named_paths(facts.claim.text), *(fact.path for fact in code)]
+    names = {fact.key for fact in code} | {fact.section for fact in code if fact.section}
+    names |= set(tagging.named_tokens(facts.claim.text))
+    names |= set(paths) | {path.rsplit("/", 1)[-1].split(".", 1)[0] for path in paths}
+    return frozenset(name.lower() for name in names if len(name) >= 3)
+
+
+def bears_on(audit: Audit, what_if: str) -> bool:
+    """The condition names something the claim's facts name (not merely a common word)."""
+    said = {word.lower() for word in _NAME.findall(what_if)} | {p.lower() for p in tagging.named_paths(what_if)}
+    return bool(said & _names(audit))
+
+
+def _counterfactual(audit: Audit, what_if: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    claim = audit.facts.claim
+    code = [*(c.fact for c in audit.facts.contradictions), *(a.fact for a in audit.facts.agreements)]
+    now = [f"{fact.path}:{fact.line} {fact.text.strip()}" for fact in code]
+    where = list(audit.stake.reads) or [b.locator for b in audit.tags.leverage.branches]
+    gap = ", ".join(where) or claim.source
+    evidence = (f'condition given with --what-if: "{what_if}"', *(f"holds now: {line}" for line in now),
+                *(f"the action reads the claim at {read}" for read in audit.stake.reads),
+                _leverage_fact(audit.tags.leverage, audit.source.path))
+    current = f" in place of {' and '.join(now)}" if now else ""
+    text = (f'If {what_if}{current}, a gap opens at {gap}, which rests on {claim.source}:{claim.line}.'
+            f" Does the claim still hold there, and for the {audit.tags.leverage.downstream_count} files that"
+            f" cite {claim.source}?")
+    at = audit.facts.measured_at[:12]
+    basis = (*(f"git grep -n -w {fact.key} {at} -- {fact.path}" for fact in code), audit.tags.leverage.basis)
+    return text, evidence, tuple(dict.fromkeys(basis))
+
+
+def posit(audit: Audit, index: int = 1, what_if: str | None = None) -> Antithesis:
+    """The antithesis: B when the user's condition WHAT_IF bears on the claim, else that of the
+    strongest suspicion: C for a contradiction, D for an inference, A for lag or an unenforced value."""
+    if what_if and bears_on(audit, what_if):
+        pattern, (text, evidence, basis) = Pattern.COUNTERFACTUAL_GAP, _counterfactual(audit, what_if.strip())
+    elif Suspicion.CONTRADICTION in audit.suspicions:
         pattern, (text, evidence, basis) = Pattern.CROSS_SOURCE_CONSISTENCY, _cross_source(audit)
     elif Suspicion.INFERENCE in audit.suspicions:
         pattern, (text, evidence, basis) = Pattern.INFERENCE_FALLACY_AUDIT, _inference(audit)

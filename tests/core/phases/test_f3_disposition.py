@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from diylisis.core import tagging
 from diylisis.core.model import Contract
 from diylisis.core.phases.f3_disposition import dispose, from_answer, relevant
 from diylisis.core.state import (
@@ -85,3 +86,45 @@ def test_from_answer_refuses_an_option_that_is_no_disposition() -> None:
 
 def test_every_item_is_relevant_to_a_declared_role() -> None:
     assert relevant(_item("a"), CONTRACT) is True
+
+
+def _support(value: float, written: str) -> tagging.SupportFacts:
+    fact = tagging.CodeFact(path="src/cache.py", line=1, key="TIMEOUT", section=None, text=f"TIMEOUT = {written}",
+                            value=tagging.quantity(written, None, "TIMEOUT"))
+    assert fact.value.value == value
+    return tagging.SupportFacts(revision="0" * 40, code=(fact,), enforcement=(), enforcement_basis="git grep")
+
+
+POINTER_TEXT = "# Cache\n\nThe `TIMEOUT` in src/cache.py is 30 s.\nSee src/cache.py for the rest.\n"
+
+
+def _pointer(item_id: str, line: int) -> Item:
+    return Item(id=item_id, token="src/cache.py", line=line, column=0, kind="pointer", origin=ItemOrigin.TARGET,
+                locator="src/cache.py")
+
+
+def test_a_pointer_whose_source_contradicts_its_line_is_not_kept_as_observed() -> None:
+    items = (_pointer("said", 3), _pointer("bare", 4))
+    marks = (_mark("said", Grounding.STABLE_POINTER, "tracked"), _mark("bare", Grounding.STABLE_POINTER, "tracked"))
+    result = dispose(items, marks, (), CONTRACT, text=POINTER_TEXT, path="docs/cache.md", facts=_support(60, "60"))
+    said, bare = result.provenance
+    assert said.provenance is Provenance.UNKNOWN and result.gated == ("said",)
+    assert said.source == ("ProvisionalAssumption: docs/cache.md:3 says 30 s for TIMEOUT, "
+                           "src/cache.py:1 holds `TIMEOUT = 60`")
+    # a line that gives no value claims only the reference, which resolves_at observed
+    assert bare.provenance is Provenance.OBSERVED_KEEP and [d.item_id for d in result.dispositions] == ["bare"]
+
+    agreeing = dispose(items, marks, (), CONTRACT, text=POINTER_TEXT, path="docs/cache.md", facts=_support(30, "30"))
+    assert [m.provenance for m in agreeing.provenance] == [Provenance.OBSERVED_KEEP] * 2
+    assert agreeing.dispositions[0].basis.startswith("observed: DirectObserved: the value is seen at src/cache.py:1")
+
+
+def test_a_contradicted_pointer_takes_only_a_deferral() -> None:
+    items = (_pointer("said", 3),)
+    marks = (_mark("said", Grounding.STABLE_POINTER, "tracked"),)
+    routed = dispose(items, marks, (Answer(item_id="said", option="route", value="src/cache.py"),), CONTRACT,
+                     text=POINTER_TEXT, path="docs/cache.md", facts=_support(60, "60"))
+    assert routed.gated == ("said",)
+    deferred = dispose(items, marks, (Answer(item_id="said", option="defer", value="until 60"),), CONTRACT,
+                       text=POINTER_TEXT, path="docs/cache.md", facts=_support(60, "60"))
+    assert deferred.gated == () and deferred.dispositions[0].kind is DispositionKind.DROP
