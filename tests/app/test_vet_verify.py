@@ -43,8 +43,12 @@ def test_claims_read_through_different_changed_paths_verify(repo: Path, tmp_path
     assert {a.stake.reads for a in formed.audits if a.source.path == "docs/ops.md"} == {
         ("the range changes src/retry.py",), ("the range changes src/util.py",)}
     answers = tmp_path / "answers.toml"
-    answers.write_text("\n".join(f'[{a.audit}]\nantithesis = {a.index}\nverdict = "Read and kept."\n'
-                                 for a in formed.antitheses), encoding="utf-8")
+    by_audit: dict[str, list[int]] = {}
+    for antithesis in formed.antitheses:
+        by_audit.setdefault(antithesis.audit, []).append(antithesis.index)
+    answers.write_text("\n".join(f"[{audit}]\n" + "".join(f'{index} = {{ verdict = "Read and kept." }}\n'
+                                                          for index in indices)
+                                 for audit, indices in by_audit.items()), encoding="utf-8")
     done = distill(repo, "vet", "--action", MERGE.action, "--range", "main..feature/retry", "--answers", str(answers))
     assert done.returncode == 0, done.stderr
     code, report = _verify(repo)
