@@ -255,15 +255,25 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         store=store_certificate,
         now=lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         self_ledger=self_ledger,
-        support=partial(_support, workspace.root),
+        support=support_for(workspace),
         no_channel_reason=reason,
     )
 
 
-def _support(root: str, snapshot: Snapshot, keys: frozenset[str]) -> SupportFacts | None:
-    from diylisis.edges import record_support  # only a pointer line that gives a value needs git's facts
+def support_for(workspace: Workspace) -> Callable[[Snapshot, frozenset[str]], SupportFacts | None]:
+    """F3b's measurement of the repository's values, once per revision and key set for this run:
+    every pass of a run reads the same revision, and the search costs a grep of the whole tree."""
+    cache: dict[tuple[str | None, str | None, frozenset[str]], SupportFacts | None] = {}
 
-    return record_support.measure(root, snapshot, keys)
+    def support(snapshot: Snapshot, keys: frozenset[str]) -> SupportFacts | None:
+        from diylisis.edges import record_support  # only a pointer line that gives a value needs git's facts
+
+        key = (snapshot.tree_revision, snapshot.path, keys)
+        if key not in cache:
+            cache[key] = record_support.measure(workspace.root, snapshot, keys)
+        return cache[key]
+
+    return support
 
 
 def signer_for(workspace: Workspace) -> signing.Signer | None:

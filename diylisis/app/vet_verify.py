@@ -3,7 +3,9 @@
 It re-checks the structure and ledger, the source blobs (present, the ones the commit holds, and
 unchanged at HEAD), each claim's text at its span, the tag facts measured again at the note's
 commit, and that the leaned-on files resolve. It never runs anything a note says and does not
-judge the verdicts.
+judge the verdicts. Besides the checks it reports, without failing, the Revisit conditions that
+are met now (the run that would have re-asked them has ended: re-vet) and the withdrawn claims
+the action still leans on.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from pathlib import Path
 
 from diylisis.app import vet
 from diylisis.core.errors import BadInput, DistillError
-from diylisis.core.vet import result
+from diylisis.core.vet import result, triggers
 from diylisis.core.vet import verify as checks
 from diylisis.core.vet.model import Origin, Source
-from diylisis.edges import vet_facts, vet_note
+from diylisis.edges import vet_facts, vet_note, vet_triggers
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,6 +31,7 @@ class Verified:
     checks: tuple[checks.Check, ...]
     places: tuple[tuple[str, str, int], ...] = ()  # (audit id, source path, line) of each stored claim
     sources: tuple[str, ...] = ()  # the vetted paths the result names
+    reports: tuple[str, ...] = ()  # met Revisits and withdrawn claims still leaned on: said, not failed
 
     @property
     def ok(self) -> bool:
@@ -88,6 +91,44 @@ def _source_paths(line: Mapping[str, object]) -> tuple[str, ...]:
     return tuple(str(s.get("path")) for s in (stored if isinstance(stored, list) else ()) if isinstance(s, dict))
 
 
+def _instruction(entry: object) -> Mapping[str, object] | None:
+    judged = entry.get("judged") if isinstance(entry, dict) else None
+    instruction = judged.get("instruction") if isinstance(judged, dict) else None
+    return instruction if isinstance(instruction, dict) else None
+
+
+def reports(root: Path, line: Mapping[str, object]) -> tuple[str, ...]:
+    """The Revisit conditions met at HEAD against their anchors, and the withdrawn claims whose
+    source a line the action reads still names at HEAD."""
+    found = []
+    dispositions, claims = line.get("dispositions"), line.get("claims")
+    for audit, entry in (dispositions.items() if isinstance(dispositions, dict) else ()):
+        instruction = _instruction(entry)
+        if instruction is None or instruction.get("kind") != "revisit" or not isinstance(instruction.get("text"), str):
+            continue
+        condition = triggers.parse(str(instruction["text"]))
+        anchor = instruction.get("anchor")
+        now = vet_triggers.state(root, condition)
+        if now is not None and triggers.met(condition, anchor if isinstance(anchor, str) else None, now):
+            found.append(f"Revisit({condition.kind.value}:{condition.argument}) on {audit} is met now;"
+                         " the run that would ask again has ended: re-vet")
+    withdrawn = line.get("withdrawn")
+    for item in withdrawn if isinstance(withdrawn, list) else ():
+        audit = item.get("audit") if isinstance(item, dict) else None
+        claim = claims.get(audit) if isinstance(claims, dict) and isinstance(audit, str) else None
+        if not isinstance(claim, dict):
+            continue
+        source = str(claim.get("source"))
+        for read in claim.get("stake") or ():
+            path = str(read).rsplit(":", 1)[0]
+            blob = vet_facts.blob_id(root, "HEAD", path)
+            if blob is not None and path != source and source in vet_facts.blob_text(root, blob):
+                found.append(f"{path} still names {source}, whose claim {audit} was withdrawn: "
+                             f"{claim.get('text')}")
+                break
+    return tuple(found)
+
+
 def _reads(line: Mapping[str, object]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     claims = line.get("claims")
     reads: dict[str, tuple[str, ...]] = {}
@@ -130,5 +171,5 @@ def verify(root: Path, at: str) -> Verified:
     found.append(checks.Check(name="leans_on", ok=not unresolved,
                               detail=f"not tracked: {', '.join(unresolved)}" if unresolved else "every one resolves"))
     return Verified(commit=commit, action=str(line["action"]), checks=tuple(found), places=_places(line),
-                    sources=_source_paths(line))
+                    sources=_source_paths(line), reports=reports(root, line))
 

@@ -62,13 +62,15 @@ def emit_verified(root: Path, at: str, output_format: str) -> int:
     elif output_format == "json":
         click.echo(visible_json(json.dumps({
             "commit": verified.commit, "action": verified.action, "ok": verified.ok,
-            "checks": [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in verified.checks]},
-            ensure_ascii=False)))
+            "checks": [{"check": c.name, "ok": c.ok, "detail": c.detail} for c in verified.checks],
+            "reports": list(verified.reports)}, ensure_ascii=False)))
     else:
         head = "holds" if verified.ok else "does not hold"
         click.echo(visible(f"the vet result on {verified.commit[:12]} ({verified.action}) {head}"))
         for check in verified.checks:
             click.echo(visible(f"  {'ok' if check.ok else 'FAILED'} {check.name}: {check.detail}"))
+        for report in verified.reports:
+            click.echo(visible(f"  note: {report}"))
     return EXIT_OK if verified.ok else EXIT_FAILED
 
 

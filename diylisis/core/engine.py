@@ -408,8 +408,9 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
         if item.id in disposed and (has_channel or not item.resolution or _answer(state.answers, item.id)):
             continue
         if item.kind == "pointer":
-            reason = (f"{unsupported.get(item.id, 'the source does not support the line')}; edit the record to "
-                      "agree with the source and certify again, or accept the claim as a premise: defer with a condition")
+            reason = (f"{unsupported.get(item.id, 'the source does not support the line')}; edit the record"
+                      " to agree with the source and certify again, or accept the claim as a premise:"
+                      " defer with a condition")
             options: tuple[str, ...] = f3_disposition.UNSUPPORTED_OPTIONS
         elif item.origin is ItemOrigin.REFUTER and item.line == 0:
             reason = f"{item.why} — not a passage of the record: accept it as a premise with a condition"

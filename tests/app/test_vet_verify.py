@@ -9,7 +9,7 @@ from pathlib import Path
 from diylisis.app import vet
 from diylisis.edges import vet_note
 from tests.conftest import commit, distill, git
-from tests.vet_fixture import MERGE, answers_toml, audit_ids, build, commit_at
+from tests.vet_fixture import BOTTLENECK_CLAIM, MERGE, TIMEOUT_CLAIM, answers_toml, audit_ids, build, commit_at
 
 
 def _vetted(repo: Path, tmp_path: Path) -> str:
@@ -155,3 +155,31 @@ def test_sarif_is_only_for_verify(repo: Path) -> None:
     done = distill(repo, "vet", "--action", "merge", "--range", "main..feature/retry", "--format", "sarif")
     assert done.returncode == 2 and "--format sarif is for --verify" in done.stderr
     assert not (repo / ".git" / "distill" / "runs").exists()
+
+
+def test_verify_reports_a_revisit_met_since_and_a_withdrawn_claim_still_leaned_on(repo: Path, tmp_path: Path) -> None:
+    build(repo)
+    ids = audit_ids(repo)
+    (bottleneck, _), (timeout, _) = ids[BOTTLENECK_CLAIM], ids[TIMEOUT_CLAIM]
+    answers = tmp_path / "answers.toml"
+    answers.write_text(f'[{timeout}]\n1 = {{ verdict = "The code is right.", withdraw = true }}\n'
+                       f'[{bottleneck}]\n1 = {{ verdict = "Ask again once the cache code changes.",'
+                       ' revisit = "changed:src/cache.py" }\n', encoding="utf-8")
+    done = distill(repo, "vet", "--action", "merge feature/retry", "--range", "main..feature/retry",
+                   "--answers", str(answers))
+    assert done.returncode == 0, done.stderr
+    assert "not carried out: Revisit(changed:src/cache.py)" in done.stdout
+    tip = git(repo, "rev-parse", "HEAD").strip()
+
+    code, report = _verify(repo)
+    assert code == 0, _failed(report)
+    assert report["reports"] == [f"src/retry.py still names docs/design.md, whose claim {timeout} was withdrawn: "
+                                 f"{TIMEOUT_CLAIM}"]
+
+    commit(repo, "Lower the cache timeout", {"src/cache.py": "TIMEOUT = 45\n"})
+    code, report = _verify(repo, "--at", tip)
+    assert code == 0, _failed(report)  # reported, not failed: the verdicts are not checked
+    assert f"Revisit(changed:src/cache.py) on {bottleneck} is met now; the run that would ask again has ended:" \
+           " re-vet" in report["reports"]
+    text = distill(repo, "vet", "--verify", "--at", tip)
+    assert "note: Revisit(changed:src/cache.py)" in text.stdout

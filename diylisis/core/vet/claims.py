@@ -3,8 +3,9 @@
 The four local claims are data, not configuration: OwnClaim (the action reads the claim and a
 suspect predicate holds: it is asked), ContextInsufficient (/inquire: the value is not known
 yet), GapUnnoticed (/gap: an open decision box), BoundaryUndefined (/bound: not the author's to
-settle; vendored or generated paths, and paths CODEOWNERS gives to another owner). A candidate that fits none gets exactly one narrowed
-re-assessment (only the evidence inside its own referent and scope) and is then Unattributable.
+settle; vendored or generated paths, and paths CODEOWNERS gives to another owner). A candidate
+that fits none gets exactly one narrowed re-assessment (only the evidence inside its own referent
+and scope) and is then Unattributable.
 Handed and unattributable claims are reported with their basis, never asked.
 """
 

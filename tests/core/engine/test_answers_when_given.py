@@ -6,8 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from conftest import RETRY_ANSWERS, RETRY_DOCS, RETRY_TASK, commit, distill, git
-from tests.edges.test_gate_interactive import _converse
+from conftest import RETRY_ANSWERS, RETRY_DOCS, RETRY_TASK, commit, converse, distill, git
 
 RUNS = Path(".git") / "distill" / "runs"
 
@@ -63,10 +62,10 @@ def test_the_first_pause_asks_the_premises_too_and_one_resume_certifies(repo: Pa
 
 def test_the_terminal_asks_again_when_a_route_does_not_resolve(repo: Path) -> None:
     commit(repo, "Add task\n", {"docs/a.md": "# A\n", "TASK.md": "Implement it as above.\n"})
-    code, screen = _converse(repo, [sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer"],
-                             [("[resolve/route/drop/defer]", "route"), ("route with", "docs/missing.md"),
-                              ("[resolve/route/drop/defer]", "route"), ("route with", "docs/a.md"),
-                              ("answer", "an agent with the repository"), ("answer", "derived"),
-                              ("[y/n]", "y")])
+    code, screen = converse(repo, [sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer"],
+                            [("[resolve/route/drop/defer]", "route"), ("route with", "docs/missing.md"),
+                             ("[resolve/route/drop/defer]", "route"), ("route with", "docs/a.md"),
+                             ("answer", "an agent with the repository"), ("answer", "derived"),
+                             ("[y/n]", "y")])
     assert "does not resolve" in screen and "docs/missing.md" in screen
     assert code == 0, screen
