@@ -61,6 +61,23 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
         )
 
 
+_PLAIN_SESSION = re.compile(
+    r"(?i)^(?:this|that|the same|the other|another|a different|the previous|the last|the earlier|an earlier"
+    r"|a previous|our|my|the current) (session)$"
+)
+
+
+def names_code_session(doc: Doc, token: str) -> bool:
+    """A plain "that session" in a repository whose code has a `session` identifier ("mention that
+    session signature checks max age" in a web framework): the repository's own word, not a sitting."""
+    match = _PLAIN_SESSION.match(" ".join(token.split()))
+    if match is None or not doc.has_tree:
+        return False
+    assert doc.context is not None
+    word = match.group(1)
+    return doc.context.uses_identifier(word.lower()) or doc.context.uses_identifier(word.capitalize())
+
+
 def _candidate_patterns(prose: str) -> tuple[re.Pattern[str], ...]:
     """HYPHENATED and CAMEL, each only when the text has what every match of it holds ('-', a lower-upper pair)."""
     return ((HYPHENATED,) if "-" in prose else ()) + ((CAMEL,) if _CAMEL_HINT.search(prose) else ())
