@@ -111,3 +111,18 @@ def test_a_regex_flag_group_is_no_drive_letter_and_dotfile_lists_are_no_path() -
     assert blocking_on_host("Fix -w\n\nWe use `(?m:^|\\W)(re)(?m:\\W|$)` for it.\n") == []
     assert blocking_on_host("Add the flag\n\nAll .gitignore/.toolignore/.ignore files match.\n") == []
     assert blocking_on_host("Show files\n\nUsers ask for states such as tracked/untracked, staged.\n") == []
+
+
+def test_gitlab_merge_requests_resolve_on_a_gitlab_origin_only() -> None:
+    text = "Fix the export\n\nFollows !42 and tools/cli!7; x != 3.\n"
+    gitlab = HostContext("gitlab.com", "acme", "widgets")
+    found, _ = detect_text(text, gitlab, DetectSettings())
+    assert [(f.token, f.resolution) for f in found] == [
+        ("!42", "https://gitlab.com/acme/widgets/-/merge_requests/42"),
+        ("tools/cli!7", "https://gitlab.com/tools/cli/-/merge_requests/7"),
+    ]
+    assert not any(is_blocking(f) for f in found)
+    declared = DetectSettings.from_mapping({"hosts": {"git.example.org": "gitlab"}})
+    own, _ = detect_text(text, HostContext("git.example.org", "acme", "widgets"), declared)
+    assert own[0].resolution == "https://git.example.org/acme/widgets/-/merge_requests/42"
+    assert detect_text(text, HOST, DetectSettings())[0] == ()
