@@ -28,7 +28,7 @@ def mojibake(doc: Doc) -> Iterator[Finding]:
                 Category.RENDERING,
                 match.start(),
                 match.end(),
-                "replacement characters (U+FFFD): some characters were lost before this text was written",
+                "the text stores replacement characters (U+FFFD): what they stood for was lost before it was written",
                 "retype the lost characters if the sentence needs them",
                 severity=Severity.WARNING,
             )
