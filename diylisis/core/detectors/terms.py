@@ -39,7 +39,7 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
                 if term.count("-") == 1 and (term[0].lower() + term[1:]).islower():
                     seen.add(low)  # a later "Foo-Bar" is the same word
                     continue  # two-part compounds ("Empty-string" opening a sentence too) are ordinary English
-                if _is_common(term, common):
+                if _is_common(term, common) or _is_idiom(term):
                     continue
             seen.add(low)
             if doc.settings.accepts(term) or _defined_in_record(doc, term, match.start()):
@@ -116,6 +116,17 @@ def _is_common(term: str, common: re.Pattern[str] | None) -> bool:
     return any(common.fullmatch(f"{a}-{b}") for a, b in zip(parts, parts[1:], strict=False))
 
 
+def _is_idiom(term: str) -> bool:
+    """Every part is a frequent English word, a plural's singular, or a number: "off-by-one",
+    "worst-of-both-worlds" are idioms of the language, not names made up in a session."""
+    from diylisis.core.detectors.common_words import WORDS
+
+    return all(
+        part.isdigit() or part in WORDS or part.endswith("s") and part[:-1] in WORDS
+        for part in term.lower().split("-")
+    )
+
+
 def _defined_in_record(doc: Doc, term: str, at: int) -> bool:
     """The record defines the term: quoted, emphasized or followed by a definition where it first appears."""
     escaped = re.escape(term)
@@ -129,7 +140,9 @@ _DOC_COINED = """\
 What it flags: hyphenated (three or more parts, or capitalized) and CamelCase terms that no
 file of the repository contains (case-insensitive) and that the record does not define
 (quoted, emphasized, or followed by "means", ":", "—", "이란"…). Generic compounds
-("read-only", "re-run", "well-known") and glossary terms are accepted. Runs only with a
+("read-only", "re-run", "well-known"), compounds made only of frequent English words
+("off-by-one", "worst-of-both-worlds"; diylisis/core/detectors/common_words.py) and
+glossary terms are accepted. Runs only with a
 repository.
 
 Why a fresh reader fails: the name was made up in the session; the reader cannot look it up.
