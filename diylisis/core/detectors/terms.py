@@ -116,14 +116,22 @@ def _is_common(term: str, common: re.Pattern[str] | None) -> bool:
     return any(common.fullmatch(f"{a}-{b}") for a, b in zip(parts, parts[1:], strict=False))
 
 
+# Closed-class words that join an English idiom's parts ("off-by-one", "worst-of-both-worlds");
+# a name made of content words only ("gate-integrity-rule") is the kind a session coins.
+_JOINERS = frozenset(
+    "a an the of by to and or in on at for from with without into over under up down off out as than "
+    "not no if all both either per via".split()
+)
+
+
 def _is_idiom(term: str) -> bool:
-    """Every part is a frequent English word, a plural's singular, or a number: "off-by-one",
-    "worst-of-both-worlds" are idioms of the language, not names made up in a session."""
+    """Every part is a frequent English word (a plural's singular, a number) and an inner part
+    joins them: "off-by-one", "worst-of-both-worlds" are idioms of the language, not names."""
     from diylisis.core.detectors.common_words import WORDS
 
-    return all(
-        part.isdigit() or part in WORDS or part.endswith("s") and part[:-1] in WORDS
-        for part in term.lower().split("-")
+    parts = term.lower().split("-")
+    return any(part in _JOINERS for part in parts[1:-1]) and all(
+        part.isdigit() or part in WORDS or part.endswith("s") and part[:-1] in WORDS for part in parts
     )
 
 
@@ -140,9 +148,9 @@ _DOC_COINED = """\
 What it flags: hyphenated (three or more parts, or capitalized) and CamelCase terms that no
 file of the repository contains (case-insensitive) and that the record does not define
 (quoted, emphasized, or followed by "means", ":", "—", "이란"…). Generic compounds
-("read-only", "re-run", "well-known"), compounds made only of frequent English words
-("off-by-one", "worst-of-both-worlds"; diylisis/core/detectors/common_words.py) and
-glossary terms are accepted. Runs only with a
+("read-only", "re-run", "well-known"), idioms of frequent English words joined by a
+function word ("off-by-one", "worst-of-both-worlds"; diylisis/core/detectors/common_words.py)
+and glossary terms are accepted. Runs only with a
 repository.
 
 Why a fresh reader fails: the name was made up in the session; the reader cannot look it up.

@@ -130,7 +130,10 @@ def test_gitlab_merge_requests_resolve_on_a_gitlab_origin_only() -> None:
 
 def test_hyphenated_idioms_of_frequent_words_are_not_coined_terms(repo: Path) -> None:
     head = commit(repo, "Start", {"README.md": "A parser.\n"})
-    text = "Fix the pager\n\nFix the off-by-one and the worst-of-both-worlds default; keep fold-and-flush mode.\n"
+    text = (
+        "Fix the pager\n\nFix the off-by-one and the worst-of-both-worlds default; keep fold-and-flush mode\n"
+        "and the gate-integrity-rule check.\n"
+    )
     context = PygitContext(pygit2.Repository(str(repo)), head)
     coined = [f.token for f in detect_text(text, context, DetectSettings())[0] if f.rule_id == "CT801"]
-    assert coined == ["fold-and-flush"]
+    assert coined == ["fold-and-flush", "gate-integrity-rule"]
