@@ -137,3 +137,12 @@ def test_hyphenated_idioms_of_frequent_words_are_not_coined_terms(repo: Path) ->
     context = PygitContext(pygit2.Repository(str(repo)), head)
     coined = [f.token for f in detect_text(text, context, DetectSettings())[0] if f.rule_id == "CT801"]
     assert coined == ["fold-and-flush", "gate-integrity-rule"]
+
+
+def test_a_placeholder_the_record_talks_about_or_the_repository_ships_is_not_unfilled(repo: Path) -> None:
+    talk = "Document the {{GUIDE}} placeholder\n\nEvery docs template holds {{GUIDE}}; say what it becomes.\n"
+    assert blocking_on_host(talk) == []
+    left = "Release notes\n\nThis release fixes {{ summary }}.\n"
+    assert ("RD902", "{{ summary }}") in blocking_on_host(left)
+    shipped = commit(repo, "Templates", {"templates/page.html": "<h1>{{ site_title }}</h1>\n"})
+    assert blocking_at(repo, shipped, "Fix the header\n\nThe header now shows {{ site_title }} in bold.\n") == []
