@@ -7,6 +7,7 @@ stay, so a match offset in any view is an offset in the text and maps to line an
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,6 +16,8 @@ from diylisis.core.model import Category, Finding, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
     from diylisis.core.detectors.lexicon import Lexicon
     from diylisis.core.detectors.settings import DetectSettings
     from diylisis.core.model import RepoContext
@@ -141,10 +144,13 @@ def prepare(
     *,
     folded: str | None = None,
     triggers: int | None = None,
+    markdown: bool = False,
 ) -> Doc:
     """Cut the text into views: prose, claims, locators (F1 input).
 
     folded and triggers, when the caller has them, are fold(text) and lexicon.triggers_in(folded).
+    markdown: the text is Markdown (a .md file, a pull-request body): its blocks are read by a
+    Markdown parser instead of the commit-message conventions.
     """
     # Masks are collected as spans and applied once per view by slicing (no per-character list).
     prose_spans: list[tuple[int, int]] = []
@@ -162,9 +168,18 @@ def prepare(
     attributions = _attribution_lines(lines, trailer_from) if trailer_from < len(lines) else frozenset()
     transcript = _transcript_lines(lines) if _may_hold_transcript(text) else frozenset()
     tables = _table_lines(lines) if "\n|" in text else frozenset()
+    if markdown:
+        hidden, quoted, indented_lines, output_lines = _markdown_blocks(text, lines)
+        for number in sorted(hidden | quoted | attributions):
+            span = (starts[number], starts[number] + len(lines[number]))
+            prose_spans.append(span)
+            if number in quoted:
+                locator_spans.append(span)
     # Without a fenced, quoted or indented line only the trailer lines can be masked.
     numbered = (
-        enumerate(lines)
+        ()
+        if markdown
+        else enumerate(lines)
         if transcript or tables or _may_open_block(text)
         else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
@@ -320,6 +335,44 @@ def _table_lines(lines: list[str]) -> frozenset[int]:
                 end += 1
             out.update(range(number - 1, end))
     return frozenset(out)
+
+
+def _markdown_blocks(text: str, lines: list[str]) -> tuple[set[int], set[int], set[int], set[int]]:
+    """(0-based lines of code blocks and comments, 0-based lines of block quotes, 1-based lines of
+    indented code, 1-based output lines) of a Markdown text, as markdown-it-py parses it: a list
+    item's indented paragraph stays prose, a fence inside a list is still a fence, a quote's lazy
+    line is still quoted."""
+    hidden: set[int] = set()
+    quoted: set[int] = set()
+    code: set[int] = set()
+    output: set[int] = set()
+    for token in _markdown_parser().parse(text):
+        if token.map is None:
+            continue
+        start, end = token.map
+        if token.type == "fence":
+            hidden.update(range(start, end))
+            shell = token.info.strip().split(" ")[0].lower() in _SHELL_FENCES if token.info.strip() else False
+            if not shell:
+                output.update(n + 1 for n in range(start + 1, end) if not _COMMAND_LINE.match(lines[n]))
+        elif token.type == "code_block":
+            hidden.update(range(start, end))
+            code.update(range(start + 1, end + 1))
+        elif token.type == "blockquote_open":
+            quoted.update(range(start, end))
+        elif token.type == "html_block" and token.content.lstrip().startswith("<!--"):
+            hidden.update(range(start, end))
+        elif token.type == "table_open":
+            output.update(range(start + 1, end + 1))
+    return hidden, quoted, code, output
+
+
+@functools.cache
+def _markdown_parser() -> MarkdownIt:
+    """CommonMark with GitHub's tables; imported only for a Markdown record (never on the hook's path)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
 
 
 def _is_heading(paragraph: list[str]) -> bool:

@@ -147,3 +147,35 @@ def test_a_placeholder_the_record_talks_about_or_the_repository_ships_is_not_unf
     assert blocking_on_host("Verify\n\n- bash src/{{NAME}}/check.sh\n") == []
     shipped = commit(repo, "Templates", {"templates/page.html": "<h1>{{ site_title }}</h1>\n"})
     assert blocking_at(repo, shipped, "Fix the header\n\nThe header now shows {{ site_title }} in bold.\n") == []
+
+
+def markdown_blocking(text: str) -> list[tuple[str, str]]:
+    found, _ = detect_text(text, HOST, DetectSettings(), markdown=True)
+    return [(f.rule_id, f.token) for f in found if is_blocking(f)]
+
+
+def test_markdown_is_read_by_its_parser_a_list_items_paragraph_is_prose() -> None:
+    text = "## Steps\n\n1. Rebuild the index\n\n    Read /tmp/run3.log before starting.\n"
+    assert ("EP505", "/tmp/run3.log") in markdown_blocking(text)
+    assert ("EP505", "/tmp/run3.log") not in blocking_on_host(text)  # as a commit message: indented code
+
+
+def test_markdown_fences_in_lists_lazy_quotes_comments_and_tables_are_quoted() -> None:
+    text = (
+        "## Notes\n\n- Output:\n\n    ```text\n    /home/dana/app/x.py:3: Warning\n    ```\n\n"
+        "> The reply was that this is fixed\nas discussed, nothing else\n\n<!--\nas discussed\n-->\n\n"
+        "| Command | Mean |\n|---|---|\n| ~/tool-old | 445 |\n"
+    )
+    assert markdown_blocking(text) == []
+    assert ("DX102", "as discussed") in blocking_on_host(text)  # git's conventions know no lazy quote line
+
+
+def test_a_markdown_path_or_a_pull_request_body_is_read_as_markdown(repo: Path) -> None:
+    from diylisis.core.detectors import detect_with_suppressions, is_markdown_path
+    from diylisis.core.model import RecordKind, Snapshot, Target
+
+    assert is_markdown_path("docs/Plan.MD") and not is_markdown_path("COMMIT_EDITMSG") and not is_markdown_path(None)
+    data = b"## Steps\n\n1. Rebuild\n\n    Read /tmp/run3.log before starting.\n"
+    body = Snapshot(target=Target(kind=RecordKind.PRBODY, locator="-"), data=data, boundary="pull-request body")
+    found, _ = detect_with_suppressions(body, HOST, DetectSettings())
+    assert ("EP505", "/tmp/run3.log") in [(f.rule_id, f.token) for f in found]
