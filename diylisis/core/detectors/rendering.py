@@ -48,8 +48,6 @@ def placeholders(doc: Doc) -> Iterator[Finding]:
     for match in PLACEHOLDER.finditer(doc.prose):
         if _TEMPLATE_TALK.search(doc.line_of(match.start())) or _repository_holds(doc, match.group()):
             continue  # the record talks about the template ("document the {{X}} placeholder"), or ships it
-        if "/" in (doc.text[match.start() - 1 : match.start()], doc.text[match.end() : match.end() + 1]):
-            continue  # "Code/{{PROJECT}}-docs/check.sh": a path pattern the reader fills in, no missing text
         yield doc.finding(
             "RD902",
             Category.RENDERING,
@@ -125,9 +123,7 @@ Repair: re-enter the text as UTF-8.
 
 _DOC_PLACEHOLDER = """\
 What it flags: template placeholders left unfilled in prose: "{{ summary }}", "{% if %}",
-"<%= name %>". Code spans and fenced blocks are not checked, nor a placeholder on a line
-that talks about templates or placeholders, one inside a path ("src/{{NAME}}/check.sh"), or
-one whose name the repository's files or the commit's change hold.
+"<%= name %>". Code spans and fenced blocks are not checked.
 
 Why a fresh reader fails: the placeholder stands for content the author meant to add.
 

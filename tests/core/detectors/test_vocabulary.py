@@ -144,7 +144,6 @@ def test_a_placeholder_the_record_talks_about_or_the_repository_ships_is_not_unf
     assert blocking_on_host(talk) == []
     left = "Release notes\n\nThis release fixes {{ summary }}.\n"
     assert ("RD902", "{{ summary }}") in blocking_on_host(left)
-    assert blocking_on_host("Verify\n\n- bash src/{{NAME}}/check.sh\n") == []
     shipped = commit(repo, "Templates", {"templates/page.html": "<h1>{{ site_title }}</h1>\n"})
     assert blocking_at(repo, shipped, "Fix the header\n\nThe header now shows {{ site_title }} in bold.\n") == []
 
