@@ -23,7 +23,15 @@ from pathlib import Path
 
 from diylisis.core.detectors import DetectSettings, detect_text, is_blocking
 
-HISTORIES = ("pallets/flask", "psf/requests", "BurntSushi/ripgrep", "git/git")
+HISTORIES = (
+    "pallets/flask",
+    "psf/requests",
+    "BurntSushi/ripgrep",
+    "git/git",
+    "dromara/Sa-Token",
+    "pypa/pip",
+    "sharkdp/fd",
+)
 
 
 def commit_ids(git_dir: Path, count: int) -> list[str]:

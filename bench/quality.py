@@ -91,7 +91,9 @@ def run(
     out = []
     for record in records:
         context, kind = context_for(record, repos_root, repos)
-        findings, _ = detect_text(record["text"], context, settings, record=record["id"])
+        # pull-request bodies and task files are Markdown, as scan and certify read them
+        markdown = record.get("kind") in ("pr-body", "task-file")
+        findings, _ = detect_text(record["text"], context, settings, record=record["id"], markdown=markdown)
         out.append(
             Outcome(
                 record=record,

@@ -180,6 +180,14 @@ class RepoContext(Protocol):
     def mentions(self, term: str) -> bool:
         """The term occurs (case-insensitively) in the tracked tree: it is defined in the repository."""
 
+    def uses_identifier(self, name: str) -> bool:
+        """The tracked tree's code uses name as an identifier (`class Session`, `session.get(`): the
+        repository's own vocabulary, not a word about the author's work."""
+
+    def in_change(self, text: str) -> bool:
+        """The certified revision's own change (against its first parent; the staged change for a
+        commit being written) adds or removes a line or path holding text: the change's subject."""
+
 
 # --- StableRef and verdicts (spec: StableRef, RouteJudgment) -------------------------------
 

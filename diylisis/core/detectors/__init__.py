@@ -28,7 +28,7 @@ from diylisis.core.detectors.settings import DetectSettings
 from diylisis.core.detectors.suppressions import ignored_lines
 from diylisis.core.detectors.text import prepare
 from diylisis.core.errors import RuleCrashed
-from diylisis.core.model import Category, Finding, RepoContext, Severity, Snapshot
+from diylisis.core.model import Category, Finding, RecordKind, RepoContext, Severity, Snapshot
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ __all__ = [
     "detect_text",
     "detect_with_suppressions",
     "is_blocking",
+    "is_markdown_path",
     "rule_by_key",
 ]
 
@@ -79,7 +80,8 @@ def detect_with_suppressions(
 ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
     """F1: (findings, suppressed): suppressed ones matched an inline `distill: ignore` and must be recorded."""
     text = snapshot.data.decode("utf-8", errors="replace")
-    return detect_text(text, context, settings, path=snapshot.path, record=str(snapshot.target))
+    markdown = snapshot.target.kind is RecordKind.PRBODY or is_markdown_path(snapshot.path)
+    return detect_text(text, context, settings, path=snapshot.path, record=str(snapshot.target), markdown=markdown)
 
 
 def detect_text(
@@ -89,15 +91,19 @@ def detect_text(
     *,
     path: str | None = None,
     record: str = "<text>",
+    markdown: bool | None = None,
 ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
-    """Run the registry over a text: (findings, suppressed) (for scan and the benchmark)."""
+    """Run the registry over a text: (findings, suppressed) (for scan and the benchmark).
+
+    markdown: read the text's blocks as Markdown (None: when path names a Markdown file)."""
     lexicon = lexicon_for(settings.languages)
     folded = fold(text)
     triggers = lexicon.triggers_in(folded)
     runs = _plan(settings, path).runs(triggers, folded, text)
     if not runs:
         return (), ()
-    doc = prepare(text, lexicon, settings, context, path, folded=folded, triggers=triggers)
+    markdown = is_markdown_path(path) if markdown is None else markdown
+    doc = prepare(text, lexicon, settings, context, path, folded=folded, triggers=triggers, markdown=markdown)
     found: list[Finding] = []
     has_tree = doc.has_tree
     for rule, level in runs:
@@ -229,6 +235,11 @@ def _by_first_character(literals: list[tuple[str, int]]) -> tuple[tuple[str, tup
         groups.setdefault(literal[:1], []).append((literal, bits))
     # a group of one is tested by its literal, which says more than its first character
     return tuple((group[0][0] if len(group) == 1 else first, tuple(group)) for first, group in groups.items())
+
+
+def is_markdown_path(path: str | None) -> bool:
+    """The path names a Markdown file (.md, .markdown, .mdx)."""
+    return path is not None and path.lower().endswith((".md", ".markdown", ".mdx"))
 
 
 def is_blocking(finding: Finding) -> bool:

@@ -12,6 +12,7 @@ from diylisis.core.detectors._match import (
     line_start_defines,
 )
 from diylisis.core.detectors.rule import Rule
+from diylisis.core.detectors.terms import names_code_session
 from diylisis.core.detectors.text import Doc
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
@@ -33,6 +34,8 @@ def session_deixis(doc: Doc) -> Iterator[Finding]:
     ):
         if _CLASS_SESSION.search(finding.token):
             continue  # "in Session", "that Session": a class or product named Session, not a sitting
+        if names_code_session(doc, finding.token):
+            continue  # the repository's code has a session object: "that session" may be it
         low = finding.token.lower()
         # A prompt written for the next session may call that session "this session".
         offset = doc.line_starts[finding.line - 1] + finding.column - 1

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_findings
 from diylisis.core.detectors.rule import Rule
+from diylisis.core.detectors.terms import names_code_session
 from diylisis.core.detectors.text import Doc
 from diylisis.core.model import Category, Finding
 
@@ -20,6 +21,7 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         "prose",
         "narrates a private review or tool run; the reader cannot see it or check what it found",
         "state the findings and the reasons for the change; drop who reviewed it privately",
+        keep=lambda m: not names_code_session(doc, m.group()),  # "another session" of the code's own
     )
 
 

@@ -27,7 +27,7 @@ MACHINE_PATH = LazyPattern(
     rf"(?P<owner>[^\s/\\`'\"),;{_CJK}]+)(?:[/\\][^\s`'\"),;\]{_CJK}]*)?"
     rf"|(?<![\w.~/-])~/(?!\.)[^\s`'\"),;\]{_CJK}]+"
     rf"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[^\s`'\"),;\]{_CJK}]*"
-    rf"|(?<![\w\\])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]{_CJK}]+"
+    rf"|(?<![\w\\?])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]{_CJK}]+"
 )
 _SENTENCE_END = ".:!?"  # a path that ends a sentence does not own the stop after it
 _PLACEHOLDER_OWNER = LazyPattern(
@@ -103,13 +103,18 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
         "prose",
         "points at a file the author never committed; the reader does not have it",
         "commit the file and cite its path, or put its content in the record",
-        keep=lambda m: _PATH_BEFORE.search(doc.text[max(0, m.start() - 60) : m.start()].split("\n")[-1]) is not None,
+        keep=lambda m: doc.text[m.start() - 1 : m.start()] != "/"  # "tracked/untracked" is a pair of states
+        and _PATH_BEFORE.search(doc.text[max(0, m.start() - 60) : m.start()].split("\n")[-1]) is not None,
     )
 
 
 def temp_paths(doc: Doc) -> Iterator[Finding]:
     """EP505: temporary paths in prose (/tmp, /var/tmp); quoted output and code are evidence, not pointers."""
     for match in TEMP_PATH.finditer(doc.prose):
+        if match.group().rstrip(_SENTENCE_END) in _TEMP_DIRECTORIES:
+            continue  # the directory itself ("switch away from /tmp") names no file the author had
+        if _changed(doc, match.group().rstrip(_SENTENCE_END)):
+            continue  # the commit adds or removes the path: it is the change's subject
         before = doc.prose[max(0, match.start() - 60) : match.start()]
         if _CODE_BEHAVIOUR.search(before) and not _READER_IMPERATIVE.search(before):
             continue  # the record describes what the code does with the path
@@ -129,10 +134,16 @@ def machine_paths(doc: Doc) -> Iterator[Finding]:
         owner = match.group("owner")
         if owner is not None and _PLACEHOLDER_OWNER.match(owner):
             continue
-        if _inside_url(doc, match.start()) or doc.position(match.start())[0] in doc.indented_lines:
-            continue  # an indented transcript is quoted output: evidence, not a pointer
+        line = doc.position(match.start())[0]
+        if _inside_url(doc, match.start()) or line in doc.indented_lines or line in doc.output_lines:
+            continue  # an indented transcript, a fenced block's output or a table is quoted: evidence
         if TRACE_LINE.search(doc.line_of(match.start())):
             continue  # a stack-trace or compiler line quotes output that happens to name the machine
+        path = match.group().rstrip(_SENTENCE_END)
+        if path.startswith("~/") and _LOOKS_IN.search(doc.locators[max(0, match.start() - 60) : match.start()]):
+            continue  # "look for the ignore file in ~/.config/git, not ~/git": what the code reads, per user
+        if _changed(doc, path):
+            continue  # the commit adds or removes the path (a hard-coded home path taken out): its subject
         yield doc.finding(
             "EP506",
             Category.EPHEMERAL_REF,
@@ -151,6 +162,8 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
         bare = re.sub(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$", "", token)
         if "/" not in bare.strip("/") and not bare.endswith("/"):
             continue
+        if _names_repository(doc, bare):
+            continue  # "copy from pallets/.github": a repository of the origin's owner, not a path
         if _PATH_NOT_A_FILE.search(bare) or not re.search(r"[A-Za-z]", bare) or _BUILD_OUTPUT.search(bare):
             continue
         if not re.search(r"\.[A-Za-z]\w{0,6}$", bare):
@@ -159,8 +172,12 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             continue  # "a.md/b.md" lists files; it is not one path
         if bare.startswith(("/", "~", "...")) or TRACE_LINE.search(doc.line_of(match.start())):
             continue
-        if doc.context.tracked(bare):
-            continue
+        if doc.context.tracked(bare) or doc.context.tracked(re.sub(r"^(?:\.\./)+", "", bare)):
+            continue  # "../../Documentation/x.sh": a path from a build directory to a tracked file
+        if "..." in bare or all(part.startswith(".") for part in bare.split("/")):
+            continue  # "A/file...except" is elided prose; ".gitignore/.rgignore/.ignore" lists files
+        if _changed(doc, bare):
+            continue  # the commit's change holds the path (a test's fixture, a file it writes)
         # A missing file in a folder the reader has is often generated (po/git.pot), renamed or a
         # placeholder; a folder that does not exist at all (plans/…) is a place only the author had.
         parent = bare.rsplit("/", 1)[0]
@@ -175,6 +192,26 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             "commit the file, correct the path, or put the content in the record",
             severity=Severity.WARNING if known_folder else Severity.ERROR,
         )
+
+
+_TEMP_DIRECTORIES = frozenset({"/tmp", "/tmp/", "/var/tmp", "/var/tmp/", "/dev/shm", "/dev/shm/", "%TEMP%", "%TMP%",
+                               "$TMPDIR", "$TMPDIR/"})
+# What code does with a per-user path: a sentence saying where the code looks names no machine.
+_LOOKS_IN = re.compile(
+    r"(?i)\b(?:look(?:s|ed|ing)? (?:for|at|in)|search(?:es|ed)? (?:for|in)|reads?|read from|uses?|used|"
+    r"defaults? to|falls? back to|writes?|wrote|creates?|created|instead of|rather than)\b(?:[^.\n]|\.(?=\S))*$"
+)
+
+
+def _names_repository(doc: Doc, path: str) -> bool:
+    origin = doc.context.origin() if doc.context is not None else None
+    parts = path.split("/")
+    return origin is not None and len(parts) == 2 and parts[0].lower() == origin[1].lower()
+
+
+def _changed(doc: Doc, token: str) -> bool:
+    """The commit's own change adds or removes the token: what the commit is about, not a pointer."""
+    return doc.context is not None and len(token) > 4 and doc.context.in_change(token)
 
 
 def _path_end(match: re.Match[str]) -> int:

@@ -22,6 +22,11 @@ BARE_REF = LazyPattern(
     r"|(?P<gh>GH)-(?P<n_gh>\d{1,7}))"
     r"(?![A-Za-z0-9_-])"
 )
+# GitLab's merge-request references: "!42", "group/project!42" (nested groups too). Read only where
+# the origin runs GitLab: elsewhere "!42" is no reference.
+MERGE_REQUEST = re.compile(
+    r"(?<![A-Za-z0-9_&/!#-])(?:(?P<slug>[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)+))?!(?P<n>\d{1,7})(?![A-Za-z0-9_-])"
+)
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
 # that the regex engine skips to hex digits instead of trying every position.
 HEX = LazyPattern(r"[0-9a-f](?<![\w/#.@:-][0-9a-f])[0-9a-f]{6,39}(?![\w/.@-])")
@@ -38,12 +43,8 @@ FORGE_PATHS = {
     "forgejo": ("/issues/{n}", "/pulls/{n}"),
     "bitbucket": ("/issues/{n}", "/pull-requests/{n}"),
 }
-KNOWN_HOSTS = {
-    "github.com": FORGE_PATHS["github"],
-    "gitlab.com": FORGE_PATHS["gitlab"],
-    "codeberg.org": FORGE_PATHS["forgejo"],
-    "bitbucket.org": FORGE_PATHS["bitbucket"],
-}
+KNOWN_FORGES = {"github.com": "github", "gitlab.com": "gitlab", "codeberg.org": "forgejo", "bitbucket.org": "bitbucket"}
+KNOWN_HOSTS = {host: FORGE_PATHS[forge] for host, forge in KNOWN_FORGES.items()}
 _COMMON_COMPOUND_PROJECT = LazyPattern(r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$")
 
 
@@ -59,15 +60,18 @@ def issue_url(
 
 def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
     """RF301: "#123", "PR #668", "GH#2455", "owner/repo#7", "other-project PR #9" without a URL."""
+    origin = doc.context.origin() if doc.context is not None else None
+    forge = doc.settings.forge_of(origin[0]) if origin else None
+    if origin is not None and "!" in doc.prose and (forge or KNOWN_FORGES.get(origin[0].lower())) == "gitlab":
+        yield from _merge_requests(doc, origin)
     if "#" not in doc.prose and "GH-" not in doc.prose:  # in every match; the gate's literals include "/"
         return
-    origin = doc.context.origin() if doc.context is not None else None
     for match in BARE_REF.finditer(doc.prose):
         if match.group("n") and _ORDINAL_NOUN.search(doc.prose[max(0, match.start() - 12) : match.start()]):
             continue
         if TRACE_LINE.search(doc.line_of(match.start())):
             continue  # "#1 0x7f... in main" is a stack frame, not an issue
-        resolution, why, fix = _resolve(match, origin, doc.settings.forge_of(origin[0]) if origin else None)
+        resolution, why, fix = _resolve(match, origin, forge)
         if resolution is None and match.group("name") and origin is None:
             why = "a repository-name#N reference without a host or owner"
         yield doc.finding(
@@ -81,6 +85,25 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
             # name#N on a known host may be the owner's former name (GitHub redirects renamed
             # owners); it is worth a look, not a failed certificate.
             severity=Severity.WARNING if match.group("name") and resolution is None and origin else Severity.ERROR,
+        )
+
+
+def _merge_requests(doc: Doc, origin: tuple[str, str, str]) -> Iterator[Finding]:
+    """RF301 for GitLab's "!N" and "group/project!N" on a GitLab origin, resolved on that host."""
+    host, owner, name = origin
+    for match in MERGE_REQUEST.finditer(doc.prose):
+        slug = match.group("slug")
+        project_owner, _, project = slug.rpartition("/") if slug else (owner, "/", name)
+        url = issue_url(host, project_owner, project, match.group("n"), pull=True, forge="gitlab")
+        assert url is not None  # the forge is given
+        yield doc.finding(
+            "RF301",
+            Category.BARE_ISSUE_REF,
+            match.start(),
+            match.end(),
+            "a bare merge-request number; the origin host resolves it",
+            f"write {url}",
+            resolution=url,
         )
 
 
@@ -153,8 +176,9 @@ def commit_ids(doc: Doc) -> Iterator[Finding]:
 
 _DOC_BARE = """\
 What it flags: issue and pull-request numbers without a URL: "#123", "PR #668",
-"GH#2455", "GH-12", "owner/repo#7", "name#7", and "other-project PR #9". Ordinals such as
-"hunk #1" or "step #2" are not references.
+"GH#2455", "GH-12", "owner/repo#7", "name#7", and "other-project PR #9"; on a GitLab origin
+(gitlab.com, or a host [detect] hosts declares as gitlab) also merge requests, "!42" and
+"group/project!42". Ordinals such as "hunk #1" or "step #2" are not references.
 
 Why a fresh reader fails: "#123" means a different thing on every host and fork. When the
 origin remote names a known host (GitHub, GitLab, Codeberg, Bitbucket) the number resolves
@@ -189,7 +213,7 @@ RULES = (
         summary="Issue or PR numbers without a URL ('#123', 'PR #668'); resolved on the origin host.",
         doc=_DOC_BARE,
         detect=bare_issue_refs,
-        requires=(BARE_REF,),
+        requires=(BARE_REF, MERGE_REQUEST),
     ),
     Rule(
         id="RF302",

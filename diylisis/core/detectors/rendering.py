@@ -28,7 +28,7 @@ def mojibake(doc: Doc) -> Iterator[Finding]:
                 Category.RENDERING,
                 match.start(),
                 match.end(),
-                "replacement characters (U+FFFD): some characters were lost before this text was written",
+                "the text stores replacement characters (U+FFFD): what they stood for was lost before it was written",
                 "retype the lost characters if the sentence needs them",
                 severity=Severity.WARNING,
             )
@@ -46,6 +46,8 @@ def mojibake(doc: Doc) -> Iterator[Finding]:
 def placeholders(doc: Doc) -> Iterator[Finding]:
     """RD902: template placeholders that were never filled ("{{ summary }}", "<%= name %>")."""
     for match in PLACEHOLDER.finditer(doc.prose):
+        if _TEMPLATE_TALK.search(doc.line_of(match.start())) or _repository_holds(doc, match.group()):
+            continue  # the record talks about the template ("document the {{X}} placeholder"), or ships it
         yield doc.finding(
             "RD902",
             Category.RENDERING,
@@ -54,6 +56,18 @@ def placeholders(doc: Doc) -> Iterator[Finding]:
             "an unfilled template placeholder; the content it stands for is missing",
             "fill in the content or delete the placeholder",
         )
+
+
+_TEMPLATE_TALK = re.compile(r"(?i)\b(?:placeholders?|templates?|templating|template variables?|substitut\w+|interpolat\w+)\b")
+
+
+def _repository_holds(doc: Doc, placeholder: str) -> bool:
+    """The placeholder's name is in the repository's files or the commit's change: a template it keeps."""
+    if not doc.has_tree:
+        return False
+    assert doc.context is not None
+    name = re.sub(r"[^\w.]+", " ", placeholder).strip()
+    return doc.context.in_change(placeholder) or bool(name) and doc.context.mentions(name)
 
 
 def broken_markup(doc: Doc) -> Iterator[Finding]:

@@ -39,7 +39,7 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
                 if term.count("-") == 1 and (term[0].lower() + term[1:]).islower():
                     seen.add(low)  # a later "Foo-Bar" is the same word
                     continue  # two-part compounds ("Empty-string" opening a sentence too) are ordinary English
-                if _is_common(term, common):
+                if _is_common(term, common) or _is_idiom(term):
                     continue
             seen.add(low)
             if doc.settings.accepts(term) or _defined_in_record(doc, term, match.start()):
@@ -59,6 +59,23 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
             "a term that no file of the repository contains and the record does not define",
             "define it in a clause where it first appears, or use the established name",
         )
+
+
+_PLAIN_SESSION = re.compile(
+    r"(?i)^(?:this|that|the same|the other|another|a different|the previous|the last|the earlier|an earlier"
+    r"|a previous|our|my|the current) (session)$"
+)
+
+
+def names_code_session(doc: Doc, token: str) -> bool:
+    """A plain "that session" in a repository whose code has a `session` identifier ("mention that
+    session signature checks max age" in a web framework): the repository's own word, not a sitting."""
+    match = _PLAIN_SESSION.match(" ".join(token.split()))
+    if match is None or not doc.has_tree:
+        return False
+    assert doc.context is not None
+    word = match.group(1)
+    return doc.context.uses_identifier(word.lower()) or doc.context.uses_identifier(word.capitalize())
 
 
 def _candidate_patterns(prose: str) -> tuple[re.Pattern[str], ...]:
@@ -99,6 +116,25 @@ def _is_common(term: str, common: re.Pattern[str] | None) -> bool:
     return any(common.fullmatch(f"{a}-{b}") for a, b in zip(parts, parts[1:], strict=False))
 
 
+# Closed-class words that join an English idiom's parts ("off-by-one", "worst-of-both-worlds");
+# a name made of content words only ("gate-integrity-rule") is the kind a session coins.
+_JOINERS = frozenset(
+    "a an the of by to and or in on at for from with without into over under up down off out as than "
+    "not no if all both either per via".split()
+)
+
+
+def _is_idiom(term: str) -> bool:
+    """Every part is a frequent English word (a plural's singular, a number) and an inner part
+    joins them: "off-by-one", "worst-of-both-worlds" are idioms of the language, not names."""
+    from diylisis.core.detectors.common_words import WORDS
+
+    parts = term.lower().split("-")
+    return any(part in _JOINERS for part in parts[1:-1]) and all(
+        part.isdigit() or part in WORDS or part.endswith("s") and part[:-1] in WORDS for part in parts
+    )
+
+
 def _defined_in_record(doc: Doc, term: str, at: int) -> bool:
     """The record defines the term: quoted, emphasized or followed by a definition where it first appears."""
     escaped = re.escape(term)
@@ -112,7 +148,9 @@ _DOC_COINED = """\
 What it flags: hyphenated (three or more parts, or capitalized) and CamelCase terms that no
 file of the repository contains (case-insensitive) and that the record does not define
 (quoted, emphasized, or followed by "means", ":", "—", "이란"…). Generic compounds
-("read-only", "re-run", "well-known") and glossary terms are accepted. Runs only with a
+("read-only", "re-run", "well-known"), idioms of frequent English words joined by a
+function word ("off-by-one", "worst-of-both-worlds"; diylisis/core/detectors/common_words.py)
+and glossary terms are accepted. Runs only with a
 repository.
 
 Why a fresh reader fails: the name was made up in the session; the reader cannot look it up.

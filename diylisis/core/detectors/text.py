@@ -7,6 +7,7 @@ stay, so a match offset in any view is an offset in the text and maps to line an
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from diylisis.core.model import Category, Finding, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
     from diylisis.core.detectors.lexicon import Lexicon
     from diylisis.core.detectors.settings import DetectSettings
     from diylisis.core.model import RepoContext
@@ -66,6 +69,9 @@ class Doc:
     path: str | None = None
     line_starts: tuple[int, ...] = field(default=())
     indented_lines: frozenset[int] = frozenset()  # 1-based lines of indented (transcript) blocks
+    # 1-based lines that quote output rather than give a command: a fenced block's lines but its
+    # commands (a prompt, `cd`, any line of a shell fence), and the rows of a Markdown table
+    output_lines: frozenset[int] = frozenset()
     memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def folded(self) -> str:
@@ -139,10 +145,13 @@ def prepare(
     *,
     folded: str | None = None,
     triggers: int | None = None,
+    markdown: bool = False,
 ) -> Doc:
     """Cut the text into views: prose, claims, locators (F1 input).
 
     folded and triggers, when the caller has them, are fold(text) and lexicon.triggers_in(folded).
+    markdown: the text is Markdown (a .md file, a pull-request body): its blocks are read by a
+    Markdown parser instead of the commit-message conventions.
     """
     # Masks are collected as spans and applied once per view by slicing (no per-character list).
     prose_spans: list[tuple[int, int]] = []
@@ -152,15 +161,27 @@ def prepare(
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     fence: str | None = None
+    shell_fence = False
     indented = False
     indented_lines: set[int] = set()
+    output_lines: set[int] = set()
     trailer_from = _trailer_block(lines)
     attributions = _attribution_lines(lines, trailer_from) if trailer_from < len(lines) else frozenset()
     transcript = _transcript_lines(lines) if _may_hold_transcript(text) else frozenset()
+    tables = _table_lines(lines) if "\n|" in text else frozenset()
+    if markdown:
+        hidden, quoted, indented_lines, output_lines = _markdown_blocks(text, lines)
+        for number in sorted(hidden | quoted | attributions):
+            span = (starts[number], starts[number] + len(lines[number]))
+            prose_spans.append(span)
+            if number in quoted:
+                locator_spans.append(span)
     # Without a fenced, quoted or indented line only the trailer lines can be masked.
     numbered = (
-        enumerate(lines)
-        if transcript or _may_open_block(text)
+        ()
+        if markdown
+        else enumerate(lines)
+        if transcript or tables or _may_open_block(text)
         else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
     for number, line in numbered:
@@ -181,9 +202,14 @@ def prepare(
             prose_spans.append(span)
             if fence is None and opened:
                 fence = opened.group(1)[0] * len(opened.group(1))
+                shell_fence = line[opened.end() :].strip().lower() in _SHELL_FENCES
             elif opened and fence is not None and opened.group(1).startswith(fence):
                 fence = None
+            elif not shell_fence and not _COMMAND_LINE.match(line):
+                output_lines.add(number + 1)
             continue
+        if line.startswith("|") and number in tables:
+            output_lines.add(number + 1)
         if QUOTE.match(line):
             prose_spans.append(span)
             locator_spans.append(span)
@@ -229,6 +255,7 @@ def prepare(
         path=path,
         line_starts=tuple(starts),
         indented_lines=frozenset(indented_lines),
+        output_lines=frozenset(output_lines),
     )
     if folded is not None:
         doc.memo[_FOLDED] = folded
@@ -237,9 +264,13 @@ def prepare(
     return doc
 
 
-# Lines that open quoted output even without an indent: a shell prompt, a diff, a Python traceback.
-_OUTPUT_OPENER = re.compile(r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):)")
-_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (")
+# Lines that open quoted output even without an indent: a shell prompt, a diff, a Python traceback,
+# a benchmark tool's report ("Benchmark 1: ..." from hyperfine).
+_OUTPUT_OPENER = re.compile(
+    r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):|Benchmark #?\d+: \S)"
+)
+_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (", "\nBenchmark ")
+_SENTENCE_CLOSE = (".", ":", ")", "!", "?", ";", ",")
 
 
 def _may_hold_transcript(text: str) -> bool:
@@ -249,14 +280,15 @@ def _may_hold_transcript(text: str) -> bool:
 def _transcript_lines(lines: list[str]) -> frozenset[int]:
     """0-based lines of paragraphs that quote output or commands (git's habit in commit messages).
 
-    A paragraph counts when it opens with a shell prompt, a diff or a traceback, or when every
-    line of it is indented by two spaces or more (four or more are code anyway), it is not a list,
-    and it follows a paragraph ending in a colon ("the output was:") or another such paragraph.
-    An indented paragraph under a plain heading line stays prose: some authors indent sections.
+    A paragraph counts when it opens with a shell prompt, a diff, a traceback or a benchmark
+    report, or when every line of it is indented by two spaces or more (four or more are code
+    anyway), it is not a list, and the message's own prose starts at the margin: git's
+    convention is to indent what is quoted and nothing else. An indented paragraph right under a
+    plain heading line (one line, no closing punctuation, not "the output was:") stays prose, and
+    so do the indented paragraphs of a message whose every body paragraph is indented: some
+    authors indent sections.
     """
-    out: set[int] = set()
-    previous_end = ""  # last line of the previous paragraph
-    previous_quoted = False
+    paragraphs: list[tuple[int, int]] = []
     number = 0
     while number < len(lines):
         if not lines[number].strip():
@@ -265,20 +297,88 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
         end = number
         while end < len(lines) and lines[end].strip():
             end += 1
-        paragraph = lines[number:end]
-        indented = all(line.startswith(("  ", "\t")) for line in paragraph)
-        quoted = number > 0 and (
-            _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None
-            if not indented
-            else not LIST_ITEM.match(paragraph[0])
-            and (previous_end.rstrip().endswith(":") or previous_quoted
-                 or _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None)
-        )
-        if quoted:
-            out.update(range(number, end))
-        previous_end, previous_quoted = paragraph[-1], quoted
+        paragraphs.append((number, end))
         number = end
+    indented = [all(line.startswith(("  ", "\t")) for line in lines[start:end]) for start, end in paragraphs]
+    margin_prose = any(not flag for flag in indented[1:])  # the first (subject) paragraph is never quoted
+    out: set[int] = set()
+    previous: list[str] = []  # the previous paragraph's lines
+    previous_quoted = False
+    for (start, end), flag in zip(paragraphs, indented, strict=True):
+        paragraph = lines[start:end]
+        opener = _OUTPUT_OPENER.match(paragraph[0].lstrip()) is not None
+        quoted = bool(previous) and (
+            opener
+            if not flag
+            else not LIST_ITEM.match(paragraph[0])
+            and (opener or previous_quoted or previous[-1].rstrip().endswith(":")
+                 or margin_prose and not _is_heading(previous))
+        ) or previous_quoted and len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
+        if quoted:
+            out.update(range(start, end))
+        previous, previous_quoted = paragraph, quoted
     return frozenset(out)
+
+
+_SHELL_FENCES = frozenset({"sh", "bash", "shell", "zsh", "fish", "console", "shell-session", "powershell", "ps1",
+                           "bat", "cmd"})
+_COMMAND_LINE = re.compile(r"^\s*(?:[$%#>] |cd |pushd |export |source |\.\s+)")
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _table_lines(lines: list[str]) -> frozenset[int]:
+    """0-based lines of Markdown tables: a row, the `|---|` rule under it, and the rows after it."""
+    out: set[int] = set()
+    for number in range(1, len(lines)):
+        if _TABLE_RULE.match(lines[number]) and lines[number - 1].lstrip().startswith("|"):
+            end = number + 1
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            out.update(range(number - 1, end))
+    return frozenset(out)
+
+
+def _markdown_blocks(text: str, lines: list[str]) -> tuple[set[int], set[int], set[int], set[int]]:
+    """(0-based lines of code blocks and comments, 0-based lines of block quotes, 1-based lines of
+    indented code, 1-based output lines) of a Markdown text, as markdown-it-py parses it: a list
+    item's indented paragraph stays prose, a fence inside a list is still a fence, a quote's lazy
+    line is still quoted."""
+    hidden: set[int] = set()
+    quoted: set[int] = set()
+    code: set[int] = set()
+    output: set[int] = set()
+    for token in _markdown_parser().parse(text):
+        if token.map is None:
+            continue
+        start, end = token.map
+        if token.type == "fence":
+            hidden.update(range(start, end))
+            shell = token.info.strip().split(" ")[0].lower() in _SHELL_FENCES if token.info.strip() else False
+            if not shell:
+                output.update(n + 1 for n in range(start + 1, end) if not _COMMAND_LINE.match(lines[n]))
+        elif token.type == "code_block":
+            hidden.update(range(start, end))
+            code.update(range(start + 1, end + 1))
+        elif token.type == "blockquote_open":
+            quoted.update(range(start, end))
+        elif token.type == "html_block" and token.content.lstrip().startswith("<!--"):
+            hidden.update(range(start, end))
+        elif token.type == "table_open":
+            output.update(range(start + 1, end + 1))
+    return hidden, quoted, code, output
+
+
+@functools.cache
+def _markdown_parser() -> MarkdownIt:
+    """CommonMark with GitHub's tables; imported only for a Markdown record (never on the hook's path)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+def _is_heading(paragraph: list[str]) -> bool:
+    """A paragraph of one line that does not close a sentence ("Why this shape", "== Tests ==")."""
+    return len(paragraph) == 1 and not paragraph[0].rstrip().endswith(_SENTENCE_CLOSE)
 
 
 def _may_open_block(text: str) -> bool:
@@ -287,7 +387,7 @@ def _may_open_block(text: str) -> bool:
     return _BLOCK_START.match(text) is not None or _BLOCK_AFTER_NEWLINE.search(text) is not None
 
 
-_BLOCK_FIRST = (" ", "\t", "`", "~", ">")  # what every line _BLOCK_START matches opens with
+_BLOCK_FIRST = (" ", "\t", "`", "~", ">", "|")  # what every line _BLOCK_START matches opens with
 _BLOCK_AFTER_NEWLINE = re.compile(r"\n" + _BLOCK_OPENER)
 
 

@@ -155,6 +155,7 @@ class PygitContext:
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
+        self._vocabulary: dict[str, object] = {}  # uses_identifier() and in_change() answers, and the change
         if origin_known and repo.path not in _REACHABLE:
             _list_reachable_commits(repo)  # a range scan: commit_id() will likely be asked
 
@@ -245,6 +246,14 @@ class PygitContext:
             exclude = tuple(self._exclude.split("/")) if self._exclude else ()
             found = self._mentions[key] = any(index.mentions(tree_id, key, exclude) for tree_id in self._tree_ids())
         return found
+
+    def uses_identifier(self, name: str) -> bool:
+        """The revision's tree uses name as a code identifier (one `git grep`, asked once per name)."""
+        return _uses_identifier(self.repo.path, str(self.commit.id), name, self._vocabulary)
+
+    def in_change(self, text: str) -> bool:
+        """The revision's change against its first parent adds or removes a line or path holding text."""
+        return _in_change(self.repo.path, str(self.commit.id), text, self._vocabulary)
 
 
 class _TreeIndex:
@@ -841,6 +850,7 @@ class GitCommandContext:
         self._exclude = normalize_path(exclude_path) if exclude_path else None  # the record's own file
         self._commit: dict[str, str | None] = {}
         self._mentions: dict[str, bool] = {}
+        self._vocabulary: dict[str, object] = {}
 
     def _git(self, *args: str, input: bytes | None = None, ok: tuple[int, ...] = (0,)) -> tuple[int, bytes]:
         code, out, err = git_process(args, self.workdir, input=input)
@@ -914,6 +924,14 @@ class GitCommandContext:
         for term in todo:
             self._mentions[term] = term in found
 
+    def uses_identifier(self, name: str) -> bool:
+        """The revision's tree (or the index) uses name as a code identifier: one `git grep`."""
+        return _uses_identifier(self.workdir, self.revision, name, self._vocabulary)
+
+    def in_change(self, text: str) -> bool:
+        """The revision's change (the staged change when the revision is the index) adds or removes text."""
+        return _in_change(self.workdir, self.revision, text, self._vocabulary)
+
 
 class HostContext:
     """Only the origin host is known (a pull-request body): no tree to ask."""
@@ -938,3 +956,52 @@ class HostContext:
     def mentions(self, term: str) -> bool:
         """Unknown without a tree."""
         return False
+
+    def uses_identifier(self, name: str) -> bool:
+        """Unknown without a tree."""
+        return False
+
+    def in_change(self, text: str) -> bool:
+        """Unknown without a commit."""
+        return False
+
+
+# --- The repository's own vocabulary (issue 16): identifiers its code uses, what its change touches.
+# Asked only of a finding that would otherwise be reported, so a git process per question is cheap.
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CHANGE_LIMIT = 4 * 1024 * 1024  # a larger change is a vendored drop or a mass rename; read its start only
+
+
+def _identifier_use(name: str) -> str:
+    """A POSIX ERE for name used in code: declared, assigned, called, or an attribute or module."""
+    word = re.escape(name)
+    return (
+        rf"(class|struct|def|fn|func|type|interface|enum|import) +{word}([^A-Za-z0-9_]|$)"
+        rf"|(^|[^A-Za-z0-9_]){word} *(=[^=]|\.[a-z_]|\()|\.{word}([^A-Za-z0-9_]|$)"
+    )
+
+
+def _uses_identifier(cwd: str, revision: str | None, name: str, memo: dict[str, object]) -> bool:
+    if not _IDENTIFIER.fullmatch(name):
+        return False
+    key = "identifier:" + name
+    if key not in memo:
+        where = ["--cached"] if revision is None else [revision]
+        code, _, _ = git_process(["grep", "-q", "-I", "-E", "-e", _identifier_use(name), *where], cwd)
+        memo[key] = code == 0
+    return bool(memo[key])
+
+
+def _in_change(cwd: str, revision: str | None, text: str, memo: dict[str, object]) -> bool:
+    if not text.strip():
+        return False
+    if "change" not in memo:
+        if revision is None:
+            args = ["diff", "--cached", "--no-color", "--no-ext-diff", "--no-renames", "-U0"]
+        else:
+            args = ["diff-tree", "-p", "--root", "--no-color", "--no-ext-diff", "--no-renames", "-U0", revision]
+        code, out, _ = git_process(args, cwd)
+        change = out[:_CHANGE_LIMIT].decode("utf-8", errors="replace") if code == 0 else ""
+        memo["change"] = "\n".join(line[1:] for line in change.splitlines() if line.startswith(("+", "-")))
+    return text in str(memo["change"])

@@ -120,7 +120,7 @@ def test_scan_reads_hosts_from_the_repository_configuration(repo) -> None:
 def test_a_replacement_character_is_a_warning_without_re_encoding_advice() -> None:
     found, _ = detect_text("Fix the caf\ufffd menu\n\nThe name was garbled.", HOST, DetectSettings())
     assert [(f.rule_id, f.severity.value) for f in found] == [("RD901", "warning")]
-    assert "UTF-8" not in found[0].fix
+    assert "UTF-8" not in found[0].fix and "stores replacement characters" in found[0].why
     garbled, _ = detect_text("Fix the cafÃ© menu", HOST, DetectSettings())
     assert [(f.rule_id, f.severity.value, f.fix) for f in garbled] == [("RD901", "error", "re-enter the text as UTF-8")]
 

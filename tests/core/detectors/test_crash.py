@@ -26,6 +26,12 @@ class BrokenTree:
     def mentions(self, term: str) -> bool:
         return False
 
+    def uses_identifier(self, name: str) -> bool:
+        return False
+
+    def in_change(self, text: str) -> bool:
+        return False
+
 
 def test_a_crashing_rule_is_reported_with_its_id() -> None:
     snapshot = Snapshot(
