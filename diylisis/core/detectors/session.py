@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 from diylisis.core.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
+from diylisis.core.detectors.places import CJK_LETTERS
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
 from diylisis.core.model import Category, Finding
@@ -15,8 +16,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from diylisis.core.detectors.lexicon import Lexicon
 
-UPPER_KEY = re.compile(r"(?<![\w/#.-])([A-Z][A-Z0-9]{1,9})-(\d{1,6})(?![\w/-]|\.\d)")
-LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,3})-([a-z0-9]{1,8})(?![\w/@-]|\.\w)")
+# A key may touch CJK text, which puts no space around it ("修复ABC-12的问题"): a letter
+# other than a CJK one ends it.
+_NOT_CJK_WORD = rf"[^\W{CJK_LETTERS}]"
+UPPER_KEY = re.compile(
+    rf"(?<!{_NOT_CJK_WORD})(?<![/#.-])([A-Z][A-Z0-9]{{1,9}})-(\d{{1,6}})(?!{_NOT_CJK_WORD}|[/-]|\.\d)"
+)
+LOWER_KEY = re.compile(
+    rf"(?<!{_NOT_CJK_WORD})(?<![/#.@-])([a-z]{{2,3}})-([a-z0-9]{{1,8}})(?!{_NOT_CJK_WORD}|[/@-]|\.\w)"
+)
 CODE = re.compile(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = re.compile(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = re.compile(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for

@@ -21,10 +21,17 @@ THAI = "แก้ตัวนับหน้า\n\nหน้าสุดท้�
 
 @pytest.mark.parametrize(
     ("text", "language"),
-    [(CHINESE, "zh"), (JAPANESE, "ja"), (KOREAN, "ko"), (ENGLISH, None),
-     (RUSSIAN, "und-Cyrl"), (GREEK, "el"), (THAI, "th"),
-     ("Fix the page counter for the docs\n\nThe 文档 page lost its last entry on every tenth count.\n", None),
-     ("Fix the page counter for the docs\n\nThe Счётчик page lost its last entry on every count.\n", None)],
+    [
+        (CHINESE, "zh"),
+        (JAPANESE, "ja"),
+        (KOREAN, "ko"),
+        (ENGLISH, None),
+        (RUSSIAN, "und-Cyrl"),
+        (GREEK, "el"),
+        (THAI, "th"),
+        ("Fix the page counter for the docs\n\nThe 文档 page lost its last entry on every tenth count.\n", None),
+        ("Fix the page counter for the docs\n\nThe Счётчик page lost its last entry on every count.\n", None),
+    ],
 )
 def test_the_main_language_is_told_by_script(text: str, language: str | None) -> None:
     assert main_language(text) == language
