@@ -255,6 +255,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         now=lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         self_ledger=self_ledger,
         no_channel_reason=reason,
+        languages=workspace.config.detect_settings().languages,
     )
 
 

@@ -76,6 +76,7 @@ class Edges:
     now: Callable[[], str]
     self_ledger: Callable[[Snapshot], str | None]  # the record that is itself a decision ledger
     no_channel_reason: str = "this record has no write channel"
+    languages: tuple[str, ...] | None = None  # [detect] languages the lexicons cover (None: every shipped one)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,7 +110,8 @@ def run(state: RunState, edges: Edges) -> Result:
         edge=f0_contract.activation_edge(state.contract, state.target),
         judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
         verdict=verdict, issued_at=edges.now(), suppressions=suppressions,
-        consumer_profile=state.consumer_profile, authority_copy=state.authority_copy)
+        consumer_profile=state.consumer_profile, authority_copy=state.authority_copy,
+        languages=edges.languages)
     brief = f7_certify.brief_text(certificate)
     edges.store(certificate, snapshot)
     state = replace(state, status=RunStatus.CERTIFIED, outcome=certificate.outcome, open_questions=())

@@ -85,3 +85,10 @@ def test_a_covered_record_certifies_without_a_coverage_note(repo: Path) -> None:
     done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--no-input")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "only language-neutral" not in done.stdout
+
+
+def test_certify_follows_the_configured_languages(repo: Path) -> None:
+    commit(repo, CHINESE, {".distill.toml": '[detect]\nlanguages = ["en"]\n'})
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--no-input")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Note: language zh: only language-neutral rules ran." in done.stdout
