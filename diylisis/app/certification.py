@@ -257,6 +257,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         self_ledger=self_ledger,
         support=support_for(workspace),
         no_channel_reason=reason,
+        languages=workspace.config.detect_settings().languages,
     )
 
 

@@ -81,6 +81,7 @@ class Edges:
     # F3b: what the repository holds for these keys at the snapshot's revision (None: not measurable)
     support: Callable[[Snapshot, frozenset[str]], SupportFacts | None]
     no_channel_reason: str = "this record has no write channel"
+    languages: tuple[str, ...] | None = None  # [detect] languages the lexicons cover (None: every shipped one)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,7 +115,8 @@ def run(state: RunState, edges: Edges) -> Result:
         edge=f0_contract.activation_edge(state.contract, state.target),
         judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
         verdict=verdict, issued_at=edges.now(), suppressions=suppressions,
-        consumer_profile=state.consumer_profile, authority_copy=state.authority_copy)
+        consumer_profile=state.consumer_profile, authority_copy=state.authority_copy,
+        languages=edges.languages)
     brief = f7_certify.brief_text(certificate)
     edges.store(certificate, snapshot)
     state = replace(state, status=RunStatus.CERTIFIED, outcome=certificate.outcome, open_questions=())

@@ -14,20 +14,23 @@ from diylisis.core.model import Category, Finding, Severity
 # (?<![\w.~/-])(?:/tmp|/var/tmp|...|[Cc]:\\(?:Windows\\)?Temp), with the look-behind after each
 # alternative's first character so that the regex engine skips to those characters.
 # A path ends at a space, a quote or bracket, or CJK text and punctuation ("/tmp/run.log。계속"):
-# Chinese and Japanese put no space after a path.
+# Chinese and Japanese put no space after a path. A run of CJK letters stays in the path only
+# as a name with an extension or a folder ("/tmp/日志.txt", "docs/设计/a.md").
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+_TAIL = rf"(?:[^\s`'\"),;\]{_CJK}]|[{CJK_LETTERS}]+(?=\.[A-Za-z0-9]|[/\\]))"
 TEMP_PATH = LazyPattern(
     r"(?:/(?<![A-Za-z0-9_.~/-]/)(?:tmp|var/tmp|private/tmp|private/var/folders|var/folders|dev/shm)"
     r"|%(?<![\w.~/-]%)(?:TEMP%|TMP%)|\$(?<![\w.~/-]\$)TMPDIR"
     r"|C(?<![\w.~/-]C):\\(?:Windows\\)?Temp|c(?<![\w.~/-]c):\\(?:Windows\\)?Temp)"
-    rf"(?:[/\\][^\s`'\"),;\]{_CJK}]*)?"
+    rf"(?:[/\\]{_TAIL}*)?"
 )
 MACHINE_PATH = LazyPattern(
     r"(?<![A-Za-z0-9_.~/-])(?:/Users/|/home/|[A-Za-z]:\\Users\\|/mnt/|/Volumes/|/media/)"
-    rf"(?P<owner>[^\s/\\`'\"),;{_CJK}]+)(?:[/\\][^\s`'\"),;\]{_CJK}]*)?"
-    rf"|(?<![\w.~/-])~/(?!\.)[^\s`'\"),;\]{_CJK}]+"
-    rf"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%)[^\s`'\"),;\]{_CJK}]*"
-    rf"|(?<![\w\\?])[D-Zd-z]:\\(?!Windows\\|Program Files)[^\s`'\"),;\]{_CJK}]+"
+    rf"(?P<owner>[^\s/\\`'\"),;{_CJK}]+)(?:[/\\]{_TAIL}*)?"
+    rf"|(?<![\w.~/-])~/(?!\.){_TAIL}+"
+    rf"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%){_TAIL}*"
+    rf"|(?<![\w\\?])[D-Zd-z]:\\(?!Windows\\|Program Files){_TAIL}+"
 )
 _SENTENCE_END = ".:!?"  # a path that ends a sentence does not own the stop after it
 _PLACEHOLDER_OWNER = LazyPattern(
@@ -43,7 +46,12 @@ _CODE_BEHAVIOUR = LazyPattern(
 _READER_IMPERATIVE = LazyPattern(
     r"(?:^|[.!?:\n])\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:read|open|see|check)\s+(?:the\s+)?$", re.I
 )
-REL_PATH = LazyPattern(r"(?<![\w./~@:$%-])(?:\.{1,2}/)?[\w.*-]+(?:/[\w.*-]+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?")
+# A letter or digit of a name, or a run of CJK letters before an extension or folder: CJK text
+# next to a path ("更新src/app.py的逻辑") is not part of it.
+_NAME = rf"(?:[^\W{CJK_LETTERS}]|[.*-]|[{CJK_LETTERS}]+(?=\.[A-Za-z0-9]|/))"
+REL_PATH = LazyPattern(
+    rf"(?<![^\W{CJK_LETTERS}])(?<![./~@:$%-])(?:\.{{1,2}}/)?{_NAME}+(?:/{_NAME}+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?"
+)
 # ref namespaces, diff prefixes (a/x.c b/x.c), numbers
 _PATH_NOT_A_FILE = LazyPattern(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b)/|^[\d/.*-]+$|^\.+/?$")
 _BUILD_OUTPUT = re.compile(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
@@ -345,7 +353,7 @@ RULES = (
         id="EP503",
         name="session-id",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("en", "ko", "zh", "ja"),
         summary="Identifiers of the author's sessions or runs ('session 48da0821').",
         doc=_DOC_SESSION_ID,
         detect=session_ids,
@@ -356,7 +364,7 @@ RULES = (
         id="EP504",
         name="untracked-file-note",
         category=Category.EPHEMERAL_REF,
-        languages=("en", "ko"),
+        languages=("en", "ko", "zh", "ja"),
         summary="A path the record itself calls untracked or uncommitted.",
         doc=_DOC_UNTRACKED,
         detect=untracked_notes,

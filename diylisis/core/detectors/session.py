@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 from diylisis.core.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
+from diylisis.core.detectors.places import CJK_LETTERS
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
 from diylisis.core.lazy_pattern import LazyPattern
@@ -16,8 +17,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from diylisis.core.detectors.lexicon import Lexicon
 
-UPPER_KEY = re.compile(r"(?<![\w/#.-])([A-Z][A-Z0-9]{1,9})-(\d{1,6})(?![\w/-]|\.\d)")
-LOWER_KEY = re.compile(r"(?<![\w/#.@-])([a-z]{2,3})-([a-z0-9]{1,8})(?![\w/@-]|\.\w)")
+# A key may touch CJK text, which puts no space around it ("修复ABC-12的问题"): a letter
+# other than a CJK one ends it.
+_NOT_CJK_WORD = rf"[^\W{CJK_LETTERS}]"
+UPPER_KEY = re.compile(
+    rf"(?<!{_NOT_CJK_WORD})(?<![/#.-])([A-Z][A-Z0-9]{{1,9}})-(\d{{1,6}})(?!{_NOT_CJK_WORD}|[/-]|\.\d)"
+)
+LOWER_KEY = re.compile(
+    rf"(?<!{_NOT_CJK_WORD})(?<![/#.@-])([a-z]{{2,3}})-([a-z0-9]{{1,8}})(?!{_NOT_CJK_WORD}|[/@-]|\.\w)"
+)
 CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = re.compile(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
@@ -280,7 +288,7 @@ RULES = (
         id="SI201",
         name="review-round",
         category=Category.SESSION_ID,
-        languages=("en", "ko"),
+        languages=("en", "ko", "zh", "ja"),
         summary="Review-loop round or cycle numbers ('round 6', '라운드 6', '5회차').",
         doc=_DOC_ROUND,
         detect=round_labels,
@@ -291,7 +299,7 @@ RULES = (
         id="SI202",
         name="finding-code",
         category=Category.SESSION_ID,
-        languages=("en", "ko"),
+        languages=("en", "ko", "zh", "ja"),
         summary="Finding codes of a private audit or review ('audit F11', 'F24').",
         doc=_DOC_CODES,
         detect=finding_codes,
@@ -302,7 +310,7 @@ RULES = (
         id="SI203",
         name="task-number",
         category=Category.SESSION_ID,
-        languages=("en", "ko"),
+        languages=("en", "ko", "zh", "ja"),
         summary="Task numbers of a session plan ('Task #4').",
         doc=_DOC_TASK,
         detect=task_labels,
@@ -313,7 +321,7 @@ RULES = (
         id="SI204",
         name="undefined-phase",
         category=Category.SESSION_ID,
-        languages=("en",),
+        languages=("en", "zh", "ja"),
         summary="Plan phases ('Phase 2') that no file of the repository defines.",
         doc=_DOC_PHASE,
         detect=phase_labels,

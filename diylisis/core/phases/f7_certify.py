@@ -49,8 +49,10 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
              judgments: tuple[RouteJudgment, ...], deltas: tuple[RepairDelta, ...],
              premises: tuple[DecisionRecord, ...], verdict: ZeroMemoryVerdict,
              issued_at: str, suppressions: tuple[str, ...] = (),
-             consumer_profile: str | None = None, authority_copy: str | None = None) -> Certificate:
-    """F7 certify: the certificate over the current, already-repaired state."""
+             consumer_profile: str | None = None, authority_copy: str | None = None,
+             languages: tuple[str, ...] | None = None) -> Certificate:
+    """F7 certify: the certificate over the current, already-repaired state (languages: those
+    [detect] enables, None for every shipped lexicon)."""
     locator = str(snapshot.target)
     steps = [f"git distill verify {locator} --role {contract.role}  # identity re-check first"]
     steps += [dereference_step(j.verdict.ref, snapshot.tree_revision)
@@ -77,17 +79,17 @@ def assemble(*, snapshot: Snapshot, contract: Contract, edge: ActivationEdge,
         suppressions=suppressions,
         consumer_profile=consumer_profile,
         authority_copy=authority_copy,
-        coverage=_coverage(snapshot),
+        coverage=_coverage(snapshot, languages),
     )
 
 
-def _coverage(snapshot: Snapshot) -> tuple[str, ...]:
+def _coverage(snapshot: Snapshot, languages: tuple[str, ...] | None) -> tuple[str, ...]:
     """What the detectors could not judge in the record: its language when no lexicon ships for it."""
     if snapshot.text.isascii():
         return ()  # no script without a lexicon; spares the hook the import
     from diylisis.core.detectors.coverage import coverage_notes
 
-    return coverage_notes(snapshot.text)
+    return coverage_notes(snapshot.text, languages)
 
 
 UNSIGNED_AUTHOR = "the certificate's author (unsigned: nothing in it says who)"
