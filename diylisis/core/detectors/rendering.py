@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from diylisis.core.detectors.rule import Rule
@@ -58,7 +59,7 @@ def placeholders(doc: Doc) -> Iterator[Finding]:
         )
 
 
-_TEMPLATE_TALK = re.compile(r"(?i)\b(?:placeholders?|templates?|templating|template variables?|substitut\w+|interpolat\w+)\b")
+_TEMPLATE_TALK = LazyPattern(r"(?i)\b(?:placeholders?|templates?|templating|template variables?|substitut\w+|interpolat\w+)\b")
 
 
 def _repository_holds(doc: Doc, placeholder: str) -> bool:
