@@ -104,8 +104,8 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
     """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
     blame and lag. A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT
     when None), so that re-reading the evidence at a later HEAD keeps the pinned text's history.
-    The git work is one blame per source and one grep, one object read and one log per
-    (blame commit, path, token) for all of them.
+    The git work is one blame per source (of its lines the action reads, a few running at once)
+    and one grep, one object read and one log per (blame commit, path, token) for all of them.
 
     Only the claims the action reads (phase0.claim_reads of READS, by source path) are checked for
     lag, and only their sources blamed: any other claim is never asked, and its certificate
@@ -136,9 +136,9 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
     # a commit message's every line was written by the commit itself
     blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
                                          (source.blob, times[source.blob])) for source in messages}
-    blames |= {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path) for source in sources
-               if not source.path.startswith(COMMIT_PREFIX) and any((source.path, claim.line) in read
-                                                                    for claim in lines[source.path])}
+    blames |= vet_facts.blames(root, pinned_at or commit, {
+        source.path: [claim.line for claim in lines[source.path] if (source.path, claim.line) in read]
+        for source in sources if not source.path.startswith(COMMIT_PREFIX)})
     written: dict[tuple[str, int], tuple[str, int]] = {}
     queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
     for path, found in lines.items():

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diylisis.core import tagging
 from diylisis.core.errors import GitError
-from diylisis.edges.gitio import first_line, try_git
+from diylisis.edges.gitio import GitProcess, first_line, try_git
 
 COMMIT_PREFIX = "commit:"  # a commit message as a source: `commit:SHA`
 RECORD_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".adoc")
@@ -317,20 +317,61 @@ def enforcement_of(root: str | Path, commit: str, keys: Sequence[str]
     return found
 
 
-def blame_lines(root: str | Path, commit: str, path: str) -> dict[int, tuple[str, int]]:
-    """(author commit, its committer time) of every line of PATH as of COMMIT, from one `git blame`."""
-    out = _git(root, ["blame", "--porcelain", commit, "--", path]).decode("utf-8", errors="replace")
+def _line_ranges(lines: Sequence[int]) -> list[str]:
+    """`-L a,b` arguments covering LINES, consecutive lines joined into one range."""
+    ranges: list[list[int]] = []
+    for line in sorted(set(lines)):
+        if ranges and line == ranges[-1][1] + 1:
+            ranges[-1][1] = line
+        else:
+            ranges.append([line, line])
+    return [part for start, end in ranges for part in ("-L", f"{start},{end}")]
+
+
+def _blame_args(commit: str, path: str, lines: Sequence[int] | None) -> list[str]:
+    return ["blame", "--porcelain", *(_line_ranges(lines) if lines is not None else ()), commit, "--", path]
+
+
+def _parse_blame(out: bytes) -> dict[int, tuple[str, int]]:
     times: dict[str, int] = {}
-    found: dict[int, tuple[str, int]] = {}
+    found: dict[int, str] = {}
     current = ""
-    for row in out.split("\n"):
+    for row in out.decode("utf-8", errors="replace").split("\n"):
         head = row.split(" ")
         if len(head) >= 3 and len(head[0]) in (40, 64) and all(c in "0123456789abcdef" for c in head[0]):
             current = head[0]
-            found[int(head[2])] = (current, 0)
+            found[int(head[2])] = current
         elif row.startswith("committer-time "):
             times[current] = int(row.split(" ", 1)[1])
-    return {line: (sha, times[sha]) for line, (sha, _) in found.items()}
+    return {line: (sha, times[sha]) for line, sha in found.items()}
+
+
+def blame_lines(root: str | Path, commit: str, path: str, lines: Sequence[int] | None = None
+                ) -> dict[int, tuple[str, int]]:
+    """(author commit, its committer time) of every line of PATH as of COMMIT, or of LINES only
+    (which spares blame the history of the others), from one `git blame`."""
+    return _parse_blame(_git(root, _blame_args(commit, path, lines)))
+
+
+BLAME_WINDOW = 4  # blames running at once: each is one process, mostly walking history
+
+
+def blames(root: str | Path, commit: str, wanted: Mapping[str, Sequence[int]]) -> dict[str, dict[int, tuple[str, int]]]:
+    """blame_lines for each path of WANTED and its lines, one `git blame` per path, up to
+    BLAME_WINDOW of them running at once."""
+    found: dict[str, dict[int, tuple[str, int]]] = {}
+    queue = [(path, lines) for path, lines in wanted.items() if lines]
+    running: list[tuple[str, GitProcess]] = []
+    while queue or running:
+        while queue and len(running) < BLAME_WINDOW:
+            path, lines = queue.pop(0)
+            running.append((path, GitProcess(_blame_args(commit, path, lines), root)))
+        path, process = running.pop(0)
+        code, out, err = process.finish()
+        if code != 0:
+            raise GitError(f"git blame failed: {first_line(err) or f'exit status {code}'}")
+        found[path] = _parse_blame(out)
+    return found
 
 
 def dirty_paths(root: str | Path, paths: Sequence[str]) -> frozenset[str]:
