@@ -8,6 +8,7 @@ the index or any ref.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,22 +99,41 @@ def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
     return tuple(sources.values())
 
 
-def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: int,
-             facts: tuple[tagging.CodeFact, ...], reads: Mapping[str, Sequence[str]],
-             pinned_at: str | None = None) -> dict[str, tuple[ClaimFacts, ...]]:
-    """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
-    blame and lag. A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT
-    when None), so that re-reading the evidence at a later HEAD keeps the pinned text's history.
-    The git work is one blame per source (of its lines the action reads, a few running at once)
-    and one grep, one object read and one log per (blame commit, path, token) for all of them.
+def _read_claims(lines: Mapping[str, Sequence[tagging.ClaimLine]],
+                 reads: Mapping[str, Sequence[str]]) -> frozenset[tuple[str, int]]:
+    """(source path, line) of each claim the action reads (phase0.claim_reads)."""
+    return frozenset((path, line.line) for path, found in lines.items() for line in found
+                     if phase0.claim_reads(reads.get(path, ()), line))
 
-    Only the claims the action reads (phase0.claim_reads of READS, by source path) are checked for
-    lag, and only their sources blamed: any other claim is never asked, and its certificate
-    (unattributable) rests on what its text and the code say. Its freshness is the revision's
-    own, with no basis."""
-    lines = {source.path: phase0.claim_lines(source) for source in sources}
-    read = {(path, line.line) for path, found in lines.items() for line in found
-            if phase0.claim_reads(reads.get(path, ()), line)}
+
+def _written(root: Path, at: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
+             read: frozenset[tuple[str, int]], revision_time: int) -> dict[tuple[str, int], tuple[str, int]]:
+    """(the commit that wrote it, that commit's time) of each claim line, from the blame at AT of
+    the lines the action reads (one blame per source, a few running at once); a commit
+    message's every line was written by the commit itself. Any other line, which is never
+    asked, is given AT and the revision's time."""
+    messages = [source for source in sources if source.path.startswith(COMMIT_PREFIX)]
+    times = vet_facts.commit_times(root, [source.blob for source in messages])
+    blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
+                                         (source.blob, times[source.blob])) for source in messages}
+    blames |= vet_facts.blames(root, at, {
+        source.path: [claim.line for claim in lines[source.path] if (source.path, claim.line) in read]
+        for source in sources if not source.path.startswith(COMMIT_PREFIX)})
+    # a source pinned at another revision than the blame's may have fewer lines there
+    return {(path, line.line): blames.get(path, {}).get(line.line, (at, revision_time))
+            for path, found in lines.items() for line in found}
+
+
+def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
+             read: frozenset[tuple[str, int]], written: Mapping[tuple[str, int], tuple[str, int]],
+             revision_time: int, facts: tuple[tagging.CodeFact, ...]) -> dict[str, tuple[ClaimFacts, ...]]:
+    """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
+    age (WRITTEN, from _written) and lag, with one grep, one object read and one `git log -G` per
+    (blame commit, path, token) for all of them.
+
+    Only the claims the action reads (READ) are checked for lag and have an age with a basis:
+    any other claim is never asked, and its certificate (unattributable) rests on what its text
+    and the code say."""
     by_key: dict[str, list[int]] = {}
     for index, fact in enumerate(facts):
         by_key.setdefault(fact.key.lower(), []).append(index)
@@ -131,20 +151,9 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
     observed = {at: [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
                 for at, (contradictions, agreements) in compared.items()}
     enforced = vet_facts.enforcement_of(root, commit, [fact.key for seen in observed.values() for fact in seen])
-    messages = [source for source in sources if source.path.startswith(COMMIT_PREFIX)]
-    times = vet_facts.commit_times(root, [source.blob for source in messages])
-    # a commit message's every line was written by the commit itself
-    blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
-                                         (source.blob, times[source.blob])) for source in messages}
-    blames |= vet_facts.blames(root, pinned_at or commit, {
-        source.path: [claim.line for claim in lines[source.path] if (source.path, claim.line) in read]
-        for source in sources if not source.path.startswith(COMMIT_PREFIX)})
-    written: dict[tuple[str, int], tuple[str, int]] = {}
     queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
     for path, found in lines.items():
         for line in found:
-            # a source pinned at another revision than the blame's may have fewer lines there
-            written[path, line.line] = blames.get(path, {}).get(line.line, (pinned_at or commit, revision_time))
             paths, tokens = tagging.named_paths(line.text), tagging.named_tokens(line.text)
             if paths and tokens and (path, line.line) in read:
                 queries.append(((path, line.line), vet_facts.LagQuery(since=written[path, line.line][0],
@@ -262,12 +271,19 @@ def formation(root: Path, pinned: Pinned,
     reads = dict(pinned.reads)
     audits: list[Audit] = []
     settled: list[claims.Settled] = []
+    lines = {source.path: phase0.claim_lines(source) for source in pinned.sources}
+    read = _read_claims(lines, reads)
     # one search for the values of every key any claim line names, shared by all sources
-    keys = frozenset().union(*(tagging.candidate_keys(line.text) for source in pinned.sources
-                               for line in phase0.claim_lines(source)))
-    facts = vet_facts.code_facts(root, commit, keys)
-    citations = vet_facts.citations_of(root, commit, [source.path for source in pinned.sources], tracked)
-    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, reads, pinned.commit)
+    keys = frozenset().union(*(tagging.candidate_keys(line.text) for found in lines.values() for line in found))
+    # the two greps over the tree run while the sources are blamed: each is mostly a git process to wait for
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        facts_job = pool.submit(vet_facts.code_facts, root, commit, keys)
+        citations_job = pool.submit(vet_facts.citations_of, root, commit, [s.path for s in pinned.sources], tracked)
+        # a claim line's age comes from the blame at the run's commit, so that re-reading the
+        # evidence at a later HEAD keeps the pinned text's history
+        written = _written(root, pinned.commit, pinned.sources, lines, read, revision_time)
+        facts, citations = facts_job.result(), citations_job.result()
+    measured_of = _measure(root, commit, pinned.sources, lines, read, written, revision_time, facts)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
