@@ -7,6 +7,8 @@ the index or any ref.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -185,12 +187,31 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[
     return measured
 
 
+def _naming(added: Sequence[tuple[str, int, str]], names: Sequence[str]) -> dict[str, list[int]]:
+    """For each of NAMES, the indexes of the ADDED lines holding it, in order: one search of all
+    the lines joined, per name."""
+    joined = "\n".join(text for _, _, text in added)
+    starts = list(itertools.accumulate((len(text) + 1 for _, _, text in added), initial=0))
+    found: dict[str, list[int]] = {}
+    for name in dict.fromkeys(names):
+        hits: list[int] = []
+        at = joined.find(name)
+        while at >= 0:
+            index = bisect.bisect_right(starts, at) - 1
+            hits.append(index)
+            at = joined.find(name, starts[index + 1])  # the next line: one hit per line is enough
+        found[name] = hits
+    return found
+
+
 def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[str, int, str]],
-           leans_on: Sequence[str], explicit: bool, tracked: Sequence[str]) -> tuple[str, ...]:
+           naming: Mapping[str, Sequence[int]], leans_on: Sequence[str], explicit: bool,
+           tracked: Sequence[str]) -> tuple[str, ...]:
     """The action's lines that cite the source (its diff, its leans-on files), or, for a source named
-    with --source when the action names nothing else, the naming itself."""
-    names = vet_facts.citation_patterns(source.path, tracked)
-    reads = [f"{path}:{line}" for path, line, text in added if path != source.path and any(n in text for n in names)]
+    with --source when the action names nothing else, the naming itself. NAMING gives the added
+    lines holding each citation pattern (_naming)."""
+    lines = sorted({index for name in vet_facts.citation_patterns(source.path, tracked) for index in naming[name]})
+    reads = [f"{added[i][0]}:{added[i][1]}" for i in lines if added[i][0] != source.path]
     for leaned in leans_on:
         if leaned == source.path:
             reads.append(f"leans on {leaned}")
@@ -244,8 +265,9 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     messages = frozenset(f"{COMMIT_PREFIX}{sha}" for sha in in_range)
     explicit = _explicit(root, request)
     citing = vet_facts.citations_of(root, commit, [source.path for source in ordered], tracked)
-    reads = [(source.path, _reads(source, citing[source.path], added, leans_on, source.locator in explicit, tracked))
-             for source in ordered]
+    naming = _naming(added, [name for source in ordered for name in vet_facts.citation_patterns(source.path, tracked)])
+    reads = [(source.path, _reads(source, citing[source.path], added, naming, leans_on, source.locator in explicit,
+                                  tracked)) for source in ordered]
     # the action takes the range's commits, so it reads what their messages say; of another
     # record, it reads the claims that name a path it changes
     reads = [(source.path, (*found, f"a commit of the range {request.range}") if source.path in messages else
