@@ -109,33 +109,26 @@ def _read_claims(lines: Mapping[str, Sequence[tagging.ClaimLine]],
 
 
 def _written(root: Path, at: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
-             read: frozenset[tuple[str, int]], revision_time: int) -> dict[tuple[str, int], tuple[str, int]]:
-    """(the commit that wrote it, that commit's time) of each claim line, from the blame at AT of
-    the lines the action reads (one blame per source, a few running at once); a commit
-    message's every line was written by the commit itself. Any other line, which is never
-    asked, is given AT and the revision's time."""
+             wanted: frozenset[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, int]]:
+    """(the commit that wrote it, that commit's time) of the WANTED claim lines of files, from
+    their blame at AT (one blame per source, a few running at once), and of every line of a
+    commit message, which the commit itself wrote."""
     messages = [source for source in sources if source.path.startswith(COMMIT_PREFIX)]
     times = vet_facts.commit_times(root, [source.blob for source in messages])
-    blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
-                                         (source.blob, times[source.blob])) for source in messages}
-    blames |= vet_facts.blames(root, at, {
-        source.path: [claim.line for claim in lines[source.path] if (source.path, claim.line) in read]
+    written = {(source.path, line.line): (source.blob, times[source.blob])
+               for source in messages for line in lines[source.path]}
+    blamed = vet_facts.blames(root, at, {
+        source.path: [claim.line for claim in lines[source.path] if (source.path, claim.line) in wanted]
         for source in sources if not source.path.startswith(COMMIT_PREFIX)})
     # a source pinned at another revision than the blame's may have fewer lines there
-    return {(path, line.line): blames.get(path, {}).get(line.line, (at, revision_time))
-            for path, found in lines.items() for line in found}
+    written |= {(path, line): found for path, by_line in blamed.items() for line, found in by_line.items()
+                if (path, line) in wanted}
+    return written
 
 
-def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
-             read: frozenset[tuple[str, int]], written: Mapping[tuple[str, int], tuple[str, int]],
-             revision_time: int, facts: tuple[tagging.CodeFact, ...]) -> dict[str, tuple[ClaimFacts, ...]]:
-    """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
-    age (WRITTEN, from _written) and lag, with one grep, one object read and one `git log -G` per
-    (blame commit, path, token) for all of them.
-
-    Only the claims the action reads (READ) are checked for lag and have an age with a basis:
-    any other claim is never asked, and its certificate (unattributable) rests on what its text
-    and the code say."""
+def _compared(lines: Mapping[str, Sequence[tagging.ClaimLine]], facts: tuple[tagging.CodeFact, ...]
+              ) -> dict[tuple[str, int], tuple[tuple[tagging.Contradiction, ...], tuple[tagging.Agreement, ...]]]:
+    """tagging.compare of each claim line with the code facts, by (source path, line)."""
     by_key: dict[str, list[int]] = {}
     for index, fact in enumerate(facts):
         by_key.setdefault(fact.key.lower(), []).append(index)
@@ -148,8 +141,23 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[
         return tuple(facts[i] for i in held if facts[i].section is not None or not facts[i].path.isascii()
                      or facts[i].path.lower() in paragraph)
 
-    compared = {(path, line.line): tagging.compare(line, comparable(line)) for path, found in lines.items()
-                for line in found}
+    return {(path, line.line): tagging.compare(line, comparable(line)) for path, found in lines.items()
+            for line in found}
+
+
+def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
+             read: frozenset[tuple[str, int]], written: Mapping[tuple[str, int], tuple[str, int]],
+             revision_time: int, compared: Mapping[tuple[str, int], tuple[tuple[tagging.Contradiction, ...],
+                                                                            tuple[tagging.Agreement, ...]]],
+             pinned_at: str) -> dict[str, tuple[ClaimFacts, ...]]:
+    """The facts of each claim line of SOURCES at COMMIT, by source path: code values (COMPARED),
+    enforcement, age (WRITTEN, from _written) and lag, with one grep, one object read and one
+    `git log -G` per (blame commit, path, token) for all of them.
+
+    Only the claims the action reads (READ) are checked for lag: any other claim is never asked,
+    and its certificate (unattributable) rests on what its text and the code say. A line with no
+    age measured (one no suspect predicate could hold for) is given the run's commit (PINNED_AT)
+    and the revision's time, with no basis."""
     observed = {at: [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
                 for at, (contradictions, agreements) in compared.items()}
     enforced = vet_facts.enforcement_of(root, commit, [fact.key for seen in observed.values() for fact in seen])
@@ -158,8 +166,8 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[
         for line in found:
             paths, tokens = tagging.named_paths(line.text), tagging.named_tokens(line.text)
             if paths and tokens and (path, line.line) in read:
-                queries.append(((path, line.line), vet_facts.LagQuery(since=written[path, line.line][0],
-                                                                      paths=paths, tokens=tokens)))
+                since = written.get((path, line.line), (pinned_at, revision_time))[0]
+                queries.append(((path, line.line), vet_facts.LagQuery(since=since, paths=paths, tokens=tokens)))
     lagged = dict(zip((at for at, _ in queries), vet_facts.lags(root, commit, [q for _, q in queries]),
                       strict=True))
     measured: dict[str, tuple[ClaimFacts, ...]] = {}
@@ -173,11 +181,11 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[
             for key in dict.fromkeys(fact.key for fact in observed[at]):
                 found_lines, enforcement_basis = enforced[key]
                 enforcement += found_lines
-            written_by, observed_at = written[at]
+            written_by, observed_at = written.get(at, (pinned_at, revision_time))
             lag, basis = lagged.get(at, ((), ()))
             blamed = ((f"git show -s {source.blob[:12]}",) if source.path.startswith(COMMIT_PREFIX) else
                       (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}",)
-                      if at in read else ())
+                      if at in written else ())
             freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
                                           (*blamed, *basis))
             rows.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions,
@@ -295,6 +303,13 @@ def formation(root: Path, pinned: Pinned,
     settled: list[claims.Settled] = []
     lines = {source.path: phase0.claim_lines(source) for source in pinned.sources}
     read = _read_claims(lines, reads)
+    # the read lines a suspect predicate may hold for whatever the code says: lag (a path and a
+    # token named), an inference, an absent value; only these and those the code values pair
+    # with need an age, and so a blame
+    by_text = frozenset((path, line.line) for path, found in lines.items() for line in found
+                        if (path, line.line) in read
+                        and ((tagging.named_paths(line.text) and tagging.named_tokens(line.text))
+                             or phase0.is_inference(line.text) or phase0.is_absent(line.text)))
     # one search for the values of every key any claim line names, shared by all sources
     keys = frozenset().union(*(tagging.candidate_keys(line.text) for found in lines.values() for line in found))
     # the two greps over the tree run while the sources are blamed: each is mostly a git process to wait for
@@ -303,9 +318,14 @@ def formation(root: Path, pinned: Pinned,
         citations_job = pool.submit(vet_facts.citations_of, root, commit, [s.path for s in pinned.sources], tracked)
         # a claim line's age comes from the blame at the run's commit, so that re-reading the
         # evidence at a later HEAD keeps the pinned text's history
-        written = _written(root, pinned.commit, pinned.sources, lines, read, revision_time)
+        written = _written(root, pinned.commit, pinned.sources, lines, by_text)
         facts, citations = facts_job.result(), citations_job.result()
-    measured_of = _measure(root, commit, pinned.sources, lines, read, written, revision_time, facts)
+    compared = _compared(lines, facts)
+    by_value = frozenset(at for at in read - by_text if compared[at][0] or compared[at][1])
+    if by_value:
+        written |= _written(root, pinned.commit, [s for s in pinned.sources if not s.path.startswith(COMMIT_PREFIX)],
+                            lines, by_value)
+    measured_of = _measure(root, commit, pinned.sources, lines, read, written, revision_time, compared, pinned.commit)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
