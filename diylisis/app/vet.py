@@ -102,10 +102,10 @@ def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
 
 
 def _read_claims(lines: Mapping[str, Sequence[tagging.ClaimLine]],
-                 reads: Mapping[str, Sequence[str]]) -> frozenset[tuple[str, int]]:
-    """(source path, line) of each claim the action reads (phase0.claim_reads)."""
-    return frozenset((path, line.line) for path, found in lines.items() for line in found
-                     if phase0.claim_reads(reads.get(path, ()), line))
+                 reads: Mapping[str, Sequence[str]]) -> dict[tuple[str, int], tuple[str, ...]]:
+    """What the action reads (phase0.claim_reads) of each claim it reads, by (source path, line)."""
+    return {(path, line.line): reading for path, found in lines.items() for line in found
+            if (reading := phase0.claim_reads(reads.get(path, ()), line))}
 
 
 def _written(root: Path, at: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
@@ -238,6 +238,9 @@ class Pinned:
     sources: tuple[Source, ...]
     reads: tuple[tuple[str, tuple[str, ...]], ...]  # (source path, the action's lines that read it)
     leans_on: tuple[str, ...]
+    # (source path, its leverage) as measured at COMMIT while pinning, for formation to reuse;
+    # empty when the pinned sources come back from a run file or a note
+    citing: tuple[tuple[str, tagging.LeverageTag], ...] = ()
 
 
 def pin_all(root: Path, request: VetRequest) -> Pinned:
@@ -281,7 +284,8 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
     reads = [(source.path, (*found, f"a commit of the range {request.range}") if source.path in messages else
               (*found, *_changed_named(source, changed)))
              for source, (_, found) in zip(ordered, reads, strict=True)]
-    return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
+    return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on,
+                  citing=tuple(citing.items()))
 
 
 def audits_of(root: Path, pinned: Pinned, evidence_at: str | None = None) -> tuple[Audit, ...]:
@@ -302,7 +306,8 @@ def formation(root: Path, pinned: Pinned,
     audits: list[Audit] = []
     settled: list[claims.Settled] = []
     lines = {source.path: phase0.claim_lines(source) for source in pinned.sources}
-    read = _read_claims(lines, reads)
+    claim_reading = _read_claims(lines, reads)
+    read = frozenset(claim_reading)
     # the read lines a suspect predicate may hold for whatever the code says: lag (a path and a
     # token named), an inference, an absent value; only these and those the code values pair
     # with need an age, and so a blame
@@ -315,11 +320,14 @@ def formation(root: Path, pinned: Pinned,
     # the two greps over the tree run while the sources are blamed: each is mostly a git process to wait for
     with ThreadPoolExecutor(max_workers=2) as pool:
         facts_job = pool.submit(vet_facts.code_facts, root, commit, keys)
-        citations_job = pool.submit(vet_facts.citations_of, root, commit, [s.path for s in pinned.sources], tracked)
+        pinned_citing = dict(pinned.citing) if commit == pinned.commit else {}
+        citations_job = (None if all(s.path in pinned_citing for s in pinned.sources) else
+                         pool.submit(vet_facts.citations_of, root, commit, [s.path for s in pinned.sources], tracked))
         # a claim line's age comes from the blame at the run's commit, so that re-reading the
         # evidence at a later HEAD keeps the pinned text's history
         written = _written(root, pinned.commit, pinned.sources, lines, by_text)
-        facts, citations = facts_job.result(), citations_job.result()
+        facts = facts_job.result()
+        citations = pinned_citing if citations_job is None else citations_job.result()
     compared = _compared(lines, facts)
     by_value = frozenset(at for at in read - by_text if compared[at][0] or compared[at][1])
     if by_value:
@@ -330,7 +338,8 @@ def formation(root: Path, pinned: Pinned,
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
         fits = [fitted for facts in measured
-                if (fitted := claims.fit(source, facts, citing, phase0.claim_reads(reading, facts.claim))) is not None]
+                if (fitted := claims.fit(source, facts, citing,
+                                         claim_reading.get((source.path, facts.claim.line), ()))) is not None]
         asked, beyond = _capped(source, phase0.identify(source, measured, citing, reading,
                                                         frozenset(f.claim.line for f in fits)))
         audits.extend(asked)

@@ -117,8 +117,10 @@ def identify(source: Source, measured: Sequence[ClaimFacts], leverage: tagging.L
     audits = []
     for facts in sorted(measured, key=lambda f: f.claim.line):
         kinds = suspicions(facts, leverage)
+        if not kinds or facts.claim.line in settled_lines:
+            continue
         reading = claim_reads(reads, facts.claim)
-        if not kinds or not reading or facts.claim.line in settled_lines:
+        if not reading:
             continue
         claim = claim_ref(source, facts, kinds)
         provenance = tagging.provenance(facts.agreements, facts.contradictions, facts.enforcement,
