@@ -214,11 +214,11 @@ def _naming(added: Sequence[tuple[str, int, str]], names: Sequence[str]) -> dict
 
 def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[str, int, str]],
            naming: Mapping[str, Sequence[int]], leans_on: Sequence[str], explicit: bool,
-           tracked: Sequence[str]) -> tuple[str, ...]:
+           basenames: Mapping[str, int]) -> tuple[str, ...]:
     """The action's lines that cite the source (its diff, its leans-on files), or, for a source named
     with --source when the action names nothing else, the naming itself. NAMING gives the added
     lines holding each citation pattern (_naming)."""
-    lines = sorted({index for name in vet_facts.citation_patterns(source.path, tracked) for index in naming[name]})
+    lines = sorted({index for name in vet_facts.citation_patterns(source.path, basenames) for index in naming[name]})
     reads = [f"{added[i][0]}:{added[i][1]}" for i in lines if added[i][0] != source.path]
     for leaned in leans_on:
         if leaned == source.path:
@@ -250,6 +250,7 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
         raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
     commit = vet_facts.resolve(root, request.at)
     tracked = vet_facts.tracked_paths(root, commit)
+    is_tracked = frozenset(tracked)
     added: tuple[tuple[str, int, str], ...] = ()
     in_range: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
@@ -263,22 +264,24 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
         added = vet_facts.added_lines(root, base, tip)
         in_range = vet_facts.range_commits(root, base, tip)
         locators += [f"{COMMIT_PREFIX}{sha}" for sha in in_range]
-        locators += [p for p in changed if p.endswith(vet_facts.RECORD_SUFFIXES) and p in tracked]
+        locators += [p for p in changed if p.endswith(vet_facts.RECORD_SUFFIXES) and p in is_tracked]
         locators += list(vet_facts.records_naming(root, commit, changed))
         # the records the range's own lines cite ("per docs/design.md")
         locators += [path for _, _, text in added for path in tagging.named_paths(text)
-                     if path in tracked and path.endswith(vet_facts.RECORD_SUFFIXES)]
+                     if path in is_tracked and path.endswith(vet_facts.RECORD_SUFFIXES)]
     leans_on = tuple(_path_of(item)[0] for item in request.leans_on)
     for leaned in leans_on:
-        if leaned not in tracked:
+        if leaned not in is_tracked:
             raise BadInput(f"--leans-on {leaned}: not tracked at the vetted revision")
     ordered = tuple(sorted(pin(root, commit, locators), key=lambda s: s.path))
     messages = frozenset(f"{COMMIT_PREFIX}{sha}" for sha in in_range)
     explicit = _explicit(root, request)
     citing = vet_facts.citations_of(root, commit, [source.path for source in ordered], tracked)
-    naming = _naming(added, [name for source in ordered for name in vet_facts.citation_patterns(source.path, tracked)])
+    basenames = vet_facts.basename_counts(tracked)
+    naming = _naming(added, [name for source in ordered
+                             for name in vet_facts.citation_patterns(source.path, basenames)])
     reads = [(source.path, _reads(source, citing[source.path], added, naming, leans_on, source.locator in explicit,
-                                  tracked)) for source in ordered]
+                                  basenames)) for source in ordered]
     # the action takes the range's commits, so it reads what their messages say; of another
     # record, it reads the claims that name a path it changes
     reads = [(source.path, (*found, f"a commit of the range {request.range}") if source.path in messages else

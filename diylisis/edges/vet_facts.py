@@ -138,16 +138,26 @@ def tracked_paths(root: str | Path, commit: str) -> tuple[str, ...]:
     return tuple(name.decode("utf-8", errors="replace") for name in out.split(b"\0") if name)
 
 
-def citation_patterns(source: str, tracked: Sequence[str]) -> tuple[str, ...]:
+def basename_counts(tracked: Sequence[str]) -> dict[str, int]:
+    """How many of the TRACKED paths have each basename."""
+    counts: dict[str, int] = {}
+    for path in tracked:
+        base = path.rsplit("/", 1)[-1]
+        counts[base] = counts.get(base, 0) + 1
+    return counts
+
+
+def citation_patterns(source: str, basenames: Mapping[str, int]) -> tuple[str, ...]:
     """The strings that name SOURCE: its full path, and its basename when that has at least
-    MIN_BASENAME characters and no other tracked file shares it; for a commit message
+    MIN_BASENAME characters and no other tracked file shares it (BASENAMES: basename_counts of
+    the tracked paths); for a commit message
     (`commit:SHA`), the commit's id in full and in its 12- and 7-character abbreviations."""
     if source.startswith(COMMIT_PREFIX):
         sha = source.removeprefix(COMMIT_PREFIX)
         return (sha, sha[:12], sha[:7])
     base = source.rsplit("/", 1)[-1]
     patterns = [source]
-    if base != source and len(base) >= MIN_BASENAME and sum(p.rsplit("/", 1)[-1] == base for p in tracked) == 1:
+    if base != source and len(base) >= MIN_BASENAME and basenames.get(base) == 1:
         patterns.append(base)
     return tuple(patterns)
 
@@ -162,7 +172,8 @@ def citations_of(root: str | Path, commit: str, sources: Sequence[str],
     """The distinct files at COMMIT that name each of SOURCES, the source itself left out: one
     `git grep -I -n -F` over the tree for the names of all of them, each hit then given to every
     source whose name it holds at a path boundary. Each tag's basis is the grep for its own source."""
-    names = {source: citation_patterns(source, tracked) for source in dict.fromkeys(sources)}
+    basenames = basename_counts(tracked)
+    names = {source: citation_patterns(source, basenames) for source in dict.fromkeys(sources)}
     every = sorted({p for patterns in names.values() for p in patterns})
     rows: list[tuple[str, int, str]] = []
     if every:
