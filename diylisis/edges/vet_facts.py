@@ -369,7 +369,8 @@ BLAME_WINDOW = 4  # blames running at once: each is one process, mostly walking 
 
 def blames(root: str | Path, commit: str, wanted: Mapping[str, Sequence[int]]) -> dict[str, dict[int, tuple[str, int]]]:
     """blame_lines for each path of WANTED and its lines, one `git blame` per path, up to
-    BLAME_WINDOW of them running at once."""
+    BLAME_WINDOW of them running at once; a path whose lines are not all there at COMMIT is
+    blamed whole."""
     found: dict[str, dict[int, tuple[str, int]]] = {}
     queue = [(path, lines) for path, lines in wanted.items() if lines]
     running: list[tuple[str, GitProcess]] = []
@@ -378,10 +379,10 @@ def blames(root: str | Path, commit: str, wanted: Mapping[str, Sequence[int]]) -
             path, lines = queue.pop(0)
             running.append((path, GitProcess(_blame_args(commit, path, lines), root)))
         path, process = running.pop(0)
-        code, out, err = process.finish()
-        if code != 0:
-            raise GitError(f"git blame failed: {first_line(err) or f'exit status {code}'}")
-        found[path] = _parse_blame(out)
+        code, out, _ = process.finish()
+        # a line past the file's end at COMMIT (a source pinned at another revision) fails -L:
+        # the whole file's blame then gives the lines it has
+        found[path] = _parse_blame(out) if code == 0 else blame_lines(root, commit, path)
     return found
 
 

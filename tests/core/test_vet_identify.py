@@ -116,6 +116,17 @@ def test_a_source_has_at_most_four_claims_asked_and_the_rest_say_why(repo: Path)
     assert f"unattributable: docs/steps.md:9: {beyond[0].basis}" in paused["messages"]
 
 
+def test_a_source_pinned_at_a_longer_revision_is_measured_where_it_has_lines(repo: Path) -> None:
+    build(repo)
+    longer = git(repo, "show", "HEAD:docs/design.md") + "\nRetries never exceed the TIMEOUT in src/cache.py.\n"
+    added = commit_at(repo, "2024-03-08", "Add a retry rule", {"docs/design.md": longer})
+    formed = vet.form(repo, vet.VetRequest(action="hand off", sources=("docs/design.md@HEAD",), at="HEAD~1"))
+    rule = next(a for a in formed.audits if a.claim.text.startswith("Retries never"))
+    # the line is not there at the vetted commit: its age is that commit's, not a blame's
+    assert rule.tags.freshness.written_by != added and rule.source.blob == git(repo, "rev-parse",
+                                                                              "HEAD:docs/design.md").strip()
+
+
 def test_the_bottleneck_claim_gets_pattern_d(repo: Path) -> None:
     build(repo)
     bottleneck = _by_thesis(vet.form(repo, MERGE))[BOTTLENECK_CLAIM]

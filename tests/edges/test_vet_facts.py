@@ -40,6 +40,12 @@ def test_blame_of_some_lines_agrees_with_the_whole_blame(repo: Path) -> None:
     assert some["src/cache.py"][1][0] == fixture.raised and "src/retry.py" not in some
 
 
+def test_lines_past_the_end_give_what_the_file_has(repo: Path) -> None:
+    fixture = build(repo)
+    some = vet_facts.blames(repo, fixture.tip, {"src/cache.py": [1, 40]})
+    assert set(some["src/cache.py"]) == set(vet_facts.blame_lines(repo, fixture.tip, "src/cache.py"))
+
+
 def test_citations_of_several_sources_equal_each_alone(repo: Path) -> None:
     fixture = build(repo)
     tracked = vet_facts.tracked_paths(repo, fixture.tip)
