@@ -8,13 +8,16 @@ Clones DIR/<owner>+<name>/repo (steveyegge/beads by default) into a temporary di
 
 there --runs times (3 by default). It reports the median wall time, the git processes the run
 started (counted from git's own trace2 "start" events: a process whose session id has no parent
-is one vet started), the claims asked (the open items of the paused run; 0 when it finishes with
-nothing to ask), the claims formed and the sources vetted. The floor is one
+is one vet started), the claims asked (every claim of the paused run given an antithesis, from
+its run file, since the paused JSON lists the first batch only; 0 when it finishes with nothing
+to ask), the claims formed and the sources vetted. The floor is one
 `git log -z -p A..B`, the range's messages and patches read once, timed the same number of
-times in the same run; `vs_floor` is vet's median over the floor's. A missing mirror is skipped
-with a note. The last line is
+times in the same run; `vs_floor` is vet's median over the floor's. A second peer is one `git grep`
+pass over the tree (lines where `=` or `:` is followed by a digit, the pass vet's code-value
+search makes); `vs_grep` is vet's median over its. A missing mirror is skipped with a note.
+The last line is
 
-    vet: wall_s=S git_processes=N asked=N formed=N sources=N floor_s=S vs_floor=R
+    vet: wall_s=S git_processes=N asked=N formed=N sources=N floor_s=S vs_floor=R grep_s=S vs_grep=R
 
 and a line before it says which goals of the issue hold (under 10 s, at most 12 claims asked).
 Nothing read from the repository is written anywhere but the temporary clone.
@@ -84,7 +87,11 @@ def run_vet(clone: Path, action: str, range_: str, trace: Path) -> VetRun:
         raise SystemExit(f"vet: git distill vet failed (exit {done.returncode}): {done.stderr.strip()}")
     shown = json.loads(done.stdout)
     if shown["status"] == "paused":
-        asked, formed, sources = len(shown["items"]), -1, -1  # the paused JSON lists the open items only
+        # the paused JSON lists the first batch only: the run file has every claim asked (one
+        # antithesis each), every claim formed and every source
+        run = json.loads((clone / ".git" / "distill" / "runs" / f"{shown['run']}.json").read_text(encoding="utf-8"))
+        asked = len({antithesis["audit"] for antithesis in run["antitheses"]})
+        formed, sources = len(run["formed"]), len(run["sources"])
     else:
         result = shown["result"]
         asked, formed, sources = 0, len(result["formed"]), len(result["sources"])
@@ -99,8 +106,13 @@ def time_floor(clone: Path, range_: str) -> float:
     return time.perf_counter() - started
 
 
-def _count(value: int) -> str:
-    return str(value) if value >= 0 else "n/a"
+def time_tree_grep(clone: Path) -> float:
+    """One `git grep` over the tree at HEAD for lines where `=` or `:` is followed by a digit: the
+    one pass over every file that vet's code-value search makes."""
+    started = time.perf_counter()
+    subprocess.run(["git", "grep", "-I", "-n", "-E", "-e", "[=:][[:space:]]*[0-9]", "HEAD", "--"], cwd=clone,
+                   capture_output=True, check=False)
+    return time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,21 +145,25 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["git", "clone", "-q", str(mirror), str(clone)], check=True, capture_output=True)
         runs = [run_vet(clone, args.action, args.range_, folder / "trace.json") for _ in range(args.runs)]
         floors = [time_floor(clone, args.range_) for _ in range(args.runs)]
+        greps = [time_tree_grep(clone) for _ in range(args.runs)]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     wall = statistics.median(r.seconds for r in runs)
     floor = statistics.median(floors)
+    grep = statistics.median(greps)
     last = runs[-1]
     print(f"{args.repo}: git distill vet --action {args.action!r} --range {args.range_} --no-input --format json")
     print(f"  vet: {wall:.2f} s (median of {len(runs)}: {', '.join(f'{r.seconds:.2f}' for r in runs)}),"
           f" {last.git_processes} git processes, {last.status}, {last.asked} claims asked,"
-          f" {_count(last.formed)} formed, {_count(last.sources)} sources")
+          f" {last.formed} formed, {last.sources} sources")
     print(f"  floor: git log -z -p {args.range_}: {floor:.3f} s (median of {len(floors)})")
+    print(f"  tree grep: git grep -I -n -E '[=:][[:space:]]*[0-9]' HEAD: {grep:.3f} s (median of {len(greps)})")
     print(f"  goals: under {WALL_GOAL_S:.0f} s: {'met' if wall < WALL_GOAL_S else 'missed'};"
           f" at most {ASKED_GOAL} claims asked: {'met' if last.asked <= ASKED_GOAL else 'missed'}")
-    print(f"vet: wall_s={wall:.2f} git_processes={last.git_processes} asked={last.asked} formed={_count(last.formed)}"
-          f" sources={_count(last.sources)} floor_s={floor:.3f}"
-          f" vs_floor={wall / floor if floor > 0 else float('inf'):.1f}")
+    print(f"vet: wall_s={wall:.2f} git_processes={last.git_processes} asked={last.asked} formed={last.formed}"
+          f" sources={last.sources} floor_s={floor:.3f}"
+          f" vs_floor={wall / floor if floor > 0 else float('inf'):.1f} grep_s={grep:.3f}"
+          f" vs_grep={wall / grep if grep > 0 else float('inf'):.1f}")
     return 0
 
 

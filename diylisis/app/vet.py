@@ -7,7 +7,10 @@ the index or any ref.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,22 +102,34 @@ def pin(root: Path, commit: str, locators: Sequence[str]) -> tuple[Source, ...]:
     return tuple(sources.values())
 
 
-def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: int,
-             facts: tuple[tagging.CodeFact, ...], reads: Mapping[str, Sequence[str]],
-             pinned_at: str | None = None) -> dict[str, tuple[ClaimFacts, ...]]:
-    """The facts of each claim line of SOURCES at COMMIT, by source path: code values, enforcement,
-    blame and lag. A claim line's age comes from the blame at PINNED_AT (the run's commit, COMMIT
-    when None), so that re-reading the evidence at a later HEAD keeps the pinned text's history.
-    The git work is one blame per source and one grep, one object read and one log per
-    (blame commit, path, token) for all of them.
+def _read_claims(lines: Mapping[str, Sequence[tagging.ClaimLine]],
+                 reads: Mapping[str, Sequence[str]]) -> dict[tuple[str, int], tuple[str, ...]]:
+    """What the action reads (phase0.claim_reads) of each claim it reads, by (source path, line)."""
+    return {(path, line.line): reading for path, found in lines.items() for line in found
+            if (reading := phase0.claim_reads(reads.get(path, ()), line))}
 
-    Only the claims the action reads (phase0.claim_reads of READS, by source path) are checked for
-    lag, and only their sources blamed: any other claim is never asked, and its certificate
-    (unattributable) rests on what its text and the code say. Its freshness is the revision's
-    own, with no basis."""
-    lines = {source.path: phase0.claim_lines(source) for source in sources}
-    read = {(path, line.line) for path, found in lines.items() for line in found
-            if phase0.claim_reads(reads.get(path, ()), line)}
+
+def _written(root: Path, at: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
+             wanted: frozenset[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, int]]:
+    """(the commit that wrote it, that commit's time) of the WANTED claim lines of files, from
+    their blame at AT (one blame per source, a few running at once), and of every line of a
+    commit message, which the commit itself wrote."""
+    messages = [source for source in sources if source.path.startswith(COMMIT_PREFIX)]
+    times = vet_facts.commit_times(root, [source.blob for source in messages])
+    written = {(source.path, line.line): (source.blob, times[source.blob])
+               for source in messages for line in lines[source.path]}
+    blamed = vet_facts.blames(root, at, {
+        source.path: [claim.line for claim in lines[source.path] if (source.path, claim.line) in wanted]
+        for source in sources if not source.path.startswith(COMMIT_PREFIX)})
+    # a source pinned at another revision than the blame's may have fewer lines there
+    written |= {(path, line): found for path, by_line in blamed.items() for line, found in by_line.items()
+                if (path, line) in wanted}
+    return written
+
+
+def _compared(lines: Mapping[str, Sequence[tagging.ClaimLine]], facts: tuple[tagging.CodeFact, ...]
+              ) -> dict[tuple[str, int], tuple[tuple[tagging.Contradiction, ...], tuple[tagging.Agreement, ...]]]:
+    """tagging.compare of each claim line with the code facts, by (source path, line)."""
     by_key: dict[str, list[int]] = {}
     for index, fact in enumerate(facts):
         by_key.setdefault(fact.key.lower(), []).append(index)
@@ -127,29 +142,33 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
         return tuple(facts[i] for i in held if facts[i].section is not None or not facts[i].path.isascii()
                      or facts[i].path.lower() in paragraph)
 
-    compared = {(path, line.line): tagging.compare(line, comparable(line)) for path, found in lines.items()
-                for line in found}
+    return {(path, line.line): tagging.compare(line, comparable(line)) for path, found in lines.items()
+            for line in found}
+
+
+def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
+             read: frozenset[tuple[str, int]], written: Mapping[tuple[str, int], tuple[str, int]],
+             revision_time: int, compared: Mapping[tuple[str, int], tuple[tuple[tagging.Contradiction, ...],
+                                                                            tuple[tagging.Agreement, ...]]],
+             pinned_at: str) -> dict[str, tuple[ClaimFacts, ...]]:
+    """The facts of each claim line of SOURCES at COMMIT, by source path: code values (COMPARED),
+    enforcement, age (WRITTEN, from _written) and lag, with one grep, one object read and one
+    `git log -G` per (blame commit, path, token) for all of them.
+
+    Only the claims the action reads (READ) are checked for lag: any other claim is never asked,
+    and its certificate (unattributable) rests on what its text and the code say. A line with no
+    age measured (one no suspect predicate could hold for) is given the run's commit (PINNED_AT)
+    and the revision's time, with no basis."""
     observed = {at: [*(c.fact for c in contradictions), *(a.fact for a in agreements)]
                 for at, (contradictions, agreements) in compared.items()}
     enforced = vet_facts.enforcement_of(root, commit, [fact.key for seen in observed.values() for fact in seen])
-    messages = [source for source in sources if source.path.startswith(COMMIT_PREFIX)]
-    times = vet_facts.commit_times(root, [source.blob for source in messages])
-    # a commit message's every line was written by the commit itself
-    blames = {source.path: dict.fromkeys((line.line for line in lines[source.path]),
-                                         (source.blob, times[source.blob])) for source in messages}
-    blames |= {source.path: vet_facts.blame_lines(root, pinned_at or commit, source.path) for source in sources
-               if not source.path.startswith(COMMIT_PREFIX) and any((source.path, claim.line) in read
-                                                                    for claim in lines[source.path])}
-    written: dict[tuple[str, int], tuple[str, int]] = {}
     queries: list[tuple[tuple[str, int], vet_facts.LagQuery]] = []
     for path, found in lines.items():
         for line in found:
-            # a source pinned at another revision than the blame's may have fewer lines there
-            written[path, line.line] = blames.get(path, {}).get(line.line, (pinned_at or commit, revision_time))
             paths, tokens = tagging.named_paths(line.text), tagging.named_tokens(line.text)
             if paths and tokens and (path, line.line) in read:
-                queries.append(((path, line.line), vet_facts.LagQuery(since=written[path, line.line][0],
-                                                                      paths=paths, tokens=tokens)))
+                since = written.get((path, line.line), (pinned_at, revision_time))[0]
+                queries.append(((path, line.line), vet_facts.LagQuery(since=since, paths=paths, tokens=tokens)))
     lagged = dict(zip((at for at, _ in queries), vet_facts.lags(root, commit, [q for _, q in queries]),
                       strict=True))
     measured: dict[str, tuple[ClaimFacts, ...]] = {}
@@ -163,11 +182,11 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
             for key in dict.fromkeys(fact.key for fact in observed[at]):
                 found_lines, enforcement_basis = enforced[key]
                 enforcement += found_lines
-            written_by, observed_at = written[at]
+            written_by, observed_at = written.get(at, (pinned_at, revision_time))
             lag, basis = lagged.get(at, ((), ()))
             blamed = ((f"git show -s {source.blob[:12]}",) if source.path.startswith(COMMIT_PREFIX) else
                       (f"git blame -L {line.line},{line.line} {commit[:12]} -- {source.path}",)
-                      if at in read else ())
+                      if at in written else ())
             freshness = tagging.freshness(written_by, observed_at, revision_time, source.origin.value, lag,
                                           (*blamed, *basis))
             rows.append(ClaimFacts(claim=line, measured_at=commit, contradictions=contradictions,
@@ -177,12 +196,31 @@ def _measure(root: Path, commit: str, sources: Sequence[Source], revision_time: 
     return measured
 
 
+def _naming(added: Sequence[tuple[str, int, str]], names: Sequence[str]) -> dict[str, list[int]]:
+    """For each of NAMES, the indexes of the ADDED lines holding it, in order: one search of all
+    the lines joined, per name."""
+    joined = "\n".join(text for _, _, text in added)
+    starts = list(itertools.accumulate((len(text) + 1 for _, _, text in added), initial=0))
+    found: dict[str, list[int]] = {}
+    for name in dict.fromkeys(names):
+        hits: list[int] = []
+        at = joined.find(name)
+        while at >= 0:
+            index = bisect.bisect_right(starts, at) - 1
+            hits.append(index)
+            at = joined.find(name, starts[index + 1])  # the next line: one hit per line is enough
+        found[name] = hits
+    return found
+
+
 def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[str, int, str]],
-           leans_on: Sequence[str], explicit: bool, tracked: Sequence[str]) -> tuple[str, ...]:
+           naming: Mapping[str, Sequence[int]], leans_on: Sequence[str], explicit: bool,
+           basenames: Mapping[str, int]) -> tuple[str, ...]:
     """The action's lines that cite the source (its diff, its leans-on files), or, for a source named
-    with --source when the action names nothing else, the naming itself."""
-    names = vet_facts.citation_patterns(source.path, tracked)
-    reads = [f"{path}:{line}" for path, line, text in added if path != source.path and any(n in text for n in names)]
+    with --source when the action names nothing else, the naming itself. NAMING gives the added
+    lines holding each citation pattern (_naming)."""
+    lines = sorted({index for name in vet_facts.citation_patterns(source.path, basenames) for index in naming[name]})
+    reads = [f"{added[i][0]}:{added[i][1]}" for i in lines if added[i][0] != source.path]
     for leaned in leans_on:
         if leaned == source.path:
             reads.append(f"leans on {leaned}")
@@ -201,6 +239,9 @@ class Pinned:
     sources: tuple[Source, ...]
     reads: tuple[tuple[str, tuple[str, ...]], ...]  # (source path, the action's lines that read it)
     leans_on: tuple[str, ...]
+    # (source path, its leverage) as measured at COMMIT while pinning, for formation to reuse;
+    # empty when the pinned sources come back from a run file or a note
+    citing: tuple[tuple[str, tagging.LeverageTag], ...] = ()
 
 
 def pin_all(root: Path, request: VetRequest) -> Pinned:
@@ -210,6 +251,7 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
         raise BadInput("--action is required: name the merge, deploy or handoff the sources are vetted for")
     commit = vet_facts.resolve(root, request.at)
     tracked = vet_facts.tracked_paths(root, commit)
+    is_tracked = frozenset(tracked)
     added: tuple[tuple[str, int, str], ...] = ()
     in_range: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
@@ -223,27 +265,31 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
         added = vet_facts.added_lines(root, base, tip)
         in_range = vet_facts.range_commits(root, base, tip)
         locators += [f"{COMMIT_PREFIX}{sha}" for sha in in_range]
-        locators += [p for p in changed if p.endswith(vet_facts.RECORD_SUFFIXES) and p in tracked]
+        locators += [p for p in changed if p.endswith(vet_facts.RECORD_SUFFIXES) and p in is_tracked]
         locators += list(vet_facts.records_naming(root, commit, changed))
         # the records the range's own lines cite ("per docs/design.md")
         locators += [path for _, _, text in added for path in tagging.named_paths(text)
-                     if path in tracked and path.endswith(vet_facts.RECORD_SUFFIXES)]
+                     if path in is_tracked and path.endswith(vet_facts.RECORD_SUFFIXES)]
     leans_on = tuple(_path_of(item)[0] for item in request.leans_on)
     for leaned in leans_on:
-        if leaned not in tracked:
+        if leaned not in is_tracked:
             raise BadInput(f"--leans-on {leaned}: not tracked at the vetted revision")
     ordered = tuple(sorted(pin(root, commit, locators), key=lambda s: s.path))
     messages = frozenset(f"{COMMIT_PREFIX}{sha}" for sha in in_range)
     explicit = _explicit(root, request)
     citing = vet_facts.citations_of(root, commit, [source.path for source in ordered], tracked)
-    reads = [(source.path, _reads(source, citing[source.path], added, leans_on, source.locator in explicit, tracked))
-             for source in ordered]
+    basenames = vet_facts.basename_counts(tracked)
+    naming = _naming(added, [name for source in ordered
+                             for name in vet_facts.citation_patterns(source.path, basenames)])
+    reads = [(source.path, _reads(source, citing[source.path], added, naming, leans_on, source.locator in explicit,
+                                  basenames)) for source in ordered]
     # the action takes the range's commits, so it reads what their messages say; of another
     # record, it reads the claims that name a path it changes
     reads = [(source.path, (*found, f"a commit of the range {request.range}") if source.path in messages else
               (*found, *_changed_named(source, changed)))
              for source, (_, found) in zip(ordered, reads, strict=True)]
-    return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on)
+    return Pinned(action=request.action, commit=commit, sources=ordered, reads=tuple(reads), leans_on=leans_on,
+                  citing=tuple(citing.items()))
 
 
 def audits_of(root: Path, pinned: Pinned, evidence_at: str | None = None) -> tuple[Audit, ...]:
@@ -263,18 +309,42 @@ def formation(root: Path, pinned: Pinned,
     reads = dict(pinned.reads)
     audits: list[Audit] = []
     settled: list[claims.Settled] = []
+    lines = {source.path: phase0.claim_lines(source) for source in pinned.sources}
+    claim_reading = _read_claims(lines, reads)
+    read = frozenset(claim_reading)
+    # the read lines a suspect predicate may hold for whatever the code says: lag (a path and a
+    # token named), an inference, an absent value; only these and those the code values pair
+    # with need an age, and so a blame
+    by_text = frozenset((path, line.line) for path, found in lines.items() for line in found
+                        if (path, line.line) in read
+                        and ((tagging.named_paths(line.text) and tagging.named_tokens(line.text))
+                             or phase0.is_inference(line.text) or phase0.is_absent(line.text)))
     # one search for the values of every key any claim line names, shared by all sources
-    keys = frozenset().union(*(tagging.candidate_keys(line.text) for source in pinned.sources
-                               for line in phase0.claim_lines(source)))
-    facts = vet_facts.code_facts(root, commit, keys)
-    citations = vet_facts.citations_of(root, commit, [source.path for source in pinned.sources], tracked)
-    measured_of = _measure(root, commit, pinned.sources, revision_time, facts, reads, pinned.commit)
+    keys = frozenset().union(*(tagging.candidate_keys(line.text) for found in lines.values() for line in found))
+    # the two greps over the tree run while the sources are blamed: each is mostly a git process to wait for
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        facts_job = pool.submit(vet_facts.code_facts, root, commit, keys)
+        pinned_citing = dict(pinned.citing) if commit == pinned.commit else {}
+        citations_job = (None if all(s.path in pinned_citing for s in pinned.sources) else
+                         pool.submit(vet_facts.citations_of, root, commit, [s.path for s in pinned.sources], tracked))
+        # a claim line's age comes from the blame at the run's commit, so that re-reading the
+        # evidence at a later HEAD keeps the pinned text's history
+        written = _written(root, pinned.commit, pinned.sources, lines, by_text)
+        facts = facts_job.result()
+        citations = pinned_citing if citations_job is None else citations_job.result()
+    compared = _compared(lines, facts)
+    by_value = frozenset(at for at in read - by_text if compared[at][0] or compared[at][1])
+    if by_value:
+        written |= _written(root, pinned.commit, [s for s in pinned.sources if not s.path.startswith(COMMIT_PREFIX)],
+                            lines, by_value)
+    measured_of = _measure(root, commit, pinned.sources, lines, read, written, revision_time, compared, pinned.commit)
     ownership = vet_owners.ownership(root, commit, pinned.commit)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
         fits = [fitted for facts in measured
-                if (fitted := claims.fit(source, facts, citing, phase0.claim_reads(reading, facts.claim),
+                if (fitted := claims.fit(source, facts, citing,
+                                         claim_reading.get((source.path, facts.claim.line), ()),
                                          ownership)) is not None]
         asked, beyond = _capped(source, phase0.identify(source, measured, citing, reading,
                                                         frozenset(f.claim.line for f in fits)))

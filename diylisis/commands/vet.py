@@ -31,7 +31,10 @@ def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
         if output_format == "json":
             click.echo(visible_json(json.dumps({
                 "run": outcome.run_id, "status": "paused",
-                "items": [result.item_json(i.audit, i.antithesis) for i in outcome.open_items]}, ensure_ascii=False)))
+                "items": [result.item_json(i.audit, i.antithesis) for i in outcome.open_items],
+                # the claims settled without asking (handed elsewhere, unattributable, over the
+                # per-source cap), as the text output lists them
+                "messages": list(outcome.messages)}, ensure_ascii=False)))
         else:
             for line in [*outcome.messages,
                          *text.paused_lines(outcome.run_id, [(i.audit, i.antithesis) for i in outcome.open_items])]:

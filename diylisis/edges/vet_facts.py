@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diylisis.core import tagging
 from diylisis.core.errors import GitError
-from diylisis.edges.gitio import first_line, try_git
+from diylisis.edges.gitio import GitProcess, first_line, try_git
 
 COMMIT_PREFIX = "commit:"  # a commit message as a source: `commit:SHA`
 RECORD_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".adoc")
@@ -138,16 +138,26 @@ def tracked_paths(root: str | Path, commit: str) -> tuple[str, ...]:
     return tuple(name.decode("utf-8", errors="replace") for name in out.split(b"\0") if name)
 
 
-def citation_patterns(source: str, tracked: Sequence[str]) -> tuple[str, ...]:
+def basename_counts(tracked: Sequence[str]) -> dict[str, int]:
+    """How many of the TRACKED paths have each basename."""
+    counts: dict[str, int] = {}
+    for path in tracked:
+        base = path.rsplit("/", 1)[-1]
+        counts[base] = counts.get(base, 0) + 1
+    return counts
+
+
+def citation_patterns(source: str, basenames: Mapping[str, int]) -> tuple[str, ...]:
     """The strings that name SOURCE: its full path, and its basename when that has at least
-    MIN_BASENAME characters and no other tracked file shares it; for a commit message
+    MIN_BASENAME characters and no other tracked file shares it (BASENAMES: basename_counts of
+    the tracked paths); for a commit message
     (`commit:SHA`), the commit's id in full and in its 12- and 7-character abbreviations."""
     if source.startswith(COMMIT_PREFIX):
         sha = source.removeprefix(COMMIT_PREFIX)
         return (sha, sha[:12], sha[:7])
     base = source.rsplit("/", 1)[-1]
     patterns = [source]
-    if base != source and len(base) >= MIN_BASENAME and sum(p.rsplit("/", 1)[-1] == base for p in tracked) == 1:
+    if base != source and len(base) >= MIN_BASENAME and basenames.get(base) == 1:
         patterns.append(base)
     return tuple(patterns)
 
@@ -162,7 +172,8 @@ def citations_of(root: str | Path, commit: str, sources: Sequence[str],
     """The distinct files at COMMIT that name each of SOURCES, the source itself left out: one
     `git grep -I -n -F` over the tree for the names of all of them, each hit then given to every
     source whose name it holds at a path boundary. Each tag's basis is the grep for its own source."""
-    names = {source: citation_patterns(source, tracked) for source in dict.fromkeys(sources)}
+    basenames = basename_counts(tracked)
+    names = {source: citation_patterns(source, basenames) for source in dict.fromkeys(sources)}
     every = sorted({p for patterns in names.values() for p in patterns})
     rows: list[tuple[str, int, str]] = []
     if every:
@@ -317,20 +328,62 @@ def enforcement_of(root: str | Path, commit: str, keys: Sequence[str]
     return found
 
 
-def blame_lines(root: str | Path, commit: str, path: str) -> dict[int, tuple[str, int]]:
-    """(author commit, its committer time) of every line of PATH as of COMMIT, from one `git blame`."""
-    out = _git(root, ["blame", "--porcelain", commit, "--", path]).decode("utf-8", errors="replace")
+def _line_ranges(lines: Sequence[int]) -> list[str]:
+    """`-L a,b` arguments covering LINES, consecutive lines joined into one range."""
+    ranges: list[list[int]] = []
+    for line in sorted(set(lines)):
+        if ranges and line == ranges[-1][1] + 1:
+            ranges[-1][1] = line
+        else:
+            ranges.append([line, line])
+    return [part for start, end in ranges for part in ("-L", f"{start},{end}")]
+
+
+def _blame_args(commit: str, path: str, lines: Sequence[int] | None) -> list[str]:
+    return ["blame", "--porcelain", *(_line_ranges(lines) if lines is not None else ()), commit, "--", path]
+
+
+def _parse_blame(out: bytes) -> dict[int, tuple[str, int]]:
     times: dict[str, int] = {}
-    found: dict[int, tuple[str, int]] = {}
+    found: dict[int, str] = {}
     current = ""
-    for row in out.split("\n"):
+    for row in out.decode("utf-8", errors="replace").split("\n"):
         head = row.split(" ")
         if len(head) >= 3 and len(head[0]) in (40, 64) and all(c in "0123456789abcdef" for c in head[0]):
             current = head[0]
-            found[int(head[2])] = (current, 0)
+            found[int(head[2])] = current
         elif row.startswith("committer-time "):
             times[current] = int(row.split(" ", 1)[1])
-    return {line: (sha, times[sha]) for line, (sha, _) in found.items()}
+    return {line: (sha, times[sha]) for line, sha in found.items()}
+
+
+def blame_lines(root: str | Path, commit: str, path: str, lines: Sequence[int] | None = None
+                ) -> dict[int, tuple[str, int]]:
+    """(author commit, its committer time) of every line of PATH as of COMMIT, or of LINES only
+    (which spares blame the history of the others), from one `git blame`."""
+    return _parse_blame(_git(root, _blame_args(commit, path, lines)))
+
+
+BLAME_WINDOW = 4  # blames running at once: each is one process, mostly walking history
+
+
+def blames(root: str | Path, commit: str, wanted: Mapping[str, Sequence[int]]) -> dict[str, dict[int, tuple[str, int]]]:
+    """blame_lines for each path of WANTED and its lines, one `git blame` per path, up to
+    BLAME_WINDOW of them running at once; a path whose lines are not all there at COMMIT is
+    blamed whole."""
+    found: dict[str, dict[int, tuple[str, int]]] = {}
+    queue = [(path, lines) for path, lines in wanted.items() if lines]
+    running: list[tuple[str, GitProcess]] = []
+    while queue or running:
+        while queue and len(running) < BLAME_WINDOW:
+            path, lines = queue.pop(0)
+            running.append((path, GitProcess(_blame_args(commit, path, lines), root)))
+        path, process = running.pop(0)
+        code, out, _ = process.finish()
+        # a line past the file's end at COMMIT (a source pinned at another revision) fails -L:
+        # the whole file's blame then gives the lines it has
+        found[path] = _parse_blame(out) if code == 0 else blame_lines(root, commit, path)
+    return found
 
 
 def dirty_paths(root: str | Path, paths: Sequence[str]) -> frozenset[str]:

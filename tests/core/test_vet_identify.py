@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from diylisis.app import vet
 from diylisis.core.errors import BadInput, GitError
 from diylisis.core.vet import patterns
 from diylisis.core.vet.model import Antithesis, Pattern, Suspicion
-from tests.conftest import git
+from tests.conftest import distill, git
 from tests.vet_fixture import BOTTLENECK_CLAIM, TIMEOUT_CLAIM, build, commit_at
 
 MERGE = vet.VetRequest(action="merge feature/retry", range="main..feature/retry")
@@ -106,6 +107,24 @@ def test_a_source_has_at_most_four_claims_asked_and_the_rest_say_why(repo: Path)
     assert asked == [1, 3, 5, 7] and [c.claim.line for c in beyond] == [9, 11]
     assert beyond[0].basis == ("several claims standing: the action reads 6 suspect claims of docs/steps.md;"
                                " vet asks the 4 strongest of a source, and this one is not among them")
+    # the paused JSON states the cap beside the open items
+    done = distill(repo, "vet", "--action", "merge", "--range", "main..feature/retry", "--no-input", "--format", "json")
+    assert done.returncode == 3, done.stderr
+    paused = json.loads(done.stdout)
+    # (the first batch of four: the design doc's two claims, then the first two steps)
+    assert [i["line"] for i in paused["items"] if i["source"] == "docs/steps.md"] == [1, 3]
+    assert f"unattributable: docs/steps.md:9: {beyond[0].basis}" in paused["messages"]
+
+
+def test_a_source_pinned_at_a_longer_revision_is_measured_where_it_has_lines(repo: Path) -> None:
+    build(repo)
+    longer = git(repo, "show", "HEAD:docs/design.md") + "\nRetries never exceed the TIMEOUT in src/cache.py.\n"
+    added = commit_at(repo, "2024-03-08", "Add a retry rule", {"docs/design.md": longer})
+    formed = vet.form(repo, vet.VetRequest(action="hand off", sources=("docs/design.md@HEAD",), at="HEAD~1"))
+    rule = next(a for a in formed.audits if a.claim.text.startswith("Retries never"))
+    # the line is not there at the vetted commit: its age is that commit's, not a blame's
+    assert rule.tags.freshness.written_by != added and rule.source.blob == git(repo, "rev-parse",
+                                                                              "HEAD:docs/design.md").strip()
 
 
 def test_the_bottleneck_claim_gets_pattern_d(repo: Path) -> None:

@@ -24,26 +24,27 @@ _ABSENT = re.compile(r"\b(not measured yet|not yet measured|TBD|to be decided|un
 
 
 def claim_lines(source: Source) -> tuple[tagging.ClaimLine, ...]:
-    """Each prose line of the source (not blank, not a heading, not inside a fence), with its paragraph."""
+    """Each prose line of the source (not blank, not a heading, not inside a fence), with its
+    paragraph: the run of non-blank, non-heading lines around it."""
     lines = source.text.split("\n")
+    in_run = [bool(line.strip()) and not _HEADING.match(line) for line in lines]
+    start = list(range(len(lines)))
+    for index in range(1, len(lines)):
+        if in_run[index] and in_run[index - 1]:
+            start[index] = start[index - 1]
+    end = list(range(len(lines)))
+    for index in range(len(lines) - 2, -1, -1):
+        if in_run[index] and in_run[index + 1]:
+            end[index] = end[index + 1]
     fenced = False
-    prose: list[int] = []
+    found = []
     for index, line in enumerate(lines):
         if _FENCE.match(line):
             fenced = not fenced
             continue
-        if not fenced and line.strip() and not _HEADING.match(line):
-            prose.append(index)
-    found = []
-    for index in prose:
-        start = index
-        while start > 0 and lines[start - 1].strip() and not _HEADING.match(lines[start - 1]):
-            start -= 1
-        end = index
-        while end + 1 < len(lines) and lines[end + 1].strip() and not _HEADING.match(lines[end + 1]):
-            end += 1
-        found.append(tagging.ClaimLine(source=source.path, line=index + 1, text=lines[index],
-                                       paragraph="\n".join(lines[start:end + 1])))
+        if not fenced and in_run[index]:
+            found.append(tagging.ClaimLine(source=source.path, line=index + 1, text=line,
+                                           paragraph="\n".join(lines[start[index]:end[index] + 1])))
     return tuple(found)
 
 
@@ -116,8 +117,10 @@ def identify(source: Source, measured: Sequence[ClaimFacts], leverage: tagging.L
     audits = []
     for facts in sorted(measured, key=lambda f: f.claim.line):
         kinds = suspicions(facts, leverage)
+        if not kinds or facts.claim.line in settled_lines:
+            continue
         reading = claim_reads(reads, facts.claim)
-        if not kinds or not reading or facts.claim.line in settled_lines:
+        if not reading:
             continue
         claim = claim_ref(source, facts, kinds)
         provenance = tagging.provenance(facts.agreements, facts.contradictions, facts.enforcement,
