@@ -81,6 +81,8 @@ class Edges:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Result:
+    """Where a run ended: its final state, and the certificate and brief when it certified."""
+
     state: RunState
     certificate: Certificate | None = None
     brief: str | None = None

@@ -98,6 +98,8 @@ class DecisionRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GroundingMark:
+    """F2: how one item's content reaches the recipient, and the detail that shows it."""
+
     item_id: str
     grounding: Grounding
     detail: str
@@ -105,6 +107,8 @@ class GroundingMark:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ProvenanceMark:
+    """F3b: where one item's content came from."""
+
     item_id: str
     provenance: Provenance
     source: str
@@ -112,6 +116,8 @@ class ProvenanceMark:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Disposition:
+    """F3: KEEP, ROUTE or DROP for one item, with its value and basis (and whether a gate answered)."""
+
     item_id: str
     kind: DispositionKind
     value: str | None  # inline evidence (KEEP) or stable reference (ROUTE)
@@ -156,6 +162,8 @@ class Question:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryEntry:
+    """A DROP a gate answer made, with its reason: the record of what left the record (session-side only)."""
+
     item_id: str
     token: str
     disposition: DispositionKind

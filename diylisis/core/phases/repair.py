@@ -20,6 +20,8 @@ POINTER_KINDS = frozenset({"deictic", "session-id", "bare-issue-ref", "ephemeral
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Edit:
+    """One text edit a repair pass applies: the item, its kind, the span it replaces and the text put there."""
+
     item_id: str
     kind: str  # resolution | excision
     line: int
