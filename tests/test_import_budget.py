@@ -61,7 +61,7 @@ ALLOWED = frozenset({
     "diylisis.core.state", "diylisis.core.secrets", "diylisis.edges.hook_certificates",
     "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.core.codec", "diylisis.edges.config", "diylisis.edges.runs",
     "diylisis.edges.signing",
-    "diylisis.core.gate", "diylisis.edges.run_files",
+    "diylisis.edges.run_files",
     "diylisis.edges.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.edges.note_text", "diylisis.core.engine", "diylisis.edges.gitio",
     "diylisis.edges.gitio.context",
     "diylisis.edges.records", "diylisis.edges.records.base", "diylisis.edges.records.msgfile",

@@ -17,7 +17,7 @@ from diylisis.core.engine import Edges, Result, run
 from diylisis.core.errors import BadInput
 from diylisis.core.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
 from diylisis.core.phases import f0_contract, f2_grounding
-from diylisis.core.state import Answer, RunState, RunStatus
+from diylisis.core.state import RunState, RunStatus
 from diylisis.edges import gitio, records, runs, signing, store
 from diylisis.edges.certificate_target import check_certificate_target
 from diylisis.edges.config import ContractFields
@@ -29,6 +29,7 @@ TYPE_CHECKING = False  # true for type checkers only: the hook never imports typ
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from diylisis.core.gate import Answer
     from diylisis.core.gate import Question as GateQuestion
     from diylisis.core.model import Finding, RepoContext, ZeroMemoryVerdict
     from diylisis.core.refuter import RefuterInput

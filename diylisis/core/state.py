@@ -10,8 +10,21 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from diylisis.core.gate import Answer as Answer  # the gate's answer, shared by every kind of run
 from diylisis.core.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.core.gate import Answer as Answer
+
+
+def __getattr__(name: str) -> object:
+    """Answer, the gate's answer shared by every kind of run, imported on first use: a clean
+    commit message is asked no question, so the commit-msg hook never loads the gate."""
+    if name == "Answer":
+        from diylisis.core.gate import Answer
+
+        return Answer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ItemOrigin(enum.Enum):

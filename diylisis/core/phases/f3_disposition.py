@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from diylisis.core.model import Contract
 from diylisis.core.state import (
     RESIDUAL_OPTIONS,
-    Answer,
     Disposition,
     DispositionKind,
     Grounding,
@@ -17,6 +16,10 @@ from diylisis.core.state import (
     Provenance,
     ProvenanceMark,
 )
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.core.gate import Answer
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,7 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from diylisis.core.state import Answer, DecisionRecord, Item, RepairDelta
+from diylisis.core.state import DecisionRecord, Item, RepairDelta
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.core.gate import Answer
 
 # categories whose surface token is a pointer: the canonical reference stands in for it
 POINTER_KINDS = frozenset({"deictic", "session-id", "bare-issue-ref", "ephemeral-ref"})
