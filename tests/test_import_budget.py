@@ -59,7 +59,7 @@ ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.core.errors", "diylisis.commands",
     "diylisis.commands.hook", "diylisis.app.hooks", "diylisis.core.model", "diylisis.core.digests",
     "diylisis.core.state", "diylisis.core.secrets", "diylisis.edges.hook_certificates",
-    "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.core.codec", "diylisis.edges.config", "diylisis.edges.runs",
+    "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.core.codec", "diylisis.edges.config",
     "diylisis.edges.signing",
     "diylisis.edges.run_files",
     "diylisis.edges.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.edges.note_text", "diylisis.core.engine", "diylisis.edges.gitio",

@@ -18,7 +18,10 @@ from diylisis.core.errors import BadInput
 from diylisis.core.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
 from diylisis.core.phases import f0_contract, f2_grounding
 from diylisis.core.state import RunState, RunStatus
-from diylisis.edges import gitio, records, runs, signing, store
+
+# edges.runs (run files with their pending repairs) is imported where a run file is read or
+# written: the commit-msg hook keeps none, and names a run by run_files.new_run_id alone
+from diylisis.edges import gitio, records, run_files, signing, store
 from diylisis.edges.certificate_target import check_certificate_target
 from diylisis.edges.config import ContractFields
 from diylisis.edges.records import msgfile
@@ -111,7 +114,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
     if check_dirty:
         refuse_dirty(workspace, target)
     return RunState(
-        run_id=runs.new_run_id(), target=target, contract=contract, utterances=utterances,
+        run_id=run_files.new_run_id(), target=target, contract=contract, utterances=utterances,
         contract_provenance=f0_contract.mark_provenance(contract, utterances, ratified_by),
         status=RunStatus.RUNNING)
 
@@ -150,7 +153,7 @@ def refuse_dirty(workspace: Workspace, target: Target) -> None:
 
 def _interrupted_repairs(workspace: Workspace, target: Target) -> list[str]:
     """The runs whose repair of target's file a kill left unfinished, newest first."""
-    from diylisis.edges import repair_commit
+    from diylisis.edges import repair_commit, runs
 
     try:
         path = repair_commit.paths(workspace.root, target.locator)[0]
@@ -281,6 +284,8 @@ def refuter_for(workspace: Workspace) -> Callable[[RefuterInput], ZeroMemoryVerd
 
 
 def _save(git_dir: str, state: RunState) -> None:
+    from diylisis.edges import runs
+
     runs.save(git_dir, state)
 
 
@@ -308,6 +313,8 @@ def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bo
 
 def forget(workspace: Workspace, run_id: str) -> None:
     """Remove a run's file unless it holds an unfinished repair (resume or abort settles that)."""
+    from diylisis.edges import runs
+
     if runs.pending_repair(workspace.git_dir, run_id) is None:
         runs.remove(workspace.git_dir, run_id)
 
@@ -338,6 +345,7 @@ def answer_check(workspace: Workspace, target: Target) -> Callable[[GateQuestion
 def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
     """Record one answer in a paused run (`git distill answer`), checked as the gate checks it."""
     from diylisis.core import gate as core_gate
+    from diylisis.edges import runs
     from diylisis.edges.certify_gate import as_gate_question
 
     state = runs.load(workspace.git_dir, run_id)
@@ -359,6 +367,8 @@ def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
 
 def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
     """Continue a paused run from its saved state; a record edited meanwhile re-enters F1."""
+    from diylisis.edges import runs
+
     state, pending = runs.load_with_pending(workspace.git_dir, run_id)
     if state.status not in (RunStatus.PAUSED, RunStatus.RUNNING):
         raise BadInput(f"run {run_id} is {state.status}; start a new certification instead")
