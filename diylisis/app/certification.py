@@ -17,8 +17,11 @@ from diylisis.core.engine import Edges, Result, run
 from diylisis.core.errors import BadInput
 from diylisis.core.model import Certificate, RecordKind, Severity, Snapshot, Target, sha256_digest
 from diylisis.core.phases import f0_contract, f2_grounding
-from diylisis.core.state import Answer, RunState, RunStatus
-from diylisis.edges import gitio, records, runs, signing, store
+from diylisis.core.state import RunState, RunStatus
+
+# edges.runs (run files with their pending repairs) is imported where a run file is read or
+# written: the commit-msg hook keeps none, and names a run by run_files.new_run_id alone
+from diylisis.edges import gitio, records, run_files, signing, store
 from diylisis.edges.certificate_target import check_certificate_target
 from diylisis.edges.config import ContractFields
 from diylisis.edges.records import msgfile
@@ -29,6 +32,7 @@ TYPE_CHECKING = False  # true for type checkers only: the hook never imports typ
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from diylisis.core.gate import Answer
     from diylisis.core.gate import Question as GateQuestion
     from diylisis.core.model import Finding, RepoContext, ZeroMemoryVerdict
     from diylisis.core.refuter import RefuterInput
@@ -111,7 +115,7 @@ def start(workspace: Workspace, target: Target, request: ContractFields,
     if check_dirty:
         refuse_dirty(workspace, target)
     return RunState(
-        run_id=runs.new_run_id(), target=target, contract=contract, utterances=utterances,
+        run_id=run_files.new_run_id(), target=target, contract=contract, utterances=utterances,
         contract_provenance=f0_contract.mark_provenance(contract, utterances, ratified_by),
         status=RunStatus.RUNNING)
 
@@ -150,7 +154,7 @@ def refuse_dirty(workspace: Workspace, target: Target) -> None:
 
 def _interrupted_repairs(workspace: Workspace, target: Target) -> list[str]:
     """The runs whose repair of target's file a kill left unfinished, newest first."""
-    from diylisis.edges import repair_commit
+    from diylisis.edges import repair_commit, runs
 
     try:
         path = repair_commit.paths(workspace.root, target.locator)[0]
@@ -299,6 +303,8 @@ def refuter_for(workspace: Workspace) -> Callable[[RefuterInput], ZeroMemoryVerd
 
 
 def _save(git_dir: str, state: RunState) -> None:
+    from diylisis.edges import runs
+
     runs.save(git_dir, state)
 
 
@@ -326,6 +332,8 @@ def certify(workspace: Workspace, state: RunState, gate: Gate, *, check_only: bo
 
 def forget(workspace: Workspace, run_id: str) -> None:
     """Remove a run's file unless it holds an unfinished repair (resume or abort settles that)."""
+    from diylisis.edges import runs
+
     if runs.pending_repair(workspace.git_dir, run_id) is None:
         runs.remove(workspace.git_dir, run_id)
 
@@ -356,6 +364,7 @@ def answer_check(workspace: Workspace, target: Target) -> Callable[[GateQuestion
 def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
     """Record one answer in a paused run (`git distill answer`), checked as the gate checks it."""
     from diylisis.core import gate as core_gate
+    from diylisis.edges import runs
     from diylisis.edges.certify_gate import as_gate_question
 
     state = runs.load(workspace.git_dir, run_id)
@@ -377,6 +386,8 @@ def answer(workspace: Workspace, run_id: str, answer: Answer) -> RunState:
 
 def resume(workspace: Workspace, run_id: str, gate: Gate) -> Result:
     """Continue a paused run from its saved state; a record edited meanwhile re-enters F1."""
+    from diylisis.edges import runs
+
     state, pending = runs.load_with_pending(workspace.git_dir, run_id)
     if state.status not in (RunStatus.PAUSED, RunStatus.RUNNING):
         raise BadInput(f"run {run_id} is {state.status}; start a new certification instead")

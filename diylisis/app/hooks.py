@@ -353,10 +353,10 @@ def _run(workspace, state: RunState, gate, *, read=None, check_only: bool = Fals
 def forget_run(workspace, state: RunState) -> None:
     """Drop the run file a hook run left: the message or staged file is what a retry starts
     from, and a hook runs on every commit, so its run files would only pile up."""
-    from diylisis.edges import runs
+    from diylisis.edges import run_files
 
     try:
-        os.unlink(runs.run_file(workspace.git_dir, state.run_id))
+        os.unlink(run_files.run_file(workspace.git_dir, state.run_id))
     except FileNotFoundError:
         pass
 

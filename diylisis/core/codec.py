@@ -80,9 +80,9 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _extra_namespace() -> dict[str, Any]:
-    from diylisis.core import state
+    from diylisis.core import gate, state
 
-    return dict(vars(state))
+    return vars(gate) | vars(state)  # RunState.answers hold the gate's Answer; state's Question wins
 
 
 def _decoder(tp: Any) -> Decoder:

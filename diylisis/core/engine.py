@@ -34,7 +34,6 @@ from diylisis.core.phases import (
 from diylisis.core.refuter import RefuterInput
 from diylisis.core.state import (
     RESIDUAL_OPTIONS,
-    Answer,
     DecisionRecord,
     DispositionKind,
     FieldMark,
@@ -53,6 +52,7 @@ TYPE_CHECKING = False  # true for type checkers only: the hook never imports typ
 if TYPE_CHECKING:
     from typing import Any
 
+    from diylisis.core.gate import Answer
     from diylisis.core.tagging import SupportFacts
     from diylisis.edges.certify_gate import Gate
 
@@ -86,6 +86,8 @@ class Edges:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Result:
+    """Where a run ended: its final state, and the certificate and brief when it certified."""
+
     state: RunState
     certificate: Certificate | None = None
     brief: str | None = None
@@ -489,6 +491,8 @@ def _apply_exposure_answers(state: RunState, read_source: Callable[[str], str | 
         locator = by_slug.get(entry.item_id)
         if entry.reason != "exposure" or answer is None or locator is None or answer.option == "defer":
             continue
+        from diylisis.core.gate import Answer  # only an answered exposure residual makes new answers
+
         if answer.option == "resolve":
             text = read_source(locator) or ""
             exposed = {a.item_id for a in _answers_by_item(state) if a.option == "drop"}

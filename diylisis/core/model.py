@@ -213,6 +213,8 @@ class StableRef:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InlineEvidence:
+    """The content a KEEP verdict carries inline, as the record states it."""
+
     content: str
 
 
@@ -253,6 +255,8 @@ DEFAULT_VERB = "Read {locator} and execute it"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActivationEdge:
+    """How the recipient is told to act on the record: a verb with {locator}, and the locator."""
+
     verb: str
     locator: str
 
@@ -292,6 +296,8 @@ class Realization(enum.Enum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SweepRow:
+    """One row of a refuter's sweep table: a checklist category, its status and what was checked."""
+
     category: int
     status: SweepStatus
     checked: str
@@ -305,6 +311,8 @@ class SweepRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RefuterFinding:
+    """One residue token a refuter reports, where it is, why it fails the reader, and its advice."""
+
     token: str
     location: str
     category: int
@@ -315,6 +323,8 @@ class RefuterFinding:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ZeroMemoryVerdict:
+    """F5: a refuter's verdict on the record, with a sweep row for each checklist category."""
+
     passed: bool
     realization: Realization
     sweep: tuple[SweepRow, ...]
@@ -354,6 +364,8 @@ CERTIFICATE_SCHEMA = "diylisis.certificate/1"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TargetIdentity:
+    """Which bytes a certificate holds for: their digest, the boundary they were cut at, the revision."""
+
     digest: str  # sha256:<hex> over the snapshot boundary
     boundary: str
     revision: str | None = None
@@ -370,6 +382,8 @@ class EmittedDelta:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReceptionProcedure:
+    """What the recipient is granted and runs on receipt: sources, checks, scope, stop, dereference steps."""
+
     role: str
     granted_sources: tuple[str, ...]
     verification: tuple[str, ...]
@@ -381,6 +395,8 @@ class ReceptionProcedure:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Certificate:
+    """F7: the portability certificate of one record for a recipient role (spec: Certificate)."""
+
     target: Target
     identity: TargetIdentity
     role: str

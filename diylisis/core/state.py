@@ -10,8 +10,21 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from diylisis.core.gate import Answer as Answer  # the gate's answer, shared by every kind of run
 from diylisis.core.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.core.gate import Answer as Answer
+
+
+def __getattr__(name: str) -> object:
+    """Answer, the gate's answer shared by every kind of run, imported on first use: a clean
+    commit message is asked no question, so the commit-msg hook never loads the gate."""
+    if name == "Answer":
+        from diylisis.core.gate import Answer
+
+        return Answer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ItemOrigin(enum.Enum):
@@ -98,6 +111,8 @@ class DecisionRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GroundingMark:
+    """F2: how one item's content reaches the recipient, and the detail that shows it."""
+
     item_id: str
     grounding: Grounding
     detail: str
@@ -105,6 +120,8 @@ class GroundingMark:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ProvenanceMark:
+    """F3b: where one item's content came from."""
+
     item_id: str
     provenance: Provenance
     source: str
@@ -112,6 +129,8 @@ class ProvenanceMark:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Disposition:
+    """F3: KEEP, ROUTE or DROP for one item, with its value and basis (and whether a gate answered)."""
+
     item_id: str
     kind: DispositionKind
     value: str | None  # inline evidence (KEEP) or stable reference (ROUTE)
@@ -156,6 +175,8 @@ class Question:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryEntry:
+    """A DROP a gate answer made, with its reason: the record of what left the record (session-side only)."""
+
     item_id: str
     token: str
     disposition: DispositionKind

@@ -34,6 +34,8 @@ SECTIONS = ("contract", "detect", "hooks", "refuter", "limits", "verify")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HookSettings:
+    """`[hooks]`: the role hooks certify for, the record files they judge, and which generated messages."""
+
     role: str = "reviewer"
     files: tuple[str, ...] = ()
     # which generated messages (fixup!/squash!/amend!, merge, revert, repair) are judged; none by default
@@ -42,6 +44,8 @@ class HookSettings:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RefuterSettings:
+    """`[refuter]`: the command that refutes a record, its realization, time limit and retries."""
+
     command: tuple[str, ...] = ()
     realization: str = "generic-subagent"
     timeout: float = 300.0
@@ -60,6 +64,8 @@ class VerifySettings:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Config:
+    """A repository's settings: F0 defaults, detection, hooks, refuter, limits and verify policy."""
+
     contract: ContractFields = field(default_factory=ContractFields)
     detect_table: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     hooks: HookSettings = field(default_factory=HookSettings)

@@ -32,6 +32,8 @@ DEFAULT_KIND = "certify"  # run files written before runs had a kind
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StoredRun:
+    """One run file as read: the run id, its kind and the kind's own data."""
+
     run_id: str
     kind: str
     data: dict[str, Any]  # the kind's own fields, without "kind"

@@ -201,6 +201,8 @@ def _parts(languages: tuple[str, ...], key: str) -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Gate:
+    """The prefilter of one key's fragments: which literal lets which fragments through."""
+
     triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
     always: int  # fragments with no required literal: they always run
     full: int
@@ -265,6 +267,8 @@ def _shapes_in(languages: tuple[str, ...], text: str) -> int:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Layout:
+    """Where each key's fragments sit in a triggers_in() bit mask."""
+
     offset: dict[str, int]  # key -> the triggers_in() bit of its first fragment
     full: dict[str, int]  # key -> the bits of all its fragments, unshifted
     size: int  # bits the fragments of every key take
@@ -287,6 +291,8 @@ def _layout(languages: tuple[str, ...]) -> _Layout:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Scanner:
+    """Everything triggers_in needs for the keys of a set of languages."""
+
     literals: Prefilter  # every key's literals, each standing for the bits of the fragments it lets through
     always: int  # fragments without required literals
     further: dict[int, tuple[tuple[str, ...], ...]]  # fragment bit -> its further literal sets
@@ -344,6 +350,8 @@ def _sorted_sets(sets: tuple[frozenset[str], ...]) -> tuple[tuple[str, ...], ...
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Derived:
+    """The tables derived from the lexicon files that the per-user cache keeps."""
+
     lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns
     literals: dict[str, tuple[str, ...] | None]  # lexicon fragment -> required_literals, sorted
     further: dict[str, tuple[tuple[str, ...], ...]]  # lexicon fragment -> further_literals, when it has some

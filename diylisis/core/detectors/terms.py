@@ -25,7 +25,6 @@ _DEFINES = (
 def coined_terms(doc: Doc) -> Iterator[Finding]:
     """CT801: hyphenated or CamelCase jargon that the repository never mentions and the record never defines."""
     assert doc.context is not None
-    common = _common(doc.lexicon.words("common_compound"))
     seen: set[str] = set()
     candidates = []
     for pattern in _candidate_patterns(doc.prose):
@@ -39,7 +38,7 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
                 if term.count("-") == 1 and (term[0].lower() + term[1:]).islower():
                     seen.add(low)  # a later "Foo-Bar" is the same word
                     continue  # two-part compounds ("Empty-string" opening a sentence too) are ordinary English
-                if _is_common(term, common) or _is_idiom(term):
+                if _is_common(term, _common(doc.lexicon.words("common_compound"))) or _is_idiom(term):
                     continue
             seen.add(low)
             if doc.settings.accepts(term) or _defined_in_record(doc, term, match.start()):

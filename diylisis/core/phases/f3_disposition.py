@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from diylisis.core.model import Contract
 from diylisis.core.state import (
     RESIDUAL_OPTIONS,
-    Answer,
     Disposition,
     DispositionKind,
     Grounding,
@@ -26,6 +25,7 @@ from diylisis.core.state import (
 TYPE_CHECKING = False  # true for type checkers only: the commit-msg hook imports neither typing nor tagging
 if TYPE_CHECKING:
     from diylisis.core import tagging
+    from diylisis.core.gate import Answer
 
 
 # A pointer whose line the source contradicts is the record's claim against the code: the author

@@ -12,7 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from diylisis.core.state import Answer, DecisionRecord, Item, RepairDelta
+from diylisis.core.state import DecisionRecord, Item, RepairDelta
+
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from diylisis.core.gate import Answer
 
 # categories whose surface token is a pointer: the canonical reference stands in for it
 POINTER_KINDS = frozenset({"deictic", "session-id", "bare-issue-ref", "ephemeral-ref"})
@@ -20,6 +24,8 @@ POINTER_KINDS = frozenset({"deictic", "session-id", "bare-issue-ref", "ephemeral
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Edit:
+    """One text edit a repair pass applies: the item, its kind, the span it replaces and the text put there."""
+
     item_id: str
     kind: str  # resolution | excision
     line: int
