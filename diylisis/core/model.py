@@ -186,7 +186,8 @@ class RepoContext(Protocol):
 
     def in_change(self, text: str) -> bool:
         """The certified revision's own change (against its first parent; the staged change for a
-        commit being written) adds or removes a line or path holding text: the change's subject."""
+        commit being written) adds or removes a line or path holding text: the change's subject.
+        Asked of commit messages; for a file record the answer is False."""
 
 
 # --- StableRef and verdicts (spec: StableRef, RouteJudgment) -------------------------------

@@ -253,7 +253,7 @@ class PygitContext:
 
     def in_change(self, text: str) -> bool:
         """The revision's change against its first parent adds or removes a line or path holding text."""
-        return _in_change(self.repo.path, str(self.commit.id), text, self._vocabulary)
+        return _in_change(self.repo.path, str(self.commit.id), text, self._vocabulary, self._exclude)
 
 
 class _TreeIndex:
@@ -930,7 +930,7 @@ class GitCommandContext:
 
     def in_change(self, text: str) -> bool:
         """The revision's change (the staged change when the revision is the index) adds or removes text."""
-        return _in_change(self.workdir, self.revision, text, self._vocabulary)
+        return _in_change(self.workdir, self.revision, text, self._vocabulary, self._exclude)
 
 
 class HostContext:
@@ -993,8 +993,10 @@ def _uses_identifier(cwd: str, revision: str | None, name: str, memo: dict[str, 
     return bool(memo[key])
 
 
-def _in_change(cwd: str, revision: str | None, text: str, memo: dict[str, object]) -> bool:
-    if not text.strip():
+def _in_change(cwd: str, revision: str | None, text: str, memo: dict[str, object], exclude: str | None) -> bool:
+    """exclude: the record's own file. A file record is not a commit message: the change of the
+    revision it is read at is not its subject, so nothing is in it."""
+    if exclude or not text.strip():
         return False
     if "change" not in memo:
         if revision is None:

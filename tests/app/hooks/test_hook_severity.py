@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from hookutil import committed_repo, distill, ok, run, write
 
-# "off-by-one" is in no file of the repository: a coined-term finding, a warning by default
-WARNED = "Fix the off-by-one in the page counter\n\nThe last page was skipped on a multiple of ten.\n"
+# "fold-and-flush" is in no file of the repository: a coined-term finding, a warning by default
+WARNED = "Fix the fold-and-flush step in the page counter\n\nThe last page was skipped on a multiple of ten.\n"
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def test_a_warning_alone_does_not_refuse_the_commit(work: Path) -> None:
     assert '"severity": "warning"' in scanned.stdout  # the finding is there, as advice
     done = run(work, "git", "commit", "-q", "--allow-empty", "-m", WARNED)
     assert done.returncode == 0, done.stderr
-    assert ok(work, "git", "log", "-1", "--format=%s").strip() == "Fix the off-by-one in the page counter"
+    assert ok(work, "git", "log", "-1", "--format=%s").strip() == "Fix the fold-and-flush step in the page counter"
     assert distill(work, "verify", "HEAD").returncode == 0
 
 
@@ -32,4 +32,4 @@ def test_a_rule_the_user_raises_to_error_refuses_again(work: Path) -> None:
     ok(work, "git", "commit", "-q", "--no-verify", "-m", "Raise the coined-term rule to an error")
     done = run(work, "git", "commit", "-q", "--allow-empty", "-m", WARNED)
     assert done.returncode != 0
-    assert "off-by-one" in done.stderr and "CT801" in done.stderr
+    assert "fold-and-flush" in done.stderr and "CT801" in done.stderr

@@ -178,3 +178,14 @@ def test_a_markdown_path_or_a_pull_request_body_is_read_as_markdown(repo: Path) 
     body = Snapshot(target=Target(kind=RecordKind.PRBODY, locator="-"), data=data, boundary="pull-request body")
     found, _ = detect_with_suppressions(body, HOST, DetectSettings())
     assert ("EP505", "/tmp/run3.log") in [(f.rule_id, f.token) for f in found]
+
+
+def test_a_file_record_has_no_change_for_its_subject(repo: Path) -> None:
+    (repo / "TASK.md").write_text("The failing run is in /tmp/run3.log.\n", encoding="utf-8")
+    git(repo, "add", "TASK.md")
+    assert not GitCommandContext(repo, exclude_path="TASK.md").in_change("/tmp/run3.log")
+    assert GitCommandContext(repo).in_change("/tmp/run3.log")
+    head = commit(repo, "Add notes", {"notes.txt": "see /tmp/run3.log\n"})
+    pygit = pygit2.Repository(str(repo))
+    assert not PygitContext(pygit, head, exclude_path="TASK.md").in_change("/tmp/run3.log")
+    assert PygitContext(pygit, head).in_change("/tmp/run3.log")
