@@ -216,7 +216,8 @@ Repair: put the content in the record or the repository, or link a public durabl
 
 _DOC_SESSION_ID = """\
 What it flags: identifiers of sessions and runs: "session 48da0821", "세션(48da0821)",
-"2026-08-03 세션", "thread id: …".
+"2026-08-03 세션", "thread id: …", and pointers into an agent's memory or scratch notes
+("~/.claude/projects/…/memory/x.md", "[[feedback_retry]]", "feedback_retry_loop.md").
 
 Why a fresh reader fails: only the author's tools can look the id up.
 
