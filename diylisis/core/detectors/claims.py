@@ -56,7 +56,9 @@ _RESULT = (
     r"(?:errors|warnings|failures|issues)|[✅✔☑]\uFE0F?)"
 )
 # What every shape holds: a check word, a fraction or a check mark (the rule's prefilter).
-SHAPE_NEEDS = LazyPattern(rf"(?i)(?<![\w-]){_CHECK}(?![\w-])|\d\s?/\s?\d|[✅✔☑]")
+SHAPE_NEEDS = LazyPattern(
+    rf"(?i)(?<![\w-]){_CHECK}(?![\w-])|\d\s?/\s?\d|[✅✔☑]|verified|confirmed|tested|validated"
+)
 _CLAUSE_RESULT = LazyPattern(
     rf"(?i)(?<![\w-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
     r"(?![\w-])(?=(?P<after>[^\n]{0,24}))"
@@ -87,6 +89,22 @@ _BEFORE_GOAL = LazyPattern(
 )
 
 
+# A short noun phrase closed by a participle, as a list item or a sentence: "Local install verified",
+# "Backwards compatibility confirmed". ("Works correctly" is not read: it describes behaviour far more
+# often than it claims a check.)
+_PARTICIPLE_CLAIM = LazyPattern(
+    r"(?im)(?:^[ \t]*+(?:(?:[-*+•]|\d+[.)]|[✅✔☑]\uFE0F?)[ \t]+)?|(?<=[.!?;(])[ \t]++)"
+    r"(?P<claim>(?:[\w/.`'-]+[ \t]+){1,4}(?:verified|confirmed|tested|validated))(?=[ \t]*(?:$|[.,;:!)]))"
+)
+# A goal, a condition or a negation in the phrase: "not yet verified", "to be confirmed".
+_HEDGE = LazyPattern(
+    r"(?i)(?<![\w-])(?:not|never|needs?|should|must|will|would|to|yet|only|if|when|so|that|until|unless|make|makes|"
+    r"ensure|ensures|whether)(?![\w-])|n't"
+)
+# A participle after a form of "be" or "have", or a qualified one, describes ("was tested on Linux", "lightly tested").
+_DESCRIBED = LazyPattern(r"(?i)(?<![\w-])(?:be|been|being|is|are|was|were|has|have|had|lightly|barely|partially|hardly)(?![\w-])")
+
+
 def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
     """Spans of result claims found by their shape in a view (see the patterns above)."""
     if SHAPE_NEEDS.search(view) is None:
@@ -101,13 +119,17 @@ def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
             continue  # "passes the flag to the linker", "success message": an object follows, not a result
         if _NARRATIVE_AFTER.search(match.group("after")):
             continue  # "the test passed, but the live site crashed": the story of a bug, not a claim
-        if re.search(r":\S", match.group("between")):
-            continue  # "check:all": a script name, not a label and its result
+        if re.search(r":\S|[()\[\]\"“”]", match.group("between")):
+            continue  # "check:all" names a script; "(tests, CI) and a result word (passed" lists words
         if _BEFORE_GOAL.search(view[max(0, match.start() - 40) : match.start()].rsplit("\n", 1)[-1]):
             continue
         yield match.start(), match.end("result")
     for match in _MARK_FIRST.finditer(view):
         yield match.start(), match.end()
+    for match in _PARTICIPLE_CLAIM.finditer(view):
+        if not _HEDGE.search(match.group("claim")) and not _DESCRIBED.search(match.group("claim")):
+            yield match.span("claim")
+
     if "/" not in view:
         return
     for match in _FRACTION.finditer(view):

@@ -81,7 +81,7 @@ def private_urls(doc: Doc) -> Iterator[Finding]:
 
 
 def session_ids(doc: Doc) -> Iterator[Finding]:
-    """EP503: a session or run identifier ("session 48da0821", "세션(48da0821)")."""
+    """EP503: a session or run identifier ("session 48da0821", "세션(48da0821)"), or a memory note's name."""
     yield from lexicon_findings(
         doc,
         "EP503",
@@ -90,6 +90,16 @@ def session_ids(doc: Doc) -> Iterator[Finding]:
         "prose",
         "identifies a session of the author's tools; nothing the reader has can look it up",
         "state what the session established instead of its id",
+    )
+    # a memory note is often named in inline code ("`feedback_lock_order.md`"); it is a place all the same
+    yield from lexicon_findings(
+        doc,
+        "EP503",
+        Category.EPHEMERAL_REF,
+        "memory_pointer",
+        "claims",
+        "points into an agent's memory or scratch notes, which live only on the author's machine",
+        "put what the note says in the record, or commit it and cite its path",
     )
 
 
@@ -313,8 +323,8 @@ RULES = (
         summary="Identifiers of the author's sessions or runs ('session 48da0821').",
         doc=_DOC_SESSION_ID,
         detect=session_ids,
-        lexicon_keys=("session_id_hint",),
-        requires=("session_id_hint",),
+        lexicon_keys=("session_id_hint", "memory_pointer"),
+        requires=("session_id_hint", "memory_pointer"),
     ),
     Rule(
         id="EP504",

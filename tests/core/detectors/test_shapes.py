@@ -36,6 +36,8 @@ def _blocking(text: str, context: object | None = None) -> list[str]:
         ("Nightly sweep 27/30.", "27/30"),
         ("Dry run 14/14.", "14/14"),
         ("- ✅ Importer validation", "✅ Importer validation"),
+        ("- Offline install verified", "Offline install verified"),
+        ("- Config migration confirmed.", "Config migration confirmed"),
     ],
 )
 def test_result_claims_are_found_by_their_shape(body: str, token: str) -> None:
@@ -56,6 +58,11 @@ def test_result_claims_are_found_by_their_shape(body: str, token: str) -> None:
         "Cut the budget to 1/2 and finish 3/4 of the queue.",
         "The `is_dir` check passes, and the loop goes on.",
         "The test result (success/failure) goes to the summary step.",
+        "It reads check nouns (tests, build, CI) and result words (passed, OK).",
+        "The fallback path was tested on Linux.",
+        "Only lightly tested.",
+        "Not yet verified.",
+        "So that the parser works correctly, strip the marker.",
     ],
 )
 def test_goals_conditions_objects_and_stories_are_not_result_claims(body: str) -> None:
@@ -81,6 +88,8 @@ def test_a_result_claim_with_output_after_it_is_evidenced() -> None:
         ("Both agreed (Claude + Gemini) on the lock order.", "NP601", "(Claude + Gemini"),
         ("Folds in the team review feedback.", "NP601", "team review feedback"),
         ("Also covers the codex findings on timeouts.", "NP601", "codex findings"),
+        ("Let me run the parser once more.", "NP601", "Let me run"),
+        ("Applies the changes you've outlined.", "DX102", "the changes you've outlined"),
     ],
 )
 def test_narration_is_found_by_its_shape(body: str, rule: str, token: str) -> None:
@@ -112,6 +121,7 @@ def test_program_behaviour_and_public_feedback_are_not_narration(body: str) -> N
         ("See ~/.codex/work/memory/locks.md for the details.", "EP503", "~/.codex/work/memory/locks.md"),
         ("Follows [[feedback_lock_order]].", "EP503", "[[feedback_lock_order]]"),
         ("Rules in memory_lock_order_notes.md apply.", "EP503", "memory_lock_order_notes.md"),
+        ("Grounded in `feedback_lock_order_hazard.md`.", "EP503", "feedback_lock_order_hazard.md"),
     ],
 )
 def test_session_words_and_memory_pointers(body: str, rule: str, token: str) -> None:
@@ -150,3 +160,27 @@ def test_a_lone_phase_subject_defines_nothing(repo_context: PygitContext) -> Non
 def test_a_record_that_lays_out_its_phases_defines_them(repo_context: PygitContext) -> None:
     text = "Plan the exporter\n\nPhase 1: read rows\nPhase 2: stream rows\n\nThis commit does Phase 1.\n"
     assert "SI204" not in {rule for rule, _ in _rules(text, repo_context)}
+
+
+SIGNED = "Signed-off-by: A U Thor <author@example.org>"
+
+
+def test_a_private_key_in_a_reference_trailer_is_read() -> None:
+    text = f"Split the importer\n\nRows are read lazily now.\n\nCloses: qx-k3m9a\n{SIGNED}\n"
+    assert ("SI206", "qx-k3m9a") in _rules(text)
+
+
+def test_a_host_issue_in_a_reference_trailer_does_not_block() -> None:
+    text = f"Split the importer\n\nRows are read lazily now.\n\nFixes: #12\n{SIGNED}\n"
+    assert _blocking(text, _host()) == []
+
+
+def test_credit_trailers_stay_masked() -> None:
+    text = f"Split the importer\n\nRows are read lazily now.\n\nCo-authored-by: Codex <codex@example.org>\n{SIGNED}\n"
+    assert _rules(text) == set()
+
+
+def _host() -> object:
+    from diylisis.edges.gitio.context import HostContext
+
+    return HostContext("github.com", "example", "importer")
