@@ -57,7 +57,7 @@ _RESULT = (
 )
 # What every shape holds: a check word, a fraction or a check mark (the rule's prefilter).
 SHAPE_NEEDS = LazyPattern(
-    rf"(?i)(?<![\w-]){_CHECK}(?![\w-])|\d\s?/\s?\d|[✅✔☑]|verified|confirmed|tested|validated"
+    rf"(?i)(?<![\w-]){_CHECK}(?![\w-])|\d\s?/\s?\d|[✅✔☑]|verified|confirmed|tested|validated|an `"
 )
 _CLAUSE_RESULT = LazyPattern(
     rf"(?i)(?<![\w-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
@@ -93,9 +93,11 @@ _BEFORE_GOAL = LazyPattern(
 # "Backwards compatibility confirmed". ("Works correctly" is not read: it describes behaviour far more
 # often than it claims a check.)
 _PARTICIPLE_CLAIM = LazyPattern(
-    r"(?im)(?:^[ \t]*+(?:(?:[-*+•]|\d+[.)]|[✅✔☑]\uFE0F?)[ \t]+)?|(?<=[.!?;(])[ \t]++)"
+    r"(?im)(?:^[ \t]*+(?:(?:[-*+•]|\d+[.)]|[✅✔☑]\uFE0F?)[ \t]+)?|(?<=[.!?;])[ \t]++|(?<=\())"
     r"(?P<claim>(?:[\w/.`'-]+[ \t]+){1,4}(?:verified|confirmed|tested|validated))(?=[ \t]*(?:$|[.,;:!)]))"
 )
+# A subjectless report of a command run, with nothing of its output: "Ran `make check` for the CLI."
+_RAN_COMMAND = LazyPattern(r"(?m)(?:^[ \t]*+(?:[-*+•][ \t]+)?|(?<=[.!?;])[ \t]++)(?P<ran>(?:Ran|Re-?ran|Reran) `[^`\n]+`)")
 # A goal, a condition or a negation in the phrase: "not yet verified", "to be confirmed".
 _HEDGE = LazyPattern(
     r"(?i)(?<![\w-])(?:not|never|needs?|should|must|will|would|to|yet|only|if|when|so|that|until|unless|make|makes|"
@@ -126,6 +128,9 @@ def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
         yield match.start(), match.end("result")
     for match in _MARK_FIRST.finditer(view):
         yield match.start(), match.end()
+    if "an `" in view:
+        for match in _RAN_COMMAND.finditer(view):
+            yield match.span("ran")
     for match in _PARTICIPLE_CLAIM.finditer(view):
         if not _HEDGE.search(match.group("claim")) and not _DESCRIBED.search(match.group("claim")):
             yield match.span("claim")

@@ -38,6 +38,8 @@ def _blocking(text: str, context: object | None = None) -> list[str]:
         ("- ✅ Importer validation", "✅ Importer validation"),
         ("- Offline install verified", "Offline install verified"),
         ("- Config migration confirmed.", "Config migration confirmed"),
+        ("Shortcuts respond again (retry fix verified).", "retry fix verified"),
+        ("- Ran `make check` for the CLI.", "Ran `make check`"),
     ],
 )
 def test_result_claims_are_found_by_their_shape(body: str, token: str) -> None:
@@ -63,6 +65,7 @@ def test_result_claims_are_found_by_their_shape(body: str, token: str) -> None:
         "Only lightly tested.",
         "Not yet verified.",
         "So that the parser works correctly, strip the marker.",
+        "The loader ran into a wall when `make` ran twice.",
     ],
 )
 def test_goals_conditions_objects_and_stories_are_not_result_claims(body: str) -> None:
@@ -118,6 +121,7 @@ def test_program_behaviour_and_public_feedback_are_not_narration(body: str) -> N
         ("Picks up what the prior session left open.", "DX101", "the prior session"),
         ("End-of-session cleanup of the scratch files.", "DX101", "End-of-session"),
         ("Drafted in a late-night session.", "DX101", "late-night session"),
+        ("Drafted in an overnight cache-tuning session.", "DX101", "overnight cache-tuning session"),
         ("See ~/.codex/work/memory/locks.md for the details.", "EP503", "~/.codex/work/memory/locks.md"),
         ("Follows [[feedback_lock_order]].", "EP503", "[[feedback_lock_order]]"),
         ("Rules in memory_lock_order_notes.md apply.", "EP503", "memory_lock_order_notes.md"),
