@@ -188,3 +188,13 @@ def _host() -> object:
     from diylisis.edges.gitio.context import HostContext
 
     return HostContext("github.com", "example", "importer")
+
+
+def test_x_of_y_compounds_are_established_english(repo_context: PygitContext) -> None:
+    found = _rules("Cache by hour\n\nKey the cache by time-of-day and drop out-of-date rows.\n", repo_context)
+    assert "CT801" not in {rule for rule, _ in found}, found
+
+
+def test_a_named_agent_re_review_is_narration_and_a_generic_one_is_not() -> None:
+    assert ("NP601", "gemini re-review") in _rules("Guard the cache\n\nA gemini re-review flagged the race.\n")
+    assert "NP601" not in {r for r, _ in _rules("Guard the cache\n\nThe rule reads an agent's re-review.\n")}
