@@ -55,9 +55,10 @@ _RESULT = (
     r"(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|green|ok|okay|(?:with )?(?:zero|no|0) "
     r"(?:errors|warnings|failures|issues)|[✅✔☑]\uFE0F?)"
 )
-# What every shape holds: a check word, a fraction or a check mark (the rule's prefilter).
+# What every shape holds, as plain literals the rule's prefilter looks for ("/" for a lone count).
 SHAPE_NEEDS = LazyPattern(
-    rf"(?i)(?<![\w-]){_CHECK}(?![\w-])|\d\s?/\s?\d|[✅✔☑]|verified|confirmed|tested|validated|an `"
+    r"(?i)test|spec|check|build|lint|compil|ci|regression|smoke|e2e|pipeline|validat|tsc|clippy|mypy|ruff|jest|"
+    r"rspec|phpunit|✅|✔|☑|verified|confirmed|an `|/"
 )
 _CLAUSE_RESULT = LazyPattern(
     rf"(?i)(?<![\w-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
@@ -107,11 +108,43 @@ _HEDGE = LazyPattern(
 _DESCRIBED = LazyPattern(r"(?i)(?<![\w-])(?:be|been|being|is|are|was|were|has|have|had|lightly|barely|partially|hardly)(?![\w-])")
 
 
+# Substrings without which a shape cannot match (in the lower-cased view): finding them is far cheaper
+# than a scan with the shapes' patterns, and most records hold none of them.
+_RESULT_HINT = re.compile(r"pass|succe|green|ok|zero |no (?:err|warn|fail|iss)|0 (?:err|warn|fail|iss)|✅|✔|☑")
+_PARTICIPLES = ("verified", "confirmed", "tested", "validated")
+_MARKS = ("✅", "✔", "☑")
+
+
 def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
     """Spans of result claims found by their shape in a view (see the patterns above)."""
-    if SHAPE_NEEDS.search(view) is None:
-        return
-    for match in _CLAUSE_RESULT.finditer(view):
+    low = view.lower()
+    # a clause never spans lines: only the lines holding a result word are searched
+    searched = -1
+    for hint in _RESULT_HINT.finditer(low):
+        if hint.start() < searched:
+            continue
+        start = view.rfind("\n", 0, hint.start()) + 1
+        end = view.find("\n", hint.start())
+        searched = end = len(view) if end < 0 else end
+        for begin, finish in _clause_results(view[start:end]):
+            yield start + begin, start + finish
+    if any(mark in view for mark in _MARKS):
+        for match in _MARK_FIRST.finditer(view):
+            yield match.start(), match.end()
+    if "an `" in view:
+        for match in _RAN_COMMAND.finditer(view):
+            yield match.span("ran")
+    if any(word in low for word in _PARTICIPLES):
+        for match in _PARTICIPLE_CLAIM.finditer(view):
+            if not _HEDGE.search(match.group("claim")) and not _DESCRIBED.search(match.group("claim")):
+                yield match.span("claim")
+    if "/" in view:
+        yield from _fractions(view)
+
+
+def _clause_results(line: str) -> Iterator[tuple[int, int]]:
+    """A check noun and a result word in one clause of a line, not a goal, a condition, an object or a story."""
+    for match in _CLAUSE_RESULT.finditer(line):
         result = match.group("result").lower()
         if _NOT_A_CLAIM.search(match.group("between")):
             continue
@@ -123,20 +156,13 @@ def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
             continue  # "the test passed, but the live site crashed": the story of a bug, not a claim
         if re.search(r":\S|[()\[\]\"“”]", match.group("between")):
             continue  # "check:all" names a script; "(tests, CI) and a result word (passed" lists words
-        if _BEFORE_GOAL.search(view[max(0, match.start() - 40) : match.start()].rsplit("\n", 1)[-1]):
+        if _BEFORE_GOAL.search(line[max(0, match.start() - 40) : match.start()]):
             continue
         yield match.start(), match.end("result")
-    for match in _MARK_FIRST.finditer(view):
-        yield match.start(), match.end()
-    if "an `" in view:
-        for match in _RAN_COMMAND.finditer(view):
-            yield match.span("ran")
-    for match in _PARTICIPLE_CLAIM.finditer(view):
-        if not _HEDGE.search(match.group("claim")) and not _DESCRIBED.search(match.group("claim")):
-            yield match.span("claim")
 
-    if "/" not in view:
-        return
+
+def _fractions(view: str) -> Iterator[tuple[int, int]]:
+    """A count of runs: a check word before or after it, or all of them passing ("39/39", not "17/17 tasks")."""
     for match in _FRACTION.finditer(view):
         done, of = int(match.group("done")), int(match.group("of"))
         if done > of or of < 2:
@@ -144,7 +170,6 @@ def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
         led = _FRACTION_LEAD.search(view[max(0, match.start() - 40) : match.start()].rsplit("\n", 1)[-1])
         followed = match.end() > match.end("of")
         alone = re.match(r"\s*(?:$|[.,;:!?)])", view[match.end() :]) is not None
-        # A count of runs: a check word before or after it, or all of them passing ("39/39", not "17/17 tasks").
         if led or followed or (done == of and of >= 3 and alone):
             yield match.start(), match.end()
 
