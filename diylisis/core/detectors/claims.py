@@ -36,6 +36,142 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
         if _evidenced(doc, match.start()):
             continue
         yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, match.start(), match.end(), WHY, FIX)
+    for start, end in _result_shapes(doc.claims):
+        if not _evidenced(doc, start):
+            yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
+
+
+# The shapes of a result claim, in English, whatever the phrasing: a check noun and a result
+# word in one clause ("Parse regression OK", "TypeScript compilation: ✅ Passing", "Type check
+# and build tests passed"), a count of runs that all passed ("12/12 regression", "39/39"), a
+# ticked mark before a check noun.
+_CHECK = (
+    r"(?:tests?|test suite|test run|specs?|checks|(?:type|security|lint|static|style|format|ci|health|sanity|smoke|quality) check"
+    r"|builds?|lint(?:ing|er)?|type[- ]?check(?:s|ing)?|typecheck(?:s|ing)?"
+    r"|compil(?:ation|es|ed)|ci|regressions?|smoke|e2e|pipeline|validation|tsc|clippy|eslint|mypy|ruff|pytest"
+    r"|jest|vitest|rspec|phpunit)"
+)
+_RESULT = (
+    r"(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|green|ok|okay|(?:with )?(?:zero|no|0) "
+    r"(?:errors|warnings|failures|issues)|[✅✔☑]\uFE0F?)"
+)
+# What every shape holds, as plain literals the rule's prefilter looks for ("/" for a lone count).
+SHAPE_NEEDS = LazyPattern(
+    r"(?i)test|spec|check|build|lint|compil|ci|regression|smoke|e2e|pipeline|validat|tsc|clippy|mypy|ruff|jest|"
+    r"rspec|phpunit|✅|✔|☑|verified|confirmed|an `|/"
+)
+_CLAUSE_RESULT = LazyPattern(
+    rf"(?i)(?<![\w-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
+    r"(?![\w-])(?=(?P<after>[^\n]{0,24}))"
+)
+_MARK_FIRST = LazyPattern(rf"(?i)[✅✔☑]\uFE0F?\s*(?:[\w`'./-]+\s+){{0,4}}?{_CHECK}(?![\w-])")
+_FRACTION = LazyPattern(
+    rf"(?i)(?<![\w/.])(?P<done>\d{{1,5}})\s?/\s?(?P<of>\d{{1,5}})(?![\w/]|\.\d)"
+    rf"(?:\s+(?:[\w-]+\s+){{0,3}}?(?:{_CHECK}|cases|passing|pass(?:ed)?|green)(?![\w-]))?"
+)
+_FRACTION_LEAD = LazyPattern(rf"(?i)(?:{_CHECK}|sweep|suite|run|cases)\s*:?\s*(?:(?!(?:for|of|in|on|with|and|or)\s)[\w-]+\s+)?$")
+# Words in the clause that make the result a goal, a condition or a negation, not a claim
+# ("make the tests pass", "until CI is green", "tests that pass by accident", "build no longer passes").
+_NOT_A_CLAIM = LazyPattern(
+    r"(?i)(?<![\w-])(?:should|must|will|would|could|can|cannot|might|may|need|needs|to|make|makes|making|ensure|ensures|"
+    r"until|if|when|whenever|whether|unless|once|not|no longer|never|that|which|so|keep|keeps|let|get|gets|expect|"
+    r"expected|fail|fails|failed|failing|broke|broken|only|add|adds|added|new|without|fix|fixes|fixed)(?![\w-])|n't"
+)
+# After a pass verb, what shows a result (end of clause, "now", "on Linux") rather than an object
+# ("the build passes -O2 to the linker", "passes the flag through").
+_PASS_ENDS = LazyPattern(
+    r"(?i)^(?:\s*(?:$|[.,;:!)(]|[—–] |-- )|\s(?:now|again|locally|cleanly|successfully|fine|on|with|under|after|for|across|against|"
+    r"and|but|all|everywhere|here|too|as well)(?![\w-])|\s\d)"
+)
+_NARRATIVE_AFTER = LazyPattern(r"(?i)^[^.;\n]{0,12}?,\s*(?:but|which|yet|although|though|even|only)(?![\w-])")
+_BEFORE_GOAL = LazyPattern(
+    r"(?i)(?<![\w-])(?:make|makes|making|made|ensure|ensures|so|to|get|gets|until|if|when|whether|let|lets|keep|keeps|"
+    r"help|helps|should|must|will|can|would|could|fix|fixes|fixed|once)\s+(?:[\w`'-]+\s+){0,3}$"
+)
+
+
+# A short noun phrase closed by a participle, as a list item or a sentence: "Local install verified",
+# "Backwards compatibility confirmed". ("Works correctly" is not read: it describes behaviour far more
+# often than it claims a check.)
+_PARTICIPLE_CLAIM = LazyPattern(
+    r"(?im)(?:^[ \t]*+(?:(?:[-*+•]|\d+[.)]|[✅✔☑]\uFE0F?)[ \t]+)?|(?<=[.!?;])[ \t]++|(?<=\())"
+    r"(?P<claim>(?:[\w/.`'-]+[ \t]+){1,4}(?:verified|confirmed|tested|validated))(?=[ \t]*(?:$|[.,;:!)]))"
+)
+# A subjectless report of a command run, with nothing of its output: "Ran `make check` for the CLI."
+_RAN_COMMAND = LazyPattern(r"(?m)(?:^[ \t]*+(?:[-*+•][ \t]+)?|(?<=[.!?;])[ \t]++)(?P<ran>(?:Ran|Re-?ran|Reran) `[^`\n]+`)")
+# A goal, a condition or a negation in the phrase: "not yet verified", "to be confirmed".
+_HEDGE = LazyPattern(
+    r"(?i)(?<![\w-])(?:not|never|needs?|should|must|will|would|to|yet|only|if|when|so|that|until|unless|make|makes|"
+    r"ensure|ensures|whether)(?![\w-])|n't"
+)
+# A participle after a form of "be" or "have", or a qualified one, describes ("was tested on Linux", "lightly tested").
+_DESCRIBED = LazyPattern(r"(?i)(?<![\w-])(?:be|been|being|is|are|was|were|has|have|had|lightly|barely|partially|hardly)(?![\w-])")
+
+
+# Substrings without which a shape cannot match (in the lower-cased view): finding them is far cheaper
+# than a scan with the shapes' patterns, and most records hold none of them.
+_RESULT_HINT = re.compile(r"pass|succe|green|ok|zero |no (?:err|warn|fail|iss)|0 (?:err|warn|fail|iss)|✅|✔|☑")
+_PARTICIPLES = ("verified", "confirmed", "tested", "validated")
+_MARKS = ("✅", "✔", "☑")
+
+
+def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
+    """Spans of result claims found by their shape in a view (see the patterns above)."""
+    low = view.lower()
+    # a clause never spans lines: only the lines holding a result word are searched
+    searched = -1
+    for hint in _RESULT_HINT.finditer(low):
+        if hint.start() < searched:
+            continue
+        start = view.rfind("\n", 0, hint.start()) + 1
+        end = view.find("\n", hint.start())
+        searched = end = len(view) if end < 0 else end
+        for begin, finish in _clause_results(view[start:end]):
+            yield start + begin, start + finish
+    if any(mark in view for mark in _MARKS):
+        for match in _MARK_FIRST.finditer(view):
+            yield match.start(), match.end()
+    if "an `" in view:
+        for match in _RAN_COMMAND.finditer(view):
+            yield match.span("ran")
+    if any(word in low for word in _PARTICIPLES):
+        for match in _PARTICIPLE_CLAIM.finditer(view):
+            if not _HEDGE.search(match.group("claim")) and not _DESCRIBED.search(match.group("claim")):
+                yield match.span("claim")
+    if "/" in view:
+        yield from _fractions(view)
+
+
+def _clause_results(line: str) -> Iterator[tuple[int, int]]:
+    """A check noun and a result word in one clause of a line, not a goal, a condition, an object or a story."""
+    for match in _CLAUSE_RESULT.finditer(line):
+        result = match.group("result").lower()
+        if _NOT_A_CLAIM.search(match.group("between")):
+            continue
+        if result[0].isalpha() and not result.startswith(("zero", "no ", "0 ", "with")) and not _PASS_ENDS.search(
+            match.group("after")
+        ):
+            continue  # "passes the flag to the linker", "success message": an object follows, not a result
+        if _NARRATIVE_AFTER.search(match.group("after")):
+            continue  # "the test passed, but the live site crashed": the story of a bug, not a claim
+        if re.search(r":\S|[()\[\]\"“”]", match.group("between")):
+            continue  # "check:all" names a script; "(tests, CI) and a result word (passed" lists words
+        if _BEFORE_GOAL.search(line[max(0, match.start() - 40) : match.start()]):
+            continue
+        yield match.start(), match.end("result")
+
+
+def _fractions(view: str) -> Iterator[tuple[int, int]]:
+    """A count of runs: a check word before or after it, or all of them passing ("39/39", not "17/17 tasks")."""
+    for match in _FRACTION.finditer(view):
+        done, of = int(match.group("done")), int(match.group("of"))
+        if done > of or of < 2:
+            continue
+        led = _FRACTION_LEAD.search(view[max(0, match.start() - 40) : match.start()].rsplit("\n", 1)[-1])
+        followed = match.end() > match.end("of")
+        alone = re.match(r"\s*(?:$|[.,;:!?)])", view[match.end() :]) is not None
+        if led or followed or (done == of and of >= 3 and alone):
+            yield match.start(), match.end()
 
 
 @functools.cache
@@ -100,7 +236,14 @@ _DOC_PASS = """\
 What it flags: claims that tests, checks or builds passed, or that a measurement came out
 well, with no output or CI link: "All tests pass", "tests 86/86", "139 pass / 0 fail",
 "`npm run build` (pass)", "Lint: clean", "performance impact is minimal", "profiling has
-shown", "테스트 통과", "정적 검사 fail 0". A claim followed by quoted output or a fenced
+shown", "테스트 통과", "정적 검사 fail 0". Besides these phrases it reads the shape of a
+result claim in English: a check noun (tests, build, lint, type check, compilation, CI,
+regression) and a result word (passed, OK, green, successful, zero errors, ✅) in one clause
+("Parse regression OK", "TypeScript compilation: ✅ Passing"); a count of runs ("12/12
+regression", "sweep 31/39", a lone "39/39"); a check mark before a check noun. A goal, a
+condition or a negation in the clause ("make the tests pass", "until CI is green", "no
+longer passes"), an object after the verb ("passes the flag to the linker") and the story
+of a bug ("the test passed, but the site crashed") are not claims. A claim followed by quoted output or a fenced
 block, or with a CI link on its line, is evidenced. Test counts that assert nothing
 ("Rust 197 tests") and unticked template boxes are not claims.
 
@@ -148,7 +291,7 @@ RULES = (
         doc=_DOC_PASS,
         detect=pass_claims,
         lexicon_keys=("pass_claim",),
-        requires=("pass_claim",),
+        requires=("pass_claim", SHAPE_NEEDS),
     ),
     Rule(
         id="UC702",

@@ -157,7 +157,8 @@ def _listed_elsewhere(doc: Doc, phrase: str, at: int) -> bool:
 
 _DOC_SESSION = """\
 What it flags: a reference to the author's working session: "this session", "the same
-session", "another session", "이번 세션", "본 세션", "같은 세션", "이번 루프".
+session", "another session", "the prior session", "End-of-session", "a late-night
+session", "이번 세션", "본 세션", "같은 세션", "이번 루프".
 
 Why a fresh reader fails: the reader was not in that session; "the bug this session found"
 names nothing they can open. A prompt written for the next session that introduces "this

@@ -41,7 +41,8 @@ def user_decisions(doc: Doc) -> Iterator[Finding]:
 _DOC_REVIEW = """\
 What it flags: narration of private reviews and tool runs: "cross-reviewed with codex",
 "from adversarial review", "convergent findings (2/2 reviewer agreement)", "surfaced while
-running …", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과". Pointing at the
+running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
+"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과". Pointing at the
 review of a numbered pull request on the host is not narration.
 
 Why a fresh reader fails: the review happened in the author's session; the reader cannot
@@ -54,9 +55,11 @@ Repair: keep the finding and its reason; drop who reviewed what, privately.
 """
 
 _DOC_USER = """\
-What it flags: decisions, requests and approvals from a chat: "the user decided", "User
-requested:", "at the user's request", "사용자 결정", "사용자 요청", "사용자 승인",
-"지시에 따라", "브리프에 명시".
+What it flags: decisions, requests and approvals from a chat or a call: "the user decided",
+"User requested:", a sentence or list item opening "User asked …", "User wanted …", "at the
+user's request", "came up in the call yesterday", "worked through with Karl", "사용자 결정",
+"사용자 요청", "사용자 승인", "지시에 따라", "브리프에 명시". "The user requested" inside a
+sentence about what the program does is not flagged.
 
 Why a fresh reader fails: the conversation is not part of the repository; the reader
 cannot tell what was decided, by whom, or why.

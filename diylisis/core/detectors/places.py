@@ -89,7 +89,7 @@ def private_urls(doc: Doc) -> Iterator[Finding]:
 
 
 def session_ids(doc: Doc) -> Iterator[Finding]:
-    """EP503: a session or run identifier ("session 48da0821", "세션(48da0821)")."""
+    """EP503: a session or run identifier ("session 48da0821", "세션(48da0821)"), or a memory note's name."""
     yield from lexicon_findings(
         doc,
         "EP503",
@@ -98,6 +98,16 @@ def session_ids(doc: Doc) -> Iterator[Finding]:
         "prose",
         "identifies a session of the author's tools; nothing the reader has can look it up",
         "state what the session established instead of its id",
+    )
+    # a memory note is often named in inline code ("`feedback_lock_order.md`"); it is a place all the same
+    yield from lexicon_findings(
+        doc,
+        "EP503",
+        Category.EPHEMERAL_REF,
+        "memory_pointer",
+        "claims",
+        "points into an agent's memory or scratch notes, which live only on the author's machine",
+        "put what the note says in the record, or commit it and cite its path",
     )
 
 
@@ -261,7 +271,8 @@ Repair: put the content in the record or the repository, or link a public durabl
 
 _DOC_SESSION_ID = """\
 What it flags: identifiers of sessions and runs: "session 48da0821", "세션(48da0821)",
-"2026-08-03 세션", "thread id: …".
+"2026-08-03 세션", "thread id: …", and pointers into an agent's memory or scratch notes
+("~/.claude/projects/…/memory/x.md", "[[feedback_retry]]", "feedback_retry_loop.md").
 
 Why a fresh reader fails: only the author's tools can look the id up.
 
@@ -357,8 +368,8 @@ RULES = (
         summary="Identifiers of the author's sessions or runs ('session 48da0821').",
         doc=_DOC_SESSION_ID,
         detect=session_ids,
-        lexicon_keys=("session_id_hint",),
-        requires=("session_id_hint",),
+        lexicon_keys=("session_id_hint", "memory_pointer"),
+        requires=("session_id_hint", "memory_pointer"),
     ),
     Rule(
         id="EP504",

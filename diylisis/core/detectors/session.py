@@ -23,20 +23,28 @@ _NOT_CJK_WORD = rf"[^\W{CJK_LETTERS}]"
 UPPER_KEY = re.compile(
     rf"(?<!{_NOT_CJK_WORD})(?<![/#.-])([A-Z][A-Z0-9]{{1,9}})-(\d{{1,6}})(?!{_NOT_CJK_WORD}|[/-]|\.\d)"
 )
+# beads-style ids may carry a child number ("bd-o0u.6"); a prefix of two to four letters ("dolt-am0wf")
 LOWER_KEY = re.compile(
-    rf"(?<!{_NOT_CJK_WORD})(?<![/#.@-])([a-z]{{2,3}})-([a-z0-9]{{1,8}})(?!{_NOT_CJK_WORD}|[/@-]|\.\w)"
+    rf"(?<!{_NOT_CJK_WORD})(?<![/#.@-])([a-z]{{2,4}})-([a-z0-9]{{1,8}})(?:\.\d{{1,3}})*(?!{_NOT_CJK_WORD}|[/@-]|\.\w)"
 )
 CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = re.compile(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
 _VOWEL = re.compile(r"[aeiouy]")
+_VERSION = re.compile(r"v\d+")
 # Priority, heading, version, quarter and line-number shapes ("P1", "H2", "v3", "Q4", "L93").
 _CODE_SKIP = frozenset({"P", "H", "V", "S", "Q", "X", "L", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"})
 _ENGLISH_PREFIX = frozenset(
     "re co de un in on an to be by up no go do so is as at of or if it non pre pro sub mid out off "
     "per via key top end all low one two six ten dry raw old new big get set let run add use see "
     "web app api cli gui log big day pre the and for not any line page item step task node port "
-    "row col week gen ver rev".split()
+    "row col week gen ver rev "
+    # four-letter words, since a prefix may have four letters ("dolt-am0wf")
+    "post long full half self auto fast slow only with from into over last next make time base code "
+    "file data test high real read sort html java http user type case mode size name tree path back "
+    "side well both each more less most open drop pull push sync edit view list load save show hide "
+    "exit init main core repo pipe hook lock fork join link mark pack part plan rule slot span unit "
+    "word zero page item step task node port".split()
 )
 
 
@@ -112,9 +120,10 @@ def task_labels(doc: Doc) -> Iterator[Finding]:
 
 def phase_labels(doc: Doc) -> Iterator[Finding]:
     """SI204: "Phase 2" when neither the record nor any file of the repository defines it."""
+    plan = _record_plan(doc)
     for match in lexicon_matches(doc, "phase_label", "prose"):
         phrase = re.sub(r"\s+", " ", match.group())
-        if line_start_defines(doc, phrase) or _defined(doc, phrase):
+        if (plan and line_start_defines(doc, phrase)) or _defined(doc, phrase):
             continue
         yield doc.finding(
             "SI204",
@@ -124,6 +133,18 @@ def phase_labels(doc: Doc) -> Iterator[Finding]:
             "a plan phase that no file in the repository defines",
             "say what the phase covers, or commit the plan that defines it and cite its path",
         )
+
+
+_PHASE_LINE = re.compile(r"(?im)^[ \t>#*_\-+|]*(?:phase|stage|milestone|step) ?(\d{1,2}[a-z]?)\b")
+
+
+def _record_plan(doc: Doc) -> bool:
+    """The record lays out a plan: two or more phases open a line each ("Phase 1: …", "## Phase 2").
+
+    One line opening with "Phase 4: …" (a subject, a heading) names the phase it belongs to; it
+    does not say what the plan's other phases are, so it defines nothing.
+    """
+    return len({number.lower() for number in _PHASE_LINE.findall(doc.text)}) >= 2
 
 
 def agent_identities(doc: Doc) -> Iterator[Finding]:
@@ -165,12 +186,16 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
         prefix, suffix = match.groups()
         if prefix in _ENGLISH_PREFIX or prefix.upper() in public:
             continue
+        if len(match.group()) > len(prefix) + 1 + len(suffix) and (suffix.isdigit() or _VERSION.fullmatch(suffix)):
+            continue  # "vi-2.52", "post-v2.30": a version, not a child id ("bd-o0u.6")
         candidates.append(match)
         # Without a tree only shapes English never has count: a digit, or one prefix used as a
         # numbering scheme for several ids. With a tree, vowel-less ids qualify and mentions() decides.
         # All-digit ids ("ab-12") need a two-letter prefix: "gcc-11" and "node-18" are versions.
-        if (re.search(r"[a-z]\d|\d[a-z]", suffix) or (suffix.isdigit() and len(prefix) == 2)) or (
-            doc.has_tree and not _VOWEL.search(suffix) and not suffix.isdigit()
+        # All-digit ids stay short ("bd-42"): four digits and more are versions ("ld-1167").
+        # Vowel-less ids of two letters are abbreviations ("gcc-rs"), not hashes.
+        if (re.search(r"[a-z]\d|\d[a-z]", suffix) or (suffix.isdigit() and len(prefix) == 2 and len(suffix) <= 3)) or (
+            doc.has_tree and not _VOWEL.search(suffix) and not suffix.isdigit() and len(suffix) >= 3
         ):
             qualified.add(prefix)
     for match in candidates:
@@ -243,9 +268,10 @@ Repair: describe the task, or link its tracker issue by URL.
 """
 
 _DOC_PHASE = """\
-What it flags: plan phases ("Phase 2", "stage 3", "2단계") that neither the record (a
-line starting with the phase) nor any file of the repository defines. Runs only when a
-repository tree is available.
+What it flags: plan phases ("Phase 2", "stage 3", "2단계") that neither the record nor
+any file of the repository defines. The record defines a phase when it lays out the plan:
+two or more phases each opening a line; a lone subject "Phase 4: …" names its phase and
+defines nothing. Runs only when a repository tree is available.
 
 Why a fresh reader fails: the plan that numbers the phases is not committed; "that's
 Phase 2" cannot be looked up.
@@ -270,9 +296,10 @@ Repair: drop the agent's name; commit authorship and trailers already record who
 """
 
 _DOC_KEY = """\
-What it flags: issue keys of a tracker ("ABC-123", "bd-a1b2") that no committed file
-mentions and that [detect] trackers does not map to a URL. Public identifier families
-(UTF-8, SHA-256, RFC-7231, CVE-...) are not keys. When config maps the prefix, the
+What it flags: issue keys of a tracker ("ABC-123", "bd-a1b2", "bd-o0u.6", "dolt-am0wf")
+that no committed file mentions and that [detect] trackers does not map to a URL. Public
+identifier families (UTF-8, SHA-256, RFC-7231, CVE-..., SEP-...) are not keys; nor are
+versions ("ld-1167") and two-letter abbreviations ("gcc-rs"). When config maps the prefix, the
 finding carries the full URL as its resolution.
 
 Why a fresh reader fails: the tracker is private or local to the author's checkout.

@@ -424,11 +424,13 @@ _SCHEME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
 GIT_TRAILER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*:[ \t]")
 _GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")
 # Trailers that only credit people or tie the change to review tooling: masked as prose. Every other
-# trailer is read, so "Tested: all tests pass" and "Copilot-Session: <uuid>" are judged like body text.
+# trailer is read, so "Tested: all tests pass" and "Copilot-Session: <uuid>" are judged like body text,
+# and so are the references "Closes:", "Fixes:", "Refs:", "Bug:": a private tracker's key there is as
+# unreachable as in the body (a host's own "#12" resolves and does not block).
 ATTRIBUTION = LazyPattern(
     r"(?i)^(?:signed-off-by|co-authored-by|co-developed-by|reviewed-by|acked-by|tested-by|reported-by|"
-    r"suggested-by|helped-by|mentored-by|requested-by|reviewed-on|cc|change-id|bug|link|closes|fixes|refs|"
-    r"see-also|based-on-patch-by|original-author|thanks-to|noticed-by|inspired-by|message-id):[ \t]"
+    r"suggested-by|helped-by|mentored-by|requested-by|reviewed-on|cc|change-id|link|"
+    r"based-on-patch-by|original-author|thanks-to|noticed-by|inspired-by|message-id):[ \t]"
     r"|^\(cherry picked from commit "
 )
 
