@@ -146,22 +146,25 @@ def fast_pre_push(argv: list[str]) -> tuple[str, str, bool] | None:
 
 
 def _pre_push(remote: str, verbose: bool) -> int:
-    from diylisis.app import hooks
+    from diylisis.app.hooks.pre_push import parse_push_lines, pre_push
+    from diylisis.app.hooks.shared import Output
 
     text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-    return hooks.pre_push(remote, hooks.parse_push_lines(text), out=hooks.Output.to(verbose=verbose))
+    return pre_push(remote, parse_push_lines(text), out=Output.to(verbose=verbose))
 
 
 def _post_commit(verbose: bool) -> int:
-    from diylisis.app import hooks
+    from diylisis.app.hooks.post_commit import post_commit
+    from diylisis.app.hooks.shared import Output
 
-    return hooks.post_commit(out=hooks.Output.to(verbose=verbose))
+    return post_commit(out=Output.to(verbose=verbose))
 
 
 def _commit_msg(message_file: str, verbose: bool) -> int:
-    from diylisis.app import hooks
+    from diylisis.app.hooks.commit_msg import commit_msg
+    from diylisis.app.hooks.shared import Output
 
-    return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
+    return commit_msg(message_file, out=Output.to(verbose=verbose))
 
 
 def _click_main(argv: list[str] | None) -> int:
