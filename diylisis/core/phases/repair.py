@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from diylisis.core.state import Answer, DecisionRecord, Item, RepairDelta
+from diylisis.core.state import Answer, DecisionRecord, Item, ItemKind, RepairDelta
 
 # categories whose surface token is a pointer: the canonical reference stands in for it
-POINTER_KINDS = frozenset({"deictic", "session-id", "bare-issue-ref", "ephemeral-ref"})
+POINTER_KINDS = frozenset({ItemKind.DEICTIC, ItemKind.SESSION_ID, ItemKind.BARE_ISSUE_REF, ItemKind.EPHEMERAL_REF})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,7 +45,7 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
             continue
         start, end = without_sentence_end(text, start, start + len(item.token))
         answer = answered.get(item.id)
-        if answer is None and item.resolution and item.kind != "pointer":
+        if answer is None and item.resolution and item.kind is not ItemKind.POINTER:
             edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=start,
                               end=end, replacement=item.resolution, added=item.resolution))
         elif answer is None:
