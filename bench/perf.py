@@ -296,7 +296,8 @@ def certify_history(path: Path) -> tuple[list[tuple[bytes, dict]], int]:
     instead of written one `git notes` transaction at a time; `write_certificates` stores them
     all at once. Returns ((message bytes, certificate dict) per certified commit, count refused).
     """
-    from diylisis.app import certification, hooks
+    from diylisis.app import certification
+    from diylisis.app.hooks import shared as hooks
     from diylisis.core import codec, engine
     from diylisis.core.model import RecordKind, Snapshot, Target
     from diylisis.edges.gitio import history, open_repo

@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     group: click.Group  # built by __getattr__ on first use
     LazyGroup: type[click.Group]
 
-RUNTIME_PACKAGES = frozenset({"pygit2", "click", "rich", "tomli_w", "tomlkit", "pathspec"})  # pyproject's dependencies
-
 # command name -> module defining `command` (a click.Command). Explicit, not discovered.
 COMMANDS: dict[str, tuple[str, str]] = {
     "certify": ("diylisis.commands.certify", "Certify a record's portability for a recipient role."),
@@ -146,22 +144,25 @@ def fast_pre_push(argv: list[str]) -> tuple[str, str, bool] | None:
 
 
 def _pre_push(remote: str, verbose: bool) -> int:
-    from diylisis.app import hooks
+    from diylisis.app.hooks.pre_push import parse_push_lines, pre_push
+    from diylisis.app.hooks.shared import Output
 
     text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-    return hooks.pre_push(remote, hooks.parse_push_lines(text), out=hooks.Output.to(verbose=verbose))
+    return pre_push(remote, parse_push_lines(text), out=Output.to(verbose=verbose))
 
 
 def _post_commit(verbose: bool) -> int:
-    from diylisis.app import hooks
+    from diylisis.app.hooks.post_commit import post_commit
+    from diylisis.app.hooks.shared import Output
 
-    return hooks.post_commit(out=hooks.Output.to(verbose=verbose))
+    return post_commit(out=Output.to(verbose=verbose))
 
 
 def _commit_msg(message_file: str, verbose: bool) -> int:
-    from diylisis.app import hooks
+    from diylisis.app.hooks.commit_msg import commit_msg
+    from diylisis.app.hooks.shared import Output
 
-    return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
+    return commit_msg(message_file, out=Output.to(verbose=verbose))
 
 
 def _click_main(argv: list[str] | None) -> int:
@@ -199,17 +200,34 @@ def _guarded(run: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         _say("git distill: interrupted")
         return 130
-    except ModuleNotFoundError as error:
-        if error.name not in RUNTIME_PACKAGES:
-            raise
-        # a setup problem, not a bug: this interpreter lacks a declared dependency
-        _say(f"git distill: the package {error.name} is not installed for {sys.executable}; "
-             f"install diylisis into this Python (pip install .) or run the git-distill it installed")
-        return EXIT_BAD_INPUT
     except Exception as error:  # a crash is never reported as a finding or as silence
+        if isinstance(error, ModuleNotFoundError) and declared_dependency(error.name):
+            # a setup problem, not a bug: this interpreter lacks a declared dependency
+            _say(f"git distill: the package {error.name} is not installed for {sys.executable}; "
+                 f"install diylisis into this Python (pip install .) or run the git-distill it installed")
+            return EXIT_BAD_INPUT
         _say(f"git distill: internal error: {type(error).__name__}: {error}")
         _say("git distill: this is a bug; please report it with the command you ran.")
         return EXIT_INTERNAL
+
+
+def declared_dependency(module: str | None) -> bool:
+    """module is (under) a dependency the installed diylisis declares (not an extra), by its
+    distribution name: read only after an import failed, so the hook never loads importlib.metadata."""
+    import re
+    from importlib import metadata
+
+    if not module:
+        return False
+    try:
+        requirements = metadata.requires("diylisis") or []
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return False
+    # a missing distribution cannot say which modules it provides, so its module is taken to be
+    # its normalized name (tomli-w: tomli_w); pyahocorasick's is not, and the prefilter runs without it
+    names = {re.split(r"[^A-Za-z0-9._-]", requirement, maxsplit=1)[0].lower().replace("-", "_").replace(".", "_")
+             for requirement in requirements if "extra ==" not in requirement}
+    return module.partition(".")[0] in names
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import os
-import pty
-import select
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -130,31 +127,3 @@ decision-1 = { resolve = "src/upload.py" }
 qp-consumer = { value = "an agent with repository access" }
 qp-authority = { value = "derived" }
 """
-
-
-def converse(cwd: Path, args: list[str], replies: list[tuple[str, str]], timeout: float = 60) -> tuple[int, str]:
-    """Run args on a pseudo-terminal, sending each reply once its prompt text has appeared."""
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(args, cwd=cwd, stdin=follower, stdout=follower, stderr=follower,
-                               env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
-    os.close(follower)
-    screen, since, pending = "", "", list(replies)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and process.poll() is None:
-        ready, _, _ = select.select([leader], [], [], 0.2)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(leader, 4096).decode("utf-8", "replace")
-        except OSError:
-            break
-        screen += chunk
-        since += chunk
-        if pending and pending[0][0] in since:
-            os.write(leader, (pending.pop(0)[1] + "\n").encode())
-            since = ""
-    if process.poll() is None:
-        process.kill()
-    process.wait(timeout=10)
-    os.close(leader)
-    return process.returncode, screen

@@ -57,7 +57,8 @@ DENIED = frozenset({
 # and SKIP are read by core.skip.
 ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.core.errors", "diylisis.commands",
-    "diylisis.commands.hook", "diylisis.app.hooks", "diylisis.core.model", "diylisis.core.digests",
+    "diylisis.commands.hook", "diylisis.app.hooks", "diylisis.app.hooks.commit_msg", "diylisis.app.hooks.shared",
+    "diylisis.core.model", "diylisis.core.digests",
     "diylisis.core.state", "diylisis.core.secrets", "diylisis.edges.hook_certificates",
     "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.core.codec", "diylisis.edges.config",
     "diylisis.edges.signing",
@@ -130,7 +131,7 @@ def test_hook_on_a_clean_message_loads_only_its_fast_path(repo: Path) -> None:
     done = run_hook(repo, CLEAN_MESSAGE)
     modules = imported_modules(done.stderr)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert {"diylisis.cli", "diylisis.app.hooks"} <= modules  # the log was read, and it is the hook's
+    assert {"diylisis.cli", "diylisis.app.hooks.commit_msg"} <= modules  # the log was read, and it is the hook's
     heavy = denied(modules - startup_modules(repo))
     assert heavy == set(), f"the commit-msg hook loaded heavy modules: {sorted(heavy)}"
     extra = {m for m in modules if m.startswith("diylisis.")} - ALLOWED

@@ -151,7 +151,7 @@ def test_a_bad_answers_file_is_exit_2_before_any_probe(repo: Path, tmp_path: Pat
     commit(repo, "Add the app\n\nA first version.\n", {"app.py": "print(1)\n"})
     done = distill(repo, "preview", *CANDIDATES, *AXES, "--probe-cmd", "true", "--unconfined",
                    "--answers", str(answers(tmp_path, 'direction = { choose = 1 }\n')))
-    assert done.returncode == 2 and "cannot be read" in done.stderr
+    assert done.returncode == 2 and "'choose' for 'direction' is not one of select" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
 

@@ -123,7 +123,7 @@ _APP = {
     "verification.py": "verification.py",
     "scan.py": "scan.py",
     "forget.py": "forget.py",
-    "hooks.py": "hooks.py",
+    "hooks.py": "hooks/__init__.py",  # split by hook: diylisis/app/hooks/
 }
 
 _COMMANDS = {

@@ -21,6 +21,7 @@ from typing import Any
 from diylisis.app import preview_gate
 from diylisis.app.preview_gate import OpenItem
 from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_PAUSED, BadInput
+from diylisis.core.gate import Answer as GateAnswer
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow, state_codec
@@ -40,7 +41,7 @@ class Request:
     probe_cmd: str | None = None
     probe_cmds: Mapping[int, str] = field(default_factory=dict)
     answers: Path | None = None
-    terminal: preview_gate.Ask | None = None
+    terminal: preview_gate.Terminal | None = None
     base: str = "HEAD"
     signals: DetectSignals = DetectSignals()
     timeout: float = 300.0
@@ -174,7 +175,7 @@ class _Session:
             raw = ask(item)
             if raw is None:
                 return self.pause(state, item)
-            answer = preview_gate.parse(item.gate, raw)
+            answer = preview_gate.read(item.gate, raw)
             if isinstance(answer, flow.QspecAnswer):
                 step = flow.on_qspec(state, answer)
             elif isinstance(answer, flow.QdirAnswer):
@@ -458,7 +459,7 @@ def _narrated_evidence(index: int, direction: str, text: str) -> ProbeEvidence:
                          narrated=True)
 
 
-def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, terminal: preview_gate.Ask | None,
+def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, terminal: preview_gate.Terminal | None,
                    emit: Callable[[str], None]) -> Result:
     """Continue a run paused at a gate, with its probes as they were left."""
     record = probes.load_record(git_dir, run)
@@ -500,9 +501,9 @@ def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, te
     later = preview_gate.chooser(preview_gate.AnswersFile(answers) if answers else None, terminal)
     given = {str(k): v for k, v in record.get("given", {}).items()}  # from git distill answer
 
-    def ask(item: OpenItem) -> Any | None:
+    def ask(item: OpenItem) -> GateAnswer | None:
         raw = given.pop(item.gate, None)
-        return raw if raw is not None else later(item)
+        return preview_gate.typed(item.gate, raw) if raw is not None else later(item)
 
     emit(f"resuming preview {run} at {start}")
     return session.drive(state, ask, start)

@@ -1,6 +1,7 @@
 """The preview's gates in their three realizations: an answers file, the terminal, a pause.
 
-An answers file (TOML) gives each gate's answers in order, a value or a list of them:
+The answers file (TOML) is read by `diylisis.edges.answers_file`, as every kind of run's is. It
+gives each gate's answers in order, one answer or an array of them for a gate that comes back:
 
     spec = "approve"                  # or { adjust = "axis cost: what does it cost?; tier mockup" },
                                       #    { dissolve = "basis" }, "withdraw"
@@ -8,22 +9,33 @@ An answers file (TOML) gives each gate's answers in order, a value or a list of 
                                       #    { unprobed = "candidate" }, { interrogate = "question" }, "withdraw"
     micro = "confirm"                 # or "materialize"
 
-A Select may carry `deciding = ["axis", ...]` and `ground = "familiar domain"`. A gate with no
-answer left pauses the run (exit 3), unless the terminal is there to ask.
+A Select may carry `deciding = ["axis", ...]` and `ground = "familiar domain"`. The terminal and
+`git distill answer` give `OPTION [VALUE]`. A gate with no answer left pauses the run (exit 3),
+unless the terminal is there to ask.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
+from diylisis.core import gate
 from diylisis.core.errors import BadInput
 from diylisis.core.preview import flow
+from diylisis.edges import answers_file
 
 GATE_KEYS = {"qspec": "spec", "qdir": "direction", "qmicro": "micro"}
+_TEXT, _NUMBER = gate.Takes.TEXT, gate.Takes.NUMBER
+OPTIONS: dict[str, tuple[gate.Option, ...]] = {
+    "qspec": (gate.Option(name="approve"), gate.Option(name="adjust", takes=_TEXT),
+              gate.Option(name="dissolve", takes=_TEXT), gate.Option(name="withdraw")),
+    "qdir": (gate.Option(name="select", takes=_NUMBER), gate.Option(name="synthesize", takes=_TEXT),
+             gate.Option(name="insufficient"), gate.Option(name="unprobed", takes=_TEXT),
+             gate.Option(name="interrogate", takes=_TEXT), gate.Option(name="withdraw")),
+    "qmicro": (gate.Option(name="confirm"), gate.Option(name="materialize")),
+}
+DETAILS = {"qdir": ("deciding", "ground")}  # what a select may carry beside the probe number
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,87 +47,80 @@ class OpenItem:
 
 
 Answer = flow.QspecAnswer | flow.QdirAnswer | flow.QmicroAnswer
+Ask = Callable[[OpenItem], gate.Answer | None]
+Terminal = Callable[[OpenItem], str | None]  # what a person typed, or None
 
 
-def parse(gate: str, raw: Any) -> Answer:
-    """One answer as the answers file or the terminal wrote it (BadInput says what is wrong)."""
-    if isinstance(raw, str):
-        word, _, rest = raw.strip().partition(" ")
-        raw = {word: rest.strip()} if rest.strip() else word
-    try:
-        if gate == "qspec":
-            return _qspec(raw)
-        if gate == "qdir":
-            return _qdir(raw)
-        return _qmicro(raw)
-    except (KeyError, TypeError, ValueError) as problem:
-        raise BadInput(f"the answer {raw!r} to the {gate} gate cannot be read ({problem}); "
-                       f"see git distill preview --help for the answer forms") from None
+def question(gate_name: str, item_id: str, *, subject: str = "the preview", evidence: tuple[str, ...] = (),
+             options: tuple[gate.Option, ...] | None = None) -> gate.Question:
+    """The question a preview gate (qspec, qdir, qmicro) asks as item_id."""
+    return gate.Question(id=item_id, kind=GATE_KEYS[gate_name], subject=subject, evidence=evidence,
+                         options=OPTIONS[gate_name] if options is None else options,
+                         details=DETAILS.get(gate_name, ()))
 
 
-def _qspec(raw: Any) -> flow.QspecAnswer:
-    if raw in ("approve", "withdraw", "dissolve"):
-        return flow.QspecAnswer(kind=raw)
-    (kind, text), = dict(raw).items()
-    if kind not in ("adjust", "dissolve") or not isinstance(text, str):
-        raise ValueError("use approve, { adjust = \"...\" }, { dissolve = \"...\" } or withdraw")
-    return flow.QspecAnswer(kind=kind, text=text)
+def _template(key: str) -> gate.Question | None:
+    """The question an answers-file key (spec, or spec.2 for its second answer) answers."""
+    base = key.partition(".")[0]
+    gate_name = next((name for name, word in GATE_KEYS.items() if word == base), None)
+    return question(gate_name, key) if gate_name is not None else None
 
 
-def _qdir(raw: Any) -> flow.QdirAnswer:
-    if raw in ("insufficient", "withdraw"):
-        return flow.QdirAnswer(kind=raw)
-    table = dict(raw)
-    deciding = tuple(str(axis) for axis in table.pop("deciding", ()))
-    ground = table.pop("ground", None)
-    (kind, value), = table.items()
-    if kind == "select":
-        return flow.QdirAnswer(kind="select", probe=int(value), deciding=deciding,
-                               ground=str(ground) if ground else None)
-    if kind in ("synthesize", "unprobed", "interrogate") and isinstance(value, str):
-        return flow.QdirAnswer(kind=kind, text=value)
-    raise ValueError("use { select = K }, { synthesize = \"...\" }, insufficient, { unprobed = \"...\" }, "
-                     "{ interrogate = \"...\" } or withdraw")
+def typed(gate_name: str, text: str) -> gate.Answer:
+    """An answer as the terminal or `git distill answer` wrote it: `OPTION [VALUE]`."""
+    word, _, rest = text.strip().partition(" ")
+    return gate.choice(GATE_KEYS[gate_name], word, rest.strip() or None)
 
 
-def _qmicro(raw: Any) -> flow.QmicroAnswer:
-    if raw not in ("confirm", "materialize"):
-        raise ValueError("use confirm or materialize")
-    return flow.QmicroAnswer(kind=raw)
+def read(gate_name: str, answer: gate.Answer) -> Answer:
+    """The gate's answer as the preview's flow takes it; one that does not fit the gate is exit 2."""
+    wrong = gate.problem(question(gate_name, answer.item_id), answer)
+    details = dict(answer.details)
+    ground = details.get("ground", ())
+    if wrong is None and len(ground) > 1:
+        wrong = "ground is one text, not an array"
+    if wrong is not None:
+        raise BadInput(f"the answer {gate.answer_words(answer)} to the {gate_name} gate cannot be read ({wrong}); "
+                       "see git distill preview --help for the answer forms")
+    text = answer.value or ""
+    match gate_name, answer.option:
+        case "qspec", ("approve" | "adjust" | "dissolve" | "withdraw") as kind:
+            return flow.QspecAnswer(kind=kind, text=text)
+        case "qdir", "select":
+            return flow.QdirAnswer(kind="select", probe=int(text), deciding=details.get("deciding", ()),
+                                   ground=ground[0] if ground else None)
+        case "qdir", ("synthesize" | "insufficient" | "unprobed" | "interrogate" | "withdraw") as kind:
+            return flow.QdirAnswer(kind=kind, text=text)
+        case "qmicro", ("confirm" | "materialize") as kind:
+            return flow.QmicroAnswer(kind=kind)
+    raise AssertionError(f"{answer.option} is an option of {gate_name} that the flow does not know")
 
 
 class AnswersFile:
     """The answers of a TOML file, taken in order per gate."""
 
     def __init__(self, path: Path) -> None:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise BadInput(f"the answers file {path} cannot be read: {error}") from None
-        unknown = sorted(set(data) - set(GATE_KEYS.values()))
-        if unknown:
-            raise BadInput(f"the answers file {path} has unknown keys: {', '.join(unknown)} "
-                           "(use spec, direction, micro)")
-        self._left = {key: list(value) if isinstance(value, list) else [value] for key, value in data.items()}
-        # validate everything now: a bad answer is exit 2 before any probe is made
-        for gate, key in GATE_KEYS.items():
-            for raw in self._left.get(key, []):
-                parse(gate, raw)
+        self._left: dict[str, list[gate.Answer]] = {}
+        for answer in answers_file.load(path, _template, in_order=True):
+            base = answer.item_id.partition(".")[0]
+            self._left.setdefault(base, []).append(replace(answer, item_id=base))
+        # read everything now: a bad answer is exit 2 before any probe is made
+        for gate_name, key in GATE_KEYS.items():
+            for answer in self._left.get(key, []):
+                read(gate_name, answer)
 
-    def take(self, gate: str) -> Any | None:
-        left = self._left.get(GATE_KEYS[gate], [])
+    def take(self, gate_name: str) -> gate.Answer | None:
+        left = self._left.get(GATE_KEYS[gate_name], [])
         return left.pop(0) if left else None
 
 
-Ask = Callable[[OpenItem], Any | None]
-
-
-def chooser(answers: AnswersFile | None, terminal: Ask | None) -> Ask:
+def chooser(answers: AnswersFile | None, terminal: Terminal | None) -> Ask:
     """The answers file first, then the terminal if there is one; None pauses."""
-    def ask(item: OpenItem) -> Any | None:
-        raw = answers.take(item.gate) if answers is not None else None
-        if raw is None and terminal is not None:
-            raw = terminal(item)
-        return raw
+    def ask(item: OpenItem) -> gate.Answer | None:
+        answer = answers.take(item.gate) if answers is not None else None
+        if answer is None and terminal is not None:
+            text = terminal(item)
+            answer = typed(item.gate, text) if text is not None else None
+        return answer
 
     return ask

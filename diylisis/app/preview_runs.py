@@ -19,15 +19,6 @@ from diylisis.core import gate
 from diylisis.core.errors import BadInput
 from diylisis.edges import probes
 
-_OPTIONS = {
-    "qspec": (("approve", gate.Takes.NOTHING), ("adjust", gate.Takes.TEXT), ("dissolve", gate.Takes.TEXT),
-              ("withdraw", gate.Takes.NOTHING)),
-    "qdir": (("select", gate.Takes.NUMBER), ("synthesize", gate.Takes.TEXT), ("insufficient", gate.Takes.NOTHING),
-             ("unprobed", gate.Takes.TEXT), ("interrogate", gate.Takes.TEXT), ("withdraw", gate.Takes.NOTHING)),
-    "qmicro": (("confirm", gate.Takes.NOTHING), ("materialize", gate.Takes.NOTHING)),
-}
-_KINDS = {"qspec": "spec", "qdir": "direction", "qmicro": "micro"}
-
 
 def _paused(git_dir: Path, run_id: str) -> dict[str, Any]:
     record = probes.load_record(git_dir, run_id)
@@ -43,10 +34,10 @@ class PreviewRuns:
         record = _paused(Path(workspace.git_dir), run_id)
         item = record["items"][0]
         offered = set(item.get("options", ()))
-        options = tuple(gate.Option(name=name, takes=takes) for name, takes in _OPTIONS[item["gate"]]
-                        if item["gate"] != "qmicro" or name in offered)
-        return (gate.Question(id=item["id"], kind=_KINDS[item["gate"]], subject=f"preview {run_id}",
-                              evidence=tuple(str(item.get("text", "")).splitlines()), options=options),)
+        options = tuple(option for option in preview_gate.OPTIONS[item["gate"]]
+                        if item["gate"] != "qmicro" or option.name in offered)
+        return (preview_gate.question(item["gate"], item["id"], subject=f"preview {run_id}",
+                                      evidence=tuple(str(item.get("text", "")).splitlines()), options=options),)
 
     def record_answer(self, workspace: Any, run_id: str, answer: gate.Answer) -> tuple[str, ...]:
         git_dir = Path(workspace.git_dir)
@@ -55,7 +46,7 @@ class PreviewRuns:
         if answer.item_id != item["id"]:
             raise BadInput(f"preview run {run_id} waits on {item['id']}, not {answer.item_id}")
         raw = answer.option + (f" {answer.value}" if answer.value else "")
-        preview_gate.parse(item["gate"], raw)  # a misfit is exit 2, nothing written
+        preview_gate.read(item["gate"], answer)  # a misfit is exit 2, nothing written
         probes.update_record(git_dir, run_id, lambda data: data.update({"given": {item["gate"]: raw}}))
         return ()
 

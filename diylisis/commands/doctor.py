@@ -52,11 +52,11 @@ class Report:
 
 def diagnose(root: Path, remote: str | None) -> Report:
     """Look at hooks, refs, remote and configuration without changing anything."""
-    from diylisis.app import hooks
+    from diylisis.app.hooks import scripts
     from diylisis.edges import config, store
 
-    directory = hooks.hooks_dir(root)
-    states = {name: hooks.hook_state(directory, name) for name in hooks.HOOK_NAMES}
+    directory = scripts.hooks_dir(root)
+    states = {name: scripts.hook_state(directory, name) for name in scripts.HOOK_NAMES}
     framework = _framework_hooks(root)
     settings = store.settings(root)
     local = store.ref_tips(root, (settings.notes_ref,))[settings.notes_ref]

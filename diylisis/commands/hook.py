@@ -2,7 +2,7 @@
 
 The plain scripts in hooks/ and the entries of .pre-commit-hooks.yaml run these. They are
 quiet when all is well (`--verbose` says what happened), short when they refuse, and
-colored only on a terminal without NO_COLOR. The logic lives in `diylisis.app.hooks`.
+colored only on a terminal without NO_COLOR. The logic lives in `diylisis.app.hooks`, one module per hook.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ def commit_msg(message_file: str, verbose: bool) -> int:
     Mechanical repairs are written into the file; anything that needs your judgment
     fails the commit (exit 1) with each finding, and the typed message is kept.
     """
-    from diylisis.app import hooks
+    from diylisis.app.hooks.commit_msg import commit_msg
+    from diylisis.app.hooks.shared import Output
 
-    return hooks.commit_msg(message_file, out=hooks.Output.to(verbose=verbose))
+    return commit_msg(message_file, out=Output.to(verbose=verbose))
 
 
 @command.command("post-commit")
@@ -43,9 +44,10 @@ def post_commit(verbose: bool) -> int:
     hook reads the message of HEAD and stores only the certificate of exactly those bytes.
     Always exit 0: the commit is already made.
     """
-    from diylisis.app import hooks
+    from diylisis.app.hooks.post_commit import post_commit
+    from diylisis.app.hooks.shared import Output
 
-    return hooks.post_commit(out=hooks.Output.to(verbose=verbose))
+    return post_commit(out=Output.to(verbose=verbose))
 
 
 @command.command("pre-push")
@@ -61,16 +63,16 @@ def pre_push(remote: str | None, url: str | None, no_push_notes: bool, verbose: 
     run by hand, the commits on no remote-tracking ref are verified. Exit 1 when a pushed
     commit's message has no valid certificate.
     """
-    from diylisis.app import hooks
+    from diylisis.app.hooks import pre_push as hook
+    from diylisis.app.hooks.shared import Output
     from diylisis.edges.gitio import toplevel
 
     if remote is None:
-        remote, refs = hooks.framework_refs(toplevel("."), os.environ)
+        remote, refs = hook.framework_refs(toplevel("."), os.environ)
     else:
         text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-        refs = hooks.parse_push_lines(text)
-    return hooks.pre_push(remote, refs, out=hooks.Output.to(verbose=verbose),
-                          push_notes=not no_push_notes)
+        refs = hook.parse_push_lines(text)
+    return hook.pre_push(remote, refs, out=Output.to(verbose=verbose), push_notes=not no_push_notes)
 
 
 @command.command("files")
@@ -81,6 +83,7 @@ def files(paths: tuple[str, ...], verbose: bool) -> int:
 
     Files outside the `[hooks] files` globs of the configuration, when set, are skipped.
     """
-    from diylisis.app import hooks
+    from diylisis.app.hooks.files import staged_files
+    from diylisis.app.hooks.shared import Output
 
-    return hooks.staged_files(paths, out=hooks.Output.to(verbose=verbose))
+    return staged_files(paths, out=Output.to(verbose=verbose))

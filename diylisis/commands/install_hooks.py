@@ -29,16 +29,16 @@ class Installed:
 
 def plan(directory: Path, names: tuple[str, ...], *, force: bool, chain: bool) -> None:
     """Refuse before writing anything when a foreign hook is in the way (exit 2)."""
-    from diylisis.app import hooks
+    from diylisis.app.hooks import scripts
 
     blocked = []
     for name in names:
-        state = hooks.hook_state(directory, name)
+        state = scripts.hook_state(directory, name)
         if state in ("foreign", "pre-commit") and not (force or chain):
             blocked.append(name)
         if state in ("foreign", "pre-commit") and chain and not force and \
-                (directory / f"{name}{hooks.CHAINED_SUFFIX}").exists():
-            raise BadInput(f"{directory / name} is not ours and {name}{hooks.CHAINED_SUFFIX} "
+                (directory / f"{name}{scripts.CHAINED_SUFFIX}").exists():
+            raise BadInput(f"{directory / name} is not ours and {name}{scripts.CHAINED_SUFFIX} "
                            "already exists; move one of them away, or pass --force to replace it")
     if blocked:
         listed = ", ".join(str(directory / name) for name in blocked)
@@ -54,31 +54,31 @@ def install(root: Path, *, force: bool = False, chain: bool = False,
     still runs once the virtual environment it was installed from is no longer active."""
     import sys
 
-    from diylisis.app import hooks
+    from diylisis.app.hooks import scripts
 
     interpreter = interpreter if interpreter is not None else sys.executable
 
-    names = names or hooks.HOOK_NAMES
-    directory = hooks.hooks_dir(root)
+    names = names or scripts.HOOK_NAMES
+    directory = scripts.hooks_dir(root)
     plan(directory, names, force=force, chain=chain)
     directory.mkdir(parents=True, exist_ok=True)
     done = []
     for name in names:
         path = directory / name
-        state = hooks.hook_state(directory, name)
+        state = scripts.hook_state(directory, name)
         saved = None
         if state in ("ours", "chained", "inactive"):
-            saved = hooks.saved_hook(path.read_text(encoding="utf-8", errors="replace"))
+            saved = scripts.saved_hook(path.read_text(encoding="utf-8", errors="replace"))
         elif state != "none":
-            saved = f"{name}{hooks.CHAINED_SUFFIX}" if chain else f"{name}{BACKUP_SUFFIX}"
-        script = hooks.hook_script(name, interpreter=interpreter, saved=saved)
+            saved = f"{name}{scripts.CHAINED_SUFFIX}" if chain else f"{name}{BACKUP_SUFFIX}"
+        script = scripts.hook_script(name, interpreter=interpreter, saved=saved)
         if state in ("ours", "chained", "inactive"):
             same = path.read_text(encoding="utf-8", errors="replace") == script
             action = "unchanged" if same and state != "inactive" else "updated"
         elif state == "none":
             action = "installed"
         elif chain:
-            os.replace(path, directory / f"{name}{hooks.CHAINED_SUFFIX}")
+            os.replace(path, directory / f"{name}{scripts.CHAINED_SUFFIX}")
             action = "chained"
         else:
             os.replace(path, directory / f"{name}{BACKUP_SUFFIX}")

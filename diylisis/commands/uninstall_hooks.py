@@ -28,20 +28,20 @@ class Removed:
 
 def uninstall(root: Path) -> tuple[Removed, ...]:
     """Remove our hook scripts from the hooks directory, restoring what install-hooks saved."""
-    from diylisis.app import hooks
+    from diylisis.app.hooks import scripts
 
-    directory = hooks.hooks_dir(root)
+    directory = scripts.hooks_dir(root)
     done = []
-    for name in hooks.HOOK_NAMES:
+    for name in scripts.HOOK_NAMES:
         path = directory / name
-        state = hooks.hook_state(directory, name)
+        state = scripts.hook_state(directory, name)
         if state == "none":
             done.append(Removed(name=name, path=path, action="absent"))
             continue
         if state not in ("ours", "chained", "inactive"):
             done.append(Removed(name=name, path=path, action="left"))
             continue
-        saved = hooks.saved_hook(path.read_text(encoding="utf-8", errors="replace"))
+        saved = scripts.saved_hook(path.read_text(encoding="utf-8", errors="replace"))
         kept = directory / saved if saved and "/" not in saved and saved.startswith(name) else None
         if kept is not None and kept.is_file():
             os.replace(kept, path)  # one rename: the hook is never missing in between

@@ -9,17 +9,21 @@ either takes one or two microseconds. An interpreter built without them falls ba
 
 from __future__ import annotations
 
-try:
-    from _sha1 import sha1  # type: ignore[import-not-found]  # CPython's builtin module has no stub in typeshed
-except ImportError:  # pragma: no cover - CPython builds _sha1 unless configured without it
-    from hashlib import sha1
-
-try:
-    from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11's builtin, no stub
-except ImportError:  # pragma: no cover - the module's name from 3.12 on, or no builtin at all
+TYPE_CHECKING = False  # true for type checkers only: the builtin modules have no stubs in typeshed
+if TYPE_CHECKING:
+    from hashlib import sha1, sha256  # the same constructors, typed
+else:
     try:
-        from _sha2 import sha256  # type: ignore[import-not-found]  # CPython's builtin module has no stub in typeshed
-    except ImportError:
-        from hashlib import sha256
+        from _sha1 import sha1
+    except ImportError:  # pragma: no cover - CPython builds _sha1 unless configured without it
+        from hashlib import sha1
+
+    try:
+        from _sha256 import sha256  # CPython 3.11's builtin
+    except ImportError:  # pragma: no cover - the module's name from 3.12 on, or no builtin at all
+        try:
+            from _sha2 import sha256
+        except ImportError:
+            from hashlib import sha256
 
 __all__ = ["sha1", "sha256"]

@@ -39,6 +39,7 @@ from diylisis.core.state import (
     FieldMark,
     GateKind,
     Item,
+    ItemKind,
     ItemOrigin,
     LedgerEntry,
     Provenance,
@@ -407,7 +408,7 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
     has_channel = edges.write is not None
     unsupported = {mark.item_id: mark.source for mark in state.provenance if mark.provenance is Provenance.UNKNOWN}
     for item in state.items:
-        if item.kind == "content" or (item.kind == "pointer" and item.id in disposed):
+        if item.kind is ItemKind.CONTENT or (item.kind is ItemKind.POINTER and item.id in disposed):
             continue
         if item.id in disposed and (has_channel or not item.resolution or _answer(state.answers, item.id)):
             continue
@@ -507,7 +508,7 @@ def _apply_exposure_answers(state: RunState, read_source: Callable[[str], str | 
             contract = replace(contract, allowed_sources=tuple(v for v in sources if v))
             continue
         for item in state.items:
-            if item.kind == "pointer" and item.locator == locator and item.id not in answered:
+            if item.kind is ItemKind.POINTER and item.locator == locator and item.id not in answered:
                 answers.append(Answer(item_id=item.id, option=answer.option, value=answer.value))
     return replace(state, contract=contract, answers=tuple(answers))
 
@@ -556,7 +557,7 @@ def _bind_findings(verdict: ZeroMemoryVerdict, state: RunState, text: str) -> Ru
             continue
         line, column = _position_of(text, _line_of(finding.location), finding.token)
         items.append(Item(id=item_id, token=finding.token, line=line, column=column,
-                          kind="comprehension-gap", origin=ItemOrigin.REFUTER, checklist=finding.category,
+                          kind=ItemKind.COMPREHENSION_GAP, origin=ItemOrigin.REFUTER, checklist=finding.category,
                           why=f"refuter, category {finding.category} at {finding.location}: {finding.why}",
                           fix=f"{finding.advisory}: {finding.repair}"))
         ledger.append(LedgerEntry(item_id=item_id, reason="recurrence" if recurrence else "comprehension-gap",
@@ -614,7 +615,7 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
         if answer.option != "defer":
             continue
         item = by_id.get(answer.item_id)
-        if item is not None and item.kind not in ("pointer", "content"):
+        if item is not None and item.kind.is_residue:
             premises.append(DecisionRecord(
                 id=f"defer-{item.id}", line=item.line, deferral=answer.value,
                 claim=f"accepted gap at line {item.line}: {item.token!r} ({item.why or item.kind})"))
@@ -663,7 +664,7 @@ def _kept_spans(text: str, state: RunState) -> tuple[tuple[int, int], ...]:
     starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
     spans = []
     for item in state.items:
-        if item.id in kept and item.kind != "content" and item.line <= len(starts):
+        if item.id in kept and item.kind is not ItemKind.CONTENT and item.line <= len(starts):
             start = starts[item.line - 1] + item.column - 1
             if text[start:start + len(item.token)] == item.token:
                 spans.append((start, start + len(item.token)))
@@ -677,7 +678,7 @@ def _settled(state: RunState, scanned: tuple[Item, ...]) -> tuple[Item, ...]:
     answered = {answer.item_id for answer in state.answers}
     present = {item.id for item in scanned}
     return tuple(item for item in state.items
-                 if item.id not in present and item.kind not in ("pointer", "content")
+                 if item.id not in present and item.kind.is_residue
                  and (item.id in done or (item.origin is ItemOrigin.REFUTER and item.id in answered)))
 
 
@@ -686,7 +687,7 @@ def _mark_authored(items: tuple[Item, ...], state: RunState) -> tuple[Item, ...]
     added = [d.added for d in state.repair_deltas if d.kind == "resolution" and d.added]
     marked = []
     for item in items:
-        if any(item.token in text for text in added) and item.kind not in ("content",):
+        if any(item.token in text for text in added) and item.kind is not ItemKind.CONTENT:
             item = replace(item, origin=ItemOrigin.AUTHORED)
         marked.append(item)
     return tuple(marked)
@@ -694,7 +695,7 @@ def _mark_authored(items: tuple[Item, ...], state: RunState) -> tuple[Item, ...]
 
 def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds: Callable[[str], bool]) -> RefuterInput:
     disposed = {d.item_id for d in state.dispositions}
-    open_items = tuple(i for i in state.items if i.id not in disposed and i.kind not in ("pointer", "content"))
+    open_items = tuple(i for i in state.items if i.id not in disposed and i.kind.is_residue)
     siblings = tuple(
         j.verdict.ref.locator for j in state.judgments
         if isinstance(j.verdict, Reference) and j.verdict.ref.locator.endswith(".md")

@@ -5,16 +5,17 @@ API (certify, vet and preview build on it; the realizations are in `diylisis.edg
 - `Takes`: what an option needs after it: NOTHING (`drop`), TEXT (`resolve "..."`) or
   NUMBER (preview's `select 2`; kept as its decimal text).
 - `Option(name, takes)`: one answer a question allows.
-- `Question(id, kind, subject, evidence, instructions, options, flags, verdict, line)`:
-  - a choice question (`verdict=False`): the answer is one of `options`;
+- `Question(id, kind, subject, evidence, instructions, options, flags, verdict, details, line)`:
+  - a choice question (`verdict=False`): the answer is one of `options`, with any of the
+    named `details` beside it (preview's select: the `deciding` axes, the `ground`);
   - a verdict question (`verdict=True`, vet): the answer is a free-text verdict plus at most
     one of `flags` (`withdraw`, `revisit CONDITION`, `handoff DEFICIT`); nothing is offered
     and nothing is parsed out of the verdict.
   `kind` names the gate (certify: contract / residual / premise; vet: claim; preview: spec,
   direction, micro); `evidence` and `instructions` are lines shown before the question.
-- `Answer(item_id, option, value, flag, flag_value)`: a choice answer sets `option` (and
-  `value` when the option takes one); a verdict answer has `option == VERDICT`, the verdict
-  text in `value`, and the optional flag with its value.
+- `Answer(item_id, option, value, flag, flag_value, details)`: a choice answer sets `option`
+  (and `value` when the option takes one; `details` as (name, words) pairs); a verdict answer
+  has `option == VERDICT`, the verdict text in `value`, and the optional flag with its value.
 - `problem(question, answer)`: why an answer does not fit its question, or None. Every
   realization checks answers with it when they are given; a kind adds its own checks
   (certify: a route must resolve) through the `check` callables the realizations take.
@@ -61,6 +62,7 @@ class Question:
     options: tuple[Option, ...] = ()
     flags: tuple[Option, ...] = ()  # verdict questions: at most one of these rides along
     verdict: bool = False
+    details: tuple[str, ...] = ()  # choice questions: the words that may ride along, by name
     line: int = 0
 
     @property
@@ -77,6 +79,7 @@ class Answer:
     value: str | None = None
     flag: str | None = None
     flag_value: str | None = None
+    details: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (name, words) of a choice answer
 
 
 def option_named(options: tuple[Option, ...], name: str) -> Option | None:
@@ -91,6 +94,10 @@ def problem(question: Question, answer: Answer) -> str | None:
         return _verdict_problem(question, answer)
     if answer.flag is not None:
         return f"{question.id} takes one of {' | '.join(question.option_names)}, not a verdict with {answer.flag}"
+    extra = [name for name, _ in answer.details if name not in question.details]
+    if extra:
+        allowed = ", ".join(question.details) or "nothing"
+        return f"{question.id} takes {allowed} beside its answer, not {', '.join(extra)}"
     option = option_named(question.options, answer.option)
     if option is None:
         return f"{question.id} takes {' | '.join(question.option_names)}, not {answer.option}"

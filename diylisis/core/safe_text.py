@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # and paragraph separators U+2028/U+2029; the bidirectional marks, embeddings, overrides and
 # isolates (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which reorder the text
 # around them; lone surrogates, which a UTF-8 terminal stream cannot even encode; the
-# noncharacters U+FDD0-U+FDEF (never text, so free to mark our own color codes, see hooks.py)
+# noncharacters U+FDD0-U+FDEF (never text, so free to mark our own color codes, see app/hooks/shared.py)
 # and the tag characters U+E0000-U+E007F, invisible letters that can hide a second message.
 _UNSEEN = (
     "\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff\ufdd0-\ufdef"

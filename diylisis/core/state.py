@@ -66,6 +66,29 @@ class RunStatus(enum.StrEnum):
     STOPPED = "stopped"  # stop_reason says why; a fresh certification is needed
 
 
+class ItemKind(enum.StrEnum):
+    """What an Item is: a residue category, a resolved pointer, the body, or a refuter's gap.
+
+    The residue kinds are model.Category's values; the run file carries the value."""
+
+    DEICTIC = "deictic"
+    SESSION_ID = "session-id"
+    BARE_ISSUE_REF = "bare-issue-ref"
+    COINED_TERM = "coined-term"
+    EPHEMERAL_REF = "ephemeral-ref"
+    PROCESS_NARRATION = "process-narration"
+    UNVERIFIABLE_CLAIM = "unverifiable-claim"
+    RENDERING = "rendering"
+    POINTER = "pointer"  # a reference F1 resolved (resolves_at held)
+    CONTENT = "content"  # the record's body, grounded inline
+    COMPREHENSION_GAP = "comprehension-gap"  # what the refuter could not understand (F5)
+
+    @property
+    def is_residue(self) -> bool:
+        """The item is residue to dispose of: neither a resolved pointer nor the body itself."""
+        return self not in (ItemKind.POINTER, ItemKind.CONTENT)
+
+
 RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
 
 
@@ -77,7 +100,7 @@ class Item:
     token: str
     line: int
     column: int
-    kind: str  # a residue category value, or "pointer", "decision", "content"
+    kind: ItemKind
     origin: ItemOrigin
     rule_id: str | None = None
     why: str = ""

@@ -1,25 +1,29 @@
 """One reader of `--answers FILE.toml` for every kind of run; each kind says which keys it takes.
 
 API:
-- `load(path, template_for) -> tuple[Answer, ...]` reads the file; `parse(text, name,
-  template_for)` reads its text. The items are at the top level, or all in one `[answers]`
+- `load(path, template_for, in_order=False) -> tuple[Answer, ...]` reads the file; `parse(text,
+  name, template_for, in_order=False)` reads its text. The items are at the top level, or all in one `[answers]`
   table. `template_for(key)` is the kind's: the `Question` (from `diylisis.core.gate`) a key
   answers, whose options, flags and verdict shape the entry is checked against, or None when
   the kind has no such item (an error naming the file and the key).
 - Entry shapes, by the template:
   - choice: `key = "option"` or `key = { option = VALUE }` (VALUE a string, or an integer for
-    a NUMBER option; `true` or a string for an option that takes nothing):
+    a NUMBER option; `true` or a string for an option that takes nothing), with the template's
+    details beside the option, each a string or an array of strings:
     certify's `task-4 = "drop"`, `as-above = { resolve = "text" }`; preview's
-    `spec = "approve"`, `direction = { select = 2 }`, `micro = "confirm"`;
+    `spec = "approve"`, `direction = { select = 2, deciding = ["failure"] }`, `micro = "confirm"`;
   - verdict: `key = { verdict = "TEXT", FLAG = VALUE }` with at most one flag (vet's
     `revisit = "changed:PATH"`, `withdraw = true`);
   - by index: `[key]` holding `1 = {...}`, `2 = {...}` answers the items `key.1`, `key.2`
-    (vet: one answer per antithesis of a claim).
+    (vet: one answer per antithesis of a claim); with in_order, an array `key = [..., ...]` does
+    the same in its order (preview: the answers of a gate that comes back).
 - Every problem is a `BadInput` of one line that starts `answers file FILE`; nothing is read
   past the first problem.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
@@ -33,7 +37,7 @@ if TYPE_CHECKING:
     TemplateFor = Callable[[str], gate.Question | None]
 
 
-def load(path: Path, template_for: TemplateFor) -> tuple[gate.Answer, ...]:
+def load(path: Path, template_for: TemplateFor, *, in_order: bool = False) -> tuple[gate.Answer, ...]:
     """The answers in the file at path; a file that cannot be read is one line naming it."""
     try:
         text = path.read_bytes().decode("utf-8")
@@ -43,10 +47,10 @@ def load(path: Path, template_for: TemplateFor) -> tuple[gate.Answer, ...]:
         raise BadInput(f"answers file {path} is not UTF-8 text (byte {error.start})") from None
     except OSError as error:
         raise BadInput(f"answers file {path} cannot be read: {error.strerror or error}") from None
-    return parse(text, str(path), template_for)
+    return parse(text, str(path), template_for, in_order=in_order)
 
 
-def parse(text: str, name: str, template_for: TemplateFor) -> tuple[gate.Answer, ...]:
+def parse(text: str, name: str, template_for: TemplateFor, *, in_order: bool = False) -> tuple[gate.Answer, ...]:
     """The answers in an answers file's text, each checked against the kind's template."""
     import tomllib  # only an answers file needs it, not the hook's path
 
@@ -66,6 +70,9 @@ def parse(text: str, name: str, template_for: TemplateFor) -> tuple[gate.Answer,
         if isinstance(entry, dict) and entry and all(k.isdecimal() for k in entry):
             for index, sub in entry.items():
                 answers.append(_entry(name, f"{key}.{index}", sub, template_for))
+        elif in_order and isinstance(entry, list):
+            for number, sub in enumerate(entry, 1):
+                answers.append(_entry(name, f"{key}.{number}", sub, template_for))
         else:
             answers.append(_entry(name, key, entry, template_for))
     return tuple(answers)
@@ -75,8 +82,7 @@ def _entry(name: str, key: str, entry: object, template_for: TemplateFor) -> gat
     template = template_for(key)
     if template is None:
         raise BadInput(f"answers file {name}: {key!r} is not an item this run asks about")
-    template = gate.Question(id=key, kind=template.kind, subject=template.subject, options=template.options,
-                             flags=template.flags, verdict=template.verdict)
+    template = replace(template, id=key)
     answer = _verdict_entry(name, key, entry, template) if template.verdict else _choice_entry(name, key, entry, template)
     wrong = gate.problem(template, answer)
     if wrong is not None:
@@ -85,6 +91,10 @@ def _entry(name: str, key: str, entry: object, template_for: TemplateFor) -> gat
 
 
 def _choice_entry(name: str, key: str, entry: object, template: gate.Question) -> gate.Answer:
+    details: dict[str, object] = {}
+    if isinstance(entry, dict):
+        details = {k: v for k, v in entry.items() if k in template.details}
+        entry = {k: v for k, v in entry.items() if k not in template.details}
     if isinstance(entry, str):
         option_name, value = entry, None
     elif isinstance(entry, dict) and len(entry) == 1:
@@ -96,7 +106,19 @@ def _choice_entry(name: str, key: str, entry: object, template: gate.Question) -
     if option is None:
         raise BadInput(f"answers file {name}: {option_name!r} for {key!r} is not one of "
                        f"{', '.join(template.option_names)}")
-    return gate.choice(key, option_name, _value(name, key, option, value))
+    answer = gate.choice(key, option_name, _value(name, key, option, value))
+    words = tuple((detail, _words(name, key, detail, value)) for detail, value in details.items())
+    return replace(answer, details=words)
+
+
+def _words(name: str, key: str, detail: str, value: object) -> tuple[str, ...]:
+    """A detail's words: a string, or an array of strings."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(word, str) for word in value):
+        return tuple(value)
+    raise BadInput(f"answers file {name}: {detail!r} of {key!r} must be a string or an array of strings, "
+                   f"not {toml_kind(value)}")
 
 
 def _value(name: str, key: str, option: gate.Option, value: object) -> str | None:

@@ -13,7 +13,8 @@ fingerprint what it protects around the dispatch and refuse on any change (`fing
 time (`kill_tagged`).
 
 Its stdout and stderr together are read up to the cap, and the program's whole process group is
-killed at the timeout, at the cap and when it exits.
+killed at the timeout, at the cap and when it exits. `run_program` is that runner without the
+confinement, for the programs git config names and the user trusts (signing: gpg, ssh-keygen).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,24 +132,36 @@ def run(dispatch: Dispatch) -> Outcome:
         env.update(dispatch.env)
         if dispatch.tag:
             env[TAG_VARIABLE] = dispatch.tag
-        began = time.monotonic()
         try:
-            process = subprocess.Popen(argv, cwd=dispatch.cwd, env=env, stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       start_new_session=True)
-        except OSError as error:
-            raise CannotRun(dispatch.argv[0], error.strerror or str(error)) from None
-        start_time = process_start_time(process.pid)
-        try:
-            if dispatch.on_start is not None:
-                dispatch.on_start(process.pid, start_time)
-            out, err, stop = exchange(process, dispatch.stdin, dispatch.timeout, dispatch.output_limit)
-        except BaseException:
-            kill_group(process)
-            raise
-        kill_group(process)  # the leader is done; children it left behind go with its group
+            outcome = run_program(argv, cwd=dispatch.cwd, env=env, stdin=dispatch.stdin, timeout=dispatch.timeout,
+                                  output_limit=dispatch.output_limit, on_start=dispatch.on_start)
+        except CannotRun as error:
+            raise CannotRun(dispatch.argv[0], error.reason) from None
         if dispatch.tag:
             kill_tagged(dispatch.tag)
+    return outcome
+
+
+def run_program(argv: Sequence[str], *, cwd: str | Path | None, env: Mapping[str, str], stdin: bytes = b"",
+                timeout: float, output_limit: int = OUTPUT_LIMIT, own_session: bool = True,
+                on_start: Callable[[int, int | None], None] | None = None) -> Outcome:
+    """Run argv with stdin on its stdin, reading stdout and stderr up to output_limit bytes together,
+    to its end or the timeout; the program (its whole process group, when it runs in a session
+    of its own) is killed after. own_session=False keeps the caller's terminal, for a program
+    that may ask for a passphrase on it. A program that cannot start is CannotRun."""
+    began = time.monotonic()
+    try:
+        process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, start_new_session=own_session)
+    except OSError as error:
+        raise CannotRun(argv[0], error.strerror or str(error)) from None
+    start_time = process_start_time(process.pid)
+    try:
+        if on_start is not None:
+            on_start(process.pid, start_time)
+        out, err, stop = exchange(process, stdin, timeout, output_limit)
+    finally:
+        kill_group(process, group=own_session)  # the leader is done; children it left behind go with its group
     return Outcome(stdout=out, stderr=err, returncode=process.returncode, stop=stop,
                    pid=process.pid, start_time=start_time, seconds=time.monotonic() - began)
 
@@ -248,12 +261,13 @@ def exchange(process: subprocess.Popen[bytes], prompt: bytes, timeout: float,
     return bytes(read[process.stdout.fileno()]), bytes(read[process.stderr.fileno()]), None
 
 
-def kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill the whole process group the program started, then reap it."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+def kill_group(process: subprocess.Popen[bytes], *, group: bool = True) -> None:
+    """Kill the whole process group the program started (only the program when not group), then reap it."""
+    if group:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     if process.returncode is None:
         process.kill()
     for stream in (process.stdin, process.stdout, process.stderr):

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
-    from diylisis.app.hooks import Output
+    from diylisis.app.hooks.shared import Output
 
 PENDING = os.path.join("distill", "hook-certificate.json")
 

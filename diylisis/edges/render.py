@@ -14,7 +14,7 @@ from diylisis.core.engine import Result
 from diylisis.core.model import Certificate, Reference
 from diylisis.core.phases.f7_certify import rigor_words
 from diylisis.core.safe_text import visible, visible_block, visible_json, visible_lines
-from diylisis.core.state import DispositionKind, RunState, RunStatus
+from diylisis.core.state import DispositionKind, ItemKind, RunState, RunStatus
 
 if TYPE_CHECKING:
     from rich.progress import ProgressColumn
@@ -160,7 +160,7 @@ def trace_lines(state: RunState) -> list[str]:
         name = d.item_id if d.item_id in dropped or item is None else f"{d.item_id} ({item.token!r})"
         if answer is not None:
             lines.append(f"  {name}: {_answer_words(answer)}")
-        elif item is not None and item.kind == "pointer" and d.kind is DispositionKind.ROUTE:
+        elif item is not None and item.kind is ItemKind.POINTER and d.kind is DispositionKind.ROUTE:
             observed.append(item.token)
         elif item is not None and item.resolution and d.kind is not DispositionKind.DROP:
             if any(delta.item_id == d.item_id for delta in state.repair_deltas):

@@ -361,23 +361,25 @@ class _Unchecked(Exception):
 
 def _run(args: list[str], data: bytes | None, cwd: str | None, timeout: float, *,
          what: str) -> tuple[int, bytes, bytes]:
-    """(exit status, stdout, stderr) of a signing program given data on its stdin."""
-    import subprocess  # only when signing is on: the commit-msg hook does not load it otherwise
+    """(exit status, stdout, stderr) of a signing program given data on its stdin, run by the
+    shared runner (its output capped); it keeps the terminal, where it may ask for a passphrase."""
+    from diylisis.edges import confinement  # only when signing is on: the commit-msg hook does not load it otherwise
 
     try:
-        done = subprocess.run(args, input=data if data is not None else b"", capture_output=True, cwd=cwd,
-                              timeout=timeout, env={**os.environ, "LC_ALL": "C"}, check=False)
-    except FileNotFoundError:
-        message = f"{args[0]} is not installed or not on PATH, so it cannot {what}"
+        outcome = confinement.run_program(args, cwd=cwd, env={**os.environ, "LC_ALL": "C"}, stdin=data or b"",
+                                          timeout=timeout, own_session=False)
+    except confinement.CannotRun as error:
+        message = f"{args[0]} is not installed or cannot run ({error.reason}), so it cannot {what}"
         if what.startswith("sign"):
             raise BadInput(message + "; install it or set git config gpg.<format>.program") from None
         raise _Unchecked(message) from None
-    except subprocess.TimeoutExpired:
-        message = f"{args[0]} did not finish within {timeout:.0f} s"
+    if outcome.stop is not None or outcome.returncode is None:
+        message = (f"{args[0]} did not finish within {timeout:.0f} s" if outcome.stop != "limit"
+                   else f"{args[0]} printed more than {confinement.OUTPUT_LIMIT} bytes")
         if what.startswith("sign"):
-            raise BadInput(f"cannot {what}: {message}") from None
-        raise _Unchecked(message) from None
-    return done.returncode, done.stdout, done.stderr
+            raise BadInput(f"cannot {what}: {message}")
+        raise _Unchecked(message)
+    return outcome.returncode, outcome.stdout, outcome.stderr
 
 
 def _reason(err: bytes, code: int) -> str:

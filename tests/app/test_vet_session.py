@@ -14,7 +14,8 @@ from diylisis.core.errors import BadInput
 from diylisis.core.vet import judgment
 from diylisis.edges import answers_file, vet_gate, vet_note, vet_runs
 from diylisis.edges.gate import PausedGate
-from tests.conftest import converse, distill, git
+from tests.conftest import distill, git
+from tests.terminal import converse
 from tests.vet_fixture import BOTTLENECK_CLAIM, MERGE, TIMEOUT_CLAIM, VERDICTS, answers_toml, audit_ids, build
 
 

@@ -11,10 +11,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import subprocess
 import sys
-import time
 import unicodedata
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diylisis.core.safe_text import visible, visible_block, visible_json, visible_lines
+from tests.terminal import converse
 
 TITLE = "\x1b]0;pwned\x07"  # OSC 0: set the window title
 CLEAR = "\x1b[2J"  # CSI 2 J: clear the screen
@@ -286,38 +285,10 @@ def test_runs_lists_shows_and_aborts_a_run_of_a_hostile_file_name_with_escapes(r
 # --- the interactive gate and the hook ----------------------------------------------------------
 
 
-def converse(cwd: Path, args: list[str], replies: list[tuple[str, str]], timeout: float = 60) -> str:
-    """Run args on a pseudo-terminal, each reply sent once its prompt has appeared; the screen."""
-    import pty
-
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(args, cwd=cwd, stdin=follower, stdout=follower, stderr=follower,
-                               env={**os.environ, "NO_COLOR": "1", "COLUMNS": "400"})
-    os.close(follower)
-    screen, since, pending = "", "", list(replies)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and process.poll() is None:
-        if not select.select([leader], [], [], 0.2)[0]:
-            continue
-        try:
-            chunk = os.read(leader, 4096).decode("utf-8", "replace")
-        except OSError:
-            break
-        screen, since = screen + chunk, since + chunk
-        if pending and pending[0][0] in since:
-            os.write(leader, (pending.pop(0)[1] + "\n").encode())
-            since = ""
-    if process.poll() is None:
-        process.kill()
-    process.wait(timeout=10)
-    os.close(leader)
-    return screen
-
-
 def test_the_interactive_gate_shows_record_text_as_written(repo: Path) -> None:
     raise_local_links(repo)
     commit(repo, "Add the task\n", {"TASK.md": HOSTILE_TASK})
-    screen = converse(repo, [sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer"],
+    _, screen = converse(repo, [sys.executable, "-m", "diylisis", "certify", "TASK.md", "--role", "implementer"],
                       [("[resolve/route/drop/defer]", "drop"), ("answer", "an agent with the repository"),
                        ("answer", "derived"), ("[y/n]", "y")])
     assert "Substitution table" in screen, screen

@@ -55,3 +55,27 @@ def test_a_key_the_kind_does_not_take_is_one_line_naming_the_file(text: str, tem
     with pytest.raises(BadInput) as raised:
         answers_file.parse(text, "a.toml", template_for)
     assert raised.value.message.startswith("answers file a.toml: ") and message in raised.value.message
+
+
+def test_an_array_answers_a_key_in_order_and_a_choice_carries_its_details() -> None:
+    direction = gate.Question(id="direction", kind="direction", subject="direction", details=("deciding",),
+                              options=(gate.Option(name="select", takes=NUMBER), gate.Option(name="insufficient")))
+    text = 'direction = ["insufficient", { select = 2, deciding = ["failure", "cost"] }]\n'
+    template_for = lambda key: direction if key.startswith("direction") else None  # noqa: E731
+    with pytest.raises(BadInput, match="must be an option or"):
+        answers_file.parse(text, "p.toml", template_for)  # an array is answers in order only where the kind says so
+    assert answers_file.parse(text, "p.toml", template_for, in_order=True) == (
+        gate.Answer(item_id="direction.1", option="insufficient"),
+        gate.Answer(item_id="direction.2", option="select", value="2", details=(("deciding", ("failure", "cost")),)))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('direction = { select = 2, deciding = 3 }\n', "'deciding' of 'direction' must be a string or an array"),
+    ('direction = { select = 2, ground = "x" }\n', "must be an option or {option = value}"),
+])
+def test_a_detail_of_the_wrong_shape_or_name_is_one_line(text: str, message: str) -> None:
+    direction = gate.Question(id="direction", kind="direction", subject="direction", details=("deciding",),
+                              options=(gate.Option(name="select", takes=NUMBER),))
+    with pytest.raises(BadInput) as raised:
+        answers_file.parse(text, "a.toml", lambda key: direction)
+    assert raised.value.message.startswith("answers file a.toml: ") and message in raised.value.message

@@ -233,6 +233,22 @@ def test_a_signing_setting_that_cannot_sign_is_a_clear_error_before_anything_is_
     assert git(repo, "notes", "--ref=distill", "list", check=False) == ""
 
 
+def test_a_signing_program_that_floods_its_output_is_stopped_and_nothing_is_written(
+        tmp_path: Path, repo: Path) -> None:
+    """The signing program runs on the shared runner, which caps what it may print."""
+    flood = tmp_path / "flooding-signer"
+    flood.write_text("#!/bin/sh\ncat >/dev/null\nhead -c 6000000 /dev/zero\n", encoding="utf-8")
+    flood.chmod(0o755)
+    commit(repo, CLEAN, {"src/upload.py": "MAX = 5\n"})
+    git(repo, "config", "gpg.format", "ssh")
+    git(repo, "config", "user.signingKey", str(tmp_path / "key"))
+    git(repo, "config", "gpg.ssh.program", str(flood))
+    done = distill(repo, "certify", "HEAD", "--role", "reviewer", "--sign")
+    assert done.returncode == 2 and "printed more than" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert git(repo, "notes", "--ref=distill", "list", check=False) == ""
+
+
 @needs_ssh
 def test_a_signature_that_cannot_be_checked_is_said_so_and_fails_only_when_required(
         tmp_path: Path, repo: Path) -> None:

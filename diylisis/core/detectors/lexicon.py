@@ -22,6 +22,11 @@ from dataclasses import dataclass
 
 from diylisis.core.detectors.prefilter import Prefilter, further_literals, prefilter, required_literals
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
 # os.path, not pathlib: the commit-msg hook imports this module and nothing else it loads needs pathlib
 LEXICON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicons")
 _LEFT = r"(?<![A-Za-z0-9_])"
@@ -138,7 +143,7 @@ def _parse_lexicon(
         return _parsed(language, tomllib.load(handle))
 
 
-def _parsed(language: str, data: dict) -> tuple[str, dict[str, tuple[str, ...]]]:
+def _parsed(language: str, data: Mapping[str, Any]) -> tuple[str, dict[str, tuple[str, ...]]]:
     meta = data.get("meta", {})
     boundary = meta.get("boundary", "word")
     if boundary not in ("word", "none"):
@@ -395,19 +400,20 @@ def _as_json(derived: _Derived) -> dict[str, object]:
     }
 
 
-def _from_json(value: object) -> _Derived | None:
+def _from_json(value: Any) -> _Derived | None:
+    """The tables from the cache file's JSON; None when its shape is not theirs (a miss)."""
     try:
         lexicons = {
             language: (boundary, {key: tuple(entries) for key, entries in terms.items()})
-            for language, (boundary, terms) in value["lexicons"].items()  # type: ignore[index]
+            for language, (boundary, terms) in value["lexicons"].items()
         }
         literals = {
             fragment: None if found is None else tuple(found)
-            for fragment, found in value["literals"].items()  # type: ignore[index]
+            for fragment, found in value["literals"].items()
         }
         further = {
             fragment: tuple(tuple(pieces) for pieces in sets)
-            for fragment, sets in value["further"].items()  # type: ignore[index]
+            for fragment, sets in value["further"].items()
         }
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

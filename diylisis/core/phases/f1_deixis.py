@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Finding, RepoContext, Snapshot
-from diylisis.core.state import DecisionRecord, Item, ItemOrigin, Substitution
+from diylisis.core.state import DecisionRecord, Item, ItemKind, ItemOrigin, Substitution
 
 _URL = re.compile(r"https?://[^\s<>()\"'`\]]+")
 _PATHLIKE = re.compile(
@@ -74,7 +74,7 @@ def scan(snapshot: Snapshot, findings: Iterable[Finding], context: RepoContext |
     for finding in sorted(findings, key=lambda f: (f.line, f.column, f.rule_id)):
         item = Item(
             id=new_id(slug(finding.token)), token=finding.token, line=finding.line,
-            column=finding.column, kind=finding.category.value, origin=ItemOrigin.TARGET,
+            column=finding.column, kind=ItemKind(finding.category.value), origin=ItemOrigin.TARGET,
             rule_id=finding.rule_id, why=finding.why, fix=finding.fix,
             resolution=finding.resolution, checklist=finding.category.checklist,
         )
@@ -87,13 +87,13 @@ def scan(snapshot: Snapshot, findings: Iterable[Finding], context: RepoContext |
         if any(line == line_no and abs(col - column) < len(token) for line, col in residue_spans):
             continue
         item = Item(id=new_id("ref-" + slug(token)), token=token, line=line_no, column=column,
-                    kind="pointer", origin=ItemOrigin.TARGET, locator=locator, checklist=4)
+                    kind=ItemKind.POINTER, origin=ItemOrigin.TARGET, locator=locator, checklist=4)
         items.append(item)
         rows.append(Substitution(item_id=item.id, surface_token=token, canonical_ref=locator,
                                  confidence=1.0, unresolved=False))
     subject = next((line.strip() for line in text.splitlines() if line.strip()), "")
     if subject:
-        items.append(Item(id="record", token=subject, line=1, column=1, kind="content",
+        items.append(Item(id="record", token=subject, line=1, column=1, kind=ItemKind.CONTENT,
                           origin=ItemOrigin.TARGET, checklist=11))
     decisions = tuple(_decisions(text, context, self_ledger))
     return ScanResult(items=tuple(items), subst_table=tuple(rows), decisions=decisions)

@@ -6,7 +6,7 @@ import re
 
 from diylisis.core.model import RefKind, RepoContext, StableRef
 from diylisis.core.phases.f1_deixis import durable_url
-from diylisis.core.state import Grounding, GroundingMark, Item
+from diylisis.core.state import Grounding, GroundingMark, Item, ItemKind
 
 _FULL_ID = re.compile(r"^[0-9a-f]{7,64}$")
 _EPHEMERAL_PATH = re.compile(r"^(/tmp/|/var/tmp/|/private/|~|/Users/|/home/|[A-Za-z]:\\)")
@@ -16,10 +16,10 @@ def classify(items: tuple[Item, ...]) -> tuple[GroundingMark, ...]:
     """F2 classify(item) -> Inline | StablePointer | RoutedResidual."""
     marks = []
     for item in items:
-        if item.kind == "content":
+        if item.kind is ItemKind.CONTENT:
             marks.append(GroundingMark(item_id=item.id, grounding=Grounding.INLINE,
                                        detail="the record's own text (its first line stands for it)"))
-        elif item.kind == "pointer":
+        elif item.kind is ItemKind.POINTER:
             marks.append(GroundingMark(item_id=item.id, grounding=Grounding.STABLE_POINTER,
                                        detail=f"resolves_at({item.locator}) held at F1"))
         elif item.resolution:

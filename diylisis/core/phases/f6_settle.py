@@ -20,7 +20,7 @@ def measure(*, items: tuple[Item, ...], dispositions: tuple[Disposition, ...],
             activity: str | None, stop: str | None) -> Measure:
     """measure(Λ): every leg of the hygiene measure, counted over the pass's state."""
     disposed = {d.item_id for d in dispositions}
-    residue = [item for item in items if item.kind not in ("pointer", "content")]
+    residue = [item for item in items if item.kind.is_residue]
     return Measure(
         unresolved_anchors=sum(1 for item in residue if item.id not in disposed),
         unmet_stop=1 if activity and not stop else 0,

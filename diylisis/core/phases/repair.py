@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from diylisis.core.state import DecisionRecord, Item, RepairDelta
+from diylisis.core.state import DecisionRecord, Item, ItemKind, RepairDelta
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
     from diylisis.core.gate import Answer
 
 # categories whose surface token is a pointer: the canonical reference stands in for it
-POINTER_KINDS = frozenset({"deictic", "session-id", "bare-issue-ref", "ephemeral-ref"})
+POINTER_KINDS = frozenset({ItemKind.DEICTIC, ItemKind.SESSION_ID, ItemKind.BARE_ISSUE_REF, ItemKind.EPHEMERAL_REF})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,7 +51,7 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
             continue
         start, end = without_sentence_end(text, start, start + len(item.token))
         answer = answered.get(item.id)
-        if answer is None and item.resolution and item.kind != "pointer":
+        if answer is None and item.resolution and item.kind is not ItemKind.POINTER:
             edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=start,
                               end=end, replacement=item.resolution, added=item.resolution))
         elif answer is None:

@@ -8,38 +8,61 @@ the msgfile adapter alone.
 
 from __future__ import annotations
 
-import sys
-
 from diylisis.core.model import RecordKind, Snapshot, Target
 from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, parse_target, root_of
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
-    from types import ModuleType
     from typing import Any
 
-# record kind -> the module of its adapter (ADAPTERS holds the modules themselves)
-MODULES: dict[RecordKind, str] = {
-    RecordKind.COMMIT: "diylisis.edges.records.commit",
-    RecordKind.FILE: "diylisis.edges.records.file",
-    RecordKind.MSGFILE: "diylisis.edges.records.msgfile",
-    RecordKind.PRBODY: "diylisis.edges.records.prbody",
+    from diylisis.edges.records.base import RecordAdapter
+
+
+# Each loader imports its adapter module on first use; the module itself is the adapter, and
+# the type checker checks it against RecordAdapter here.
+def _commit() -> RecordAdapter:
+    from diylisis.edges.records import commit
+
+    return commit
+
+
+def _file() -> RecordAdapter:
+    from diylisis.edges.records import file
+
+    return file
+
+
+def _msgfile() -> RecordAdapter:
+    from diylisis.edges.records import msgfile
+
+    return msgfile
+
+
+def _prbody() -> RecordAdapter:
+    from diylisis.edges.records import prbody
+
+    return prbody
+
+
+LOADERS: dict[RecordKind, Callable[[], RecordAdapter]] = {
+    RecordKind.COMMIT: _commit,
+    RecordKind.FILE: _file,
+    RecordKind.MSGFILE: _msgfile,
+    RecordKind.PRBODY: _prbody,
 }
 
 
-def adapter(kind: RecordKind) -> ModuleType:
+def adapter(kind: RecordKind) -> RecordAdapter:
     """The adapter module for a record kind, imported on first use."""
-    name = MODULES[kind]
-    if name not in sys.modules:
-        __import__(name)
-    return sys.modules[name]
+    return LOADERS[kind]()
 
 
-def __getattr__(name: str) -> dict[RecordKind, ModuleType]:
+def __getattr__(name: str) -> dict[RecordKind, RecordAdapter]:
     """ADAPTERS: kind -> adapter module, every adapter imported when something asks for them all."""
     if name == "ADAPTERS":
-        return {kind: adapter(kind) for kind in MODULES}
+        return {kind: adapter(kind) for kind in LOADERS}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -58,7 +81,9 @@ def write_channel(target: Target, repo: str | Path | Any) -> WriteChannel | None
 def no_channel_reason(target: Target, repo_root: str | Path) -> str:
     """Why the target has no write channel ('' when it has one)."""
     if target.kind is RecordKind.COMMIT:
-        return adapter(RecordKind.COMMIT).no_channel_reason(target, root_of(repo_root))
+        from diylisis.edges.records import commit
+
+        return commit.no_channel_reason(target, root_of(repo_root))
     if write_channel(target, repo_root) is None:
         return f"{describe(target)} cannot be written"
     return ""
@@ -77,7 +102,7 @@ def describe(target: Target) -> str:
 __all__ = [
     "ADAPTERS",
     "DEFAULT_MAX_BYTES",
-    "MODULES",
+    "LOADERS",
     "WriteChannel",
     "adapter",
     "apply",

@@ -76,9 +76,11 @@ def apply(target: Target, repo_root: str, new_bytes: bytes) -> None:
     channel, why = _amendable(target, repo_root)
     if channel is None:
         raise no_channel(target, why)
+    import pygit2  # only to write, after open_repo has loaded it
+
     repo = gitio.open_repo(repo_root)
     head_id = gitio.resolve_commit(repo, "HEAD")
-    commit = repo[head_id]
+    commit = repo[head_id].peel(pygit2.Commit)
     author = commit.author
     env = {
         "GIT_AUTHOR_NAME": author.name,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hookutil import CLEAN, RESIDUE, committed_repo, distill, distill_on_terminal, ok, run, write
 
-from diylisis.app.hooks import generated_kind
+from diylisis.core.generated import generated
 
 
 @pytest.fixture
@@ -110,7 +110,7 @@ def test_a_bare_issue_number_becomes_a_url_of_the_origin_host(work: Path) -> Non
     'Revert "Start the widget repository"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.\n',
 ])
 def test_generated_messages_are_skipped_unless_configured(work: Path, text: str) -> None:
-    assert generated_kind(text)
+    assert generated(text) is not None
     path = _message(work, text)
     skipped = distill(work, "hook", "commit-msg", "-v", str(path))
     assert skipped.returncode == 0 and "skipped" in skipped.stderr
@@ -122,9 +122,9 @@ def test_generated_messages_are_skipped_unless_configured(work: Path, text: str)
 
 
 def test_an_edited_revert_message_is_authored() -> None:
-    assert generated_kind('Revert "Add cache"\n\nThis reverts commit 0123456.\n\nIt broke '
-                          "the nightly import, as discussed above.\n") is None
-    assert generated_kind("Merge the upload rework\n") is None
+    assert generated('Revert "Add cache"\n\nThis reverts commit 0123456.\n\nIt broke '
+                     "the nightly import, as discussed above.\n") is None
+    assert generated("Merge the upload rework\n") is None
 
 
 def test_role_comes_from_the_hooks_section(work: Path) -> None:
@@ -152,7 +152,7 @@ def test_hook_path_imports_neither_pygit2_nor_rich(work: Path, text: str) -> Non
                str(path))
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
                 if line.startswith("import time:")}
-    assert "diylisis.app.hooks" in imported
+    assert "diylisis.app.hooks.commit_msg" in imported
     assert not {name for name in imported if name.split(".")[0] in ("pygit2", "rich")}
 
 

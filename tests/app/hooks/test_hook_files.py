@@ -54,14 +54,14 @@ def test_hooks_files_globs_narrow_the_files(work: Path) -> None:
 
 
 def test_a_path_is_taken_relative_to_the_repository_and_kept_inside_it(tmp_path: Path) -> None:
-    from diylisis.app.hooks import _repo_path
+    from diylisis.app.hooks.files import repo_path
     from diylisis.core.errors import BadInput
 
     root, sibling = tmp_path / "repo", tmp_path / "repo2"
     (root / "docs").mkdir(parents=True)
     sibling.mkdir()
-    assert _repo_path(str(root), root / "docs", "plan.md") == "docs/plan.md"
-    assert _repo_path(root, ".", str(root / "docs" / ".." / "a.md")) == "a.md"
+    assert repo_path(str(root), root / "docs", "plan.md") == "docs/plan.md"
+    assert repo_path(root, ".", str(root / "docs" / ".." / "a.md")) == "a.md"
     for path in (str(sibling / "a.md"), "../a.md"):  # a sibling folder sharing the name's start
         with pytest.raises(BadInput, match="outside the repository"):
-            _repo_path(str(root), root, path)
+            repo_path(str(root), root, path)

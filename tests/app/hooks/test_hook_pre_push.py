@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hookutil import CLEAN, bare, distill, new_repo, ok, run, write
 
-from diylisis.app.hooks import framework_refs, parse_push_lines, pushed_commits
+from diylisis.app.hooks.pre_push import framework_refs, parse_push_lines, pushed_commits
 
 ZERO = "0" * 40
 

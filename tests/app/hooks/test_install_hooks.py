@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hookutil import CHECKOUT, bare, distill, exercise, new_repo, ok, run, write
 
-from diylisis.app.hooks import HOOK_ID, hook_script
+from diylisis.app.hooks.scripts import HOOK_ID, hook_script
 
 
 def test_shipped_scripts_are_the_generated_ones() -> None:

@@ -91,7 +91,7 @@ def test_git_push_runs_the_hook_without_click(tmp_path: Path) -> None:
                           env={**env(), "PYTHONDONTWRITEBYTECODE": "1"})
     assert done.returncode == 0, done.stderr[-2000:]
     loaded = set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \| *(\S+)\s*$", done.stderr, re.MULTILINE))
-    assert "diylisis.app.hooks" in loaded
+    assert "diylisis.app.hooks.pre_push" in loaded
     assert not {name for name in loaded if name == "click" or name.startswith(("click.", "diylisis.commands"))}
 
 

@@ -6,7 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from conftest import RETRY_ANSWERS, RETRY_DOCS, RETRY_TASK, commit, converse, distill, git
+from conftest import RETRY_ANSWERS, RETRY_DOCS, RETRY_TASK, commit, distill, git
+
+from tests.terminal import converse
 
 RUNS = Path(".git") / "distill" / "runs"
 

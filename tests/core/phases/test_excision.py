@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from diylisis.core.phases import repair
-from diylisis.core.state import Answer, Item, ItemOrigin
+from diylisis.core.state import Answer, Item, ItemKind, ItemOrigin
 
 
 def _items(text: str, tokens: tuple[tuple[str, str], ...]) -> tuple[Item, ...]:
@@ -20,7 +20,7 @@ def _items(text: str, tokens: tuple[tuple[str, str], ...]) -> tuple[Item, ...]:
         offset = text.index(token)
         line = text.count("\n", 0, offset) + 1
         column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        items.append(Item(id=f"item-{number}", token=token, line=line, column=column, kind=kind,
+        items.append(Item(id=f"item-{number}", token=token, line=line, column=column, kind=ItemKind(kind),
                           origin=ItemOrigin.TARGET))
     return tuple(items)
 

@@ -10,12 +10,12 @@ from conftest import commit
 
 from diylisis.core.model import RefKind, StableRef
 from diylisis.core.phases.f2_grounding import classify, dereference_step, resolves_at, stable_ref
-from diylisis.core.state import Grounding, Item, ItemOrigin
+from diylisis.core.state import Grounding, Item, ItemKind, ItemOrigin
 from diylisis.edges.gitio.context import GitCommandContext
 
 
 def _item(item_id: str, kind: str, **fields: object) -> Item:
-    return Item(id=item_id, token=fields.pop("token", item_id), line=1, column=0, kind=kind,
+    return Item(id=item_id, token=fields.pop("token", item_id), line=1, column=0, kind=ItemKind(kind),
                 origin=ItemOrigin.TARGET, **fields)
 
 
@@ -23,9 +23,9 @@ def test_classify_gives_each_item_kind_its_grounding() -> None:
     items = (
         _item("body", "content"),
         _item("ptr", "pointer", locator="docs/cli.md"),
-        _item("issue", "session", resolution="https://example.org/acme/tool/issues/12"),
-        _item("yesterday", "session", why="a time only the author knows"),
-        _item("that-fix", "session"),
+        _item("issue", "session-id", resolution="https://example.org/acme/tool/issues/12"),
+        _item("yesterday", "session-id", why="a time only the author knows"),
+        _item("that-fix", "session-id"),
     )
     marks = {mark.item_id: mark for mark in classify(items)}
     assert [mark.item_id for mark in classify(items)] == ["body", "ptr", "issue", "yesterday", "that-fix"]
@@ -36,7 +36,7 @@ def test_classify_gives_each_item_kind_its_grounding() -> None:
     assert "https://example.org/acme/tool/issues/12" in marks["issue"].detail
     assert marks["yesterday"].grounding is Grounding.ROUTED_RESIDUAL
     assert marks["yesterday"].detail == "a time only the author knows"
-    assert marks["that-fix"].detail == "session the recipient cannot resolve"
+    assert marks["that-fix"].detail == "session-id the recipient cannot resolve"
 
 
 @pytest.mark.parametrize(("locator", "kind", "stored"), [

@@ -14,6 +14,7 @@ from diylisis.core.state import (
     Grounding,
     GroundingMark,
     Item,
+    ItemKind,
     ItemOrigin,
     Provenance,
 )
@@ -21,8 +22,8 @@ from diylisis.core.state import (
 CONTRACT = Contract(role="implementer")
 
 
-def _item(item_id: str, kind: str = "session", **fields: object) -> Item:
-    return Item(id=item_id, token=f"token-{item_id}", line=1, column=0, kind=kind,
+def _item(item_id: str, kind: str = "session-id", **fields: object) -> Item:
+    return Item(id=item_id, token=f"token-{item_id}", line=1, column=0, kind=ItemKind(kind),
                 origin=ItemOrigin.TARGET, **fields)
 
 

@@ -7,11 +7,12 @@ import pytest
 
 from diylisis.core.model import InlineEvidence, Reference, RefKind, RouteJudgment, StableRef, Value
 from diylisis.core.phases.f4_judgments import basis_supports, form
-from diylisis.core.state import Disposition, DispositionKind, Item, ItemOrigin
+from diylisis.core.state import Disposition, DispositionKind, Item, ItemKind, ItemOrigin
 
 
 def _item(item_id: str) -> Item:
-    return Item(id=item_id, token=f"token-{item_id}", line=1, column=0, kind="session", origin=ItemOrigin.TARGET)
+    return Item(id=item_id, token=f"token-{item_id}", line=1, column=0, kind=ItemKind.SESSION_ID,
+                origin=ItemOrigin.TARGET)
 
 
 def test_form_gives_a_value_for_keep_a_reference_for_route_and_nothing_for_drop() -> None:

@@ -20,12 +20,12 @@ from diylisis.core.model import (
 )
 from diylisis.core.phases import f6_settle
 from diylisis.core.phases.f2_grounding import resolves_at
-from diylisis.core.state import DecisionRecord, Disposition, DispositionKind, Item, ItemOrigin, LedgerEntry
+from diylisis.core.state import DecisionRecord, Disposition, DispositionKind, Item, ItemKind, ItemOrigin, LedgerEntry
 from diylisis.edges.gitio import open_repo
 from diylisis.edges.gitio.context import PygitContext
 
-RESIDUE = Item(id="task-4", token="Task #4", line=1, column=1, kind="session-id", origin=ItemOrigin.TARGET)
-AUTHORED = Item(id="v2", token="v2 shim", line=2, column=1, kind="coined-term", origin=ItemOrigin.AUTHORED)
+RESIDUE = Item(id="task-4", token="Task #4", line=1, column=1, kind=ItemKind.SESSION_ID, origin=ItemOrigin.TARGET)
+AUTHORED = Item(id="v2", token="v2 shim", line=2, column=1, kind=ItemKind.COINED_TERM, origin=ItemOrigin.AUTHORED)
 
 
 def _measure(**overrides):

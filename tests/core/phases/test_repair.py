@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from diylisis.core.phases import repair
-from diylisis.core.state import Answer, DecisionRecord, Item, ItemOrigin
+from diylisis.core.state import Answer, DecisionRecord, Item, ItemKind, ItemOrigin
 
 TEXT = "Implement the retry (Task #4) as above.\nWe decided to cap retries.\n"
 
@@ -12,7 +12,7 @@ def _item(token: str, kind: str, resolution: str | None = None) -> Item:
     line = 1 if token in TEXT.splitlines()[0] else 2
     column = TEXT.splitlines()[line - 1].index(token) + 1
     return Item(id=token.lower().replace(" ", "-").replace("#", ""), token=token, line=line,
-                column=column, kind=kind, origin=ItemOrigin.TARGET, resolution=resolution)
+                column=column, kind=ItemKind(kind), origin=ItemOrigin.TARGET, resolution=resolution)
 
 
 def test_drop_excises_the_token_and_its_parentheses() -> None:
@@ -37,7 +37,7 @@ def test_resolve_replaces_a_pointer_and_annotates_a_term() -> None:
 
 def test_mechanical_resolution_needs_no_answer_and_is_applied_once() -> None:
     text = "Fixes #12.\n"
-    item = Item(id="12", token="#12", line=1, column=7, kind="bare-issue-ref", origin=ItemOrigin.TARGET,
+    item = Item(id="12", token="#12", line=1, column=7, kind=ItemKind.BARE_ISSUE_REF, origin=ItemOrigin.TARGET,
                 resolution="https://github.com/o/r/issues/12")
     edits, _ = repair.plan(text, (item,), (), (), frozenset())
     assert repair.apply(text, edits, 1)[0] == "Fixes https://github.com/o/r/issues/12.\n"

@@ -18,7 +18,7 @@ from diylisis.core.model import (
     Value,
 )
 from diylisis.core.refuter import RefuterInput
-from diylisis.core.state import DecisionRecord, FieldMark, Item, ItemOrigin
+from diylisis.core.state import DecisionRecord, FieldMark, Item, ItemKind, ItemOrigin
 from diylisis.edges.config import RefuterSettings
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "refuters"
@@ -51,7 +51,7 @@ def refuter_input(text: str, revision: str | None, *, role: str = "reviewer") ->
                           stop="the review is written"),
         activation_edge=ActivationEdge(verb="Read commit:HEAD and execute it", locator=str(target)),
         watchlist=("the v2 shim",),
-        open_items=(Item(id="i1", token="as above", line=2, column=1, kind="deictic",
+        open_items=(Item(id="i1", token="as above", line=2, column=1, kind=ItemKind.DEICTIC,
                          origin=ItemOrigin.TARGET, why="points into the session", checklist=3),),
         utterances=("please certify the fix for reviewers",),
         contract_provenance=(FieldMark(field="activity", provenance="ai_authored"),),
