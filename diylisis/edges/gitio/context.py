@@ -26,7 +26,12 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from typing import TypeVar
+
     import pygit2
+
+    K = TypeVar("K")
+    V = TypeVar("V")
 
 _TEXT_LIMIT = 8 * 1024 * 1024  # larger blobs are data dumps, not prose that defines terms
 
@@ -80,10 +85,21 @@ def _word_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])")
 
 
-@functools.lru_cache(maxsize=4096)
-def _byte_word_pattern(term: bytes) -> re.Pattern[bytes]:
-    """word_pattern over the bytes of a text whose ASCII letters are lower-cased."""
-    return re.compile(rb"(?<![a-z0-9_])" + re.escape(term) + rb"(?![a-z0-9_])")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _holds_word(data: bytes, needle: bytes) -> bool:
+    """word_pattern over the bytes of a text whose ASCII letters are lower-cased: needle occurs not
+    glued to an ASCII letter, digit or underscore (find() runs at memchr speed; a regex starting
+    with a look-behind tries every position)."""
+    size, end = len(needle), len(data)
+    at = data.find(needle)
+    while at >= 0:
+        after = at + size
+        if (at == 0 or data[at - 1] not in _WORD_BYTES) and (after == end or data[after] not in _WORD_BYTES):
+            return True
+        at = data.find(needle, at + 1)
+    return False
 
 
 # The only characters whose str.lower() holds an ASCII character: U+0130 (i and a combining
@@ -241,182 +257,222 @@ class PygitContext:
             return False
         found = self._mentions.get(key)
         if found is None:
-            index = _index(self.repo)
-            exclude = tuple(self._exclude.split("/")) if self._exclude else ()
-            found = self._mentions[key] = any(index.mentions(tree_id, key, exclude) for tree_id in self._tree_ids())
+            self.prefetch_mentions([key])
+            found = self._mentions[key]
         return found
+
+    def prefetch_mentions(self, terms: list[str]) -> None:
+        """Answer mentions() for many terms with one walk over the revision's tree (then its parent's,
+        for the terms it leaves unfound), each blob read once and searched for all of them."""
+        todo = tuple(dict.fromkeys(key for term in terms if (key := term.lower().strip()) and key not in self._mentions))
+        if not todo:
+            return
+        index = _index(self.repo)
+        exclude = tuple(self._exclude.split("/")) if self._exclude else ()
+        found: set[str] = set()
+        for tree_id in self._tree_ids():
+            found |= index.mentioned(tree_id, tuple(term for term in todo if term not in found), exclude)
+            if len(found) == len(todo):
+                break
+        for term in todo:
+            self._mentions[term] = term in found
+
+
+class _Folder:
+    """A tree's entries, and its blobs and subtrees apart: the search walks the subtrees and reads the blobs."""
+
+    __slots__ = ("entries", "blobs", "trees")
+
+    def __init__(self, entries: tuple[tuple[str, pygit2.Oid, str], ...]) -> None:
+        self.entries = entries  # (name, id, kind); kind is tree, blob or commit (a submodule)
+        self.blobs = tuple((name, oid) for name, oid, kind in entries if kind == "blob")
+        self.trees = tuple((name, oid) for name, oid, kind in entries if kind == "tree")
 
 
 class _TreeIndex:
     """Per-repository answers memoized by object id, so a walk over history reuses unchanged subtrees.
 
-    Consecutive commits share almost every subtree and blob; keying "does this subtree hold
-    that path / mention that term" by object id makes each commit cost only what changed.
+    Consecutive commits share almost every subtree and blob. A term is looked for in the
+    lower-cased texts of a tree's blobs, kept in a cache bounded in bytes; "this subtree holds
+    that term" is remembered per subtree id, so the first parent's tree, and the next commits',
+    are searched only where they differ. Every memo is bounded (oldest dropped first): a scan of
+    a long history holds about what two neighboring trees need.
     """
 
     def __init__(self, repo: pygit2.Repository) -> None:
-        import pygit2
-
-        self._pygit2 = pygit2
         self.repo = repo
-        self._children: dict[Any, tuple[tuple[str, Any, str], ...]] = {}
-        self._suffix: dict[tuple[Any, tuple[str, ...]], bool] = {}
-        self._terms: dict[str, dict[Any, bool]] = {}
-        self._texts: dict[Any, bytes] = {}  # blob id -> its bytes, ASCII letters lower-cased
-        self._unicode_texts: dict[Any, str] = {}  # blob id -> str.lower() of its decoded text
-        self._odd: set[Any] = set()  # blobs holding a character that lowers to ASCII
+        self._folders: dict[pygit2.Oid, _Folder] = {}
+        self._suffix: dict[tuple[pygit2.Oid, tuple[str, ...]], bool] = {}
+        self._terms: dict[str, dict[pygit2.Oid, bool]] = {}  # term -> subtree id -> the subtree holds it
+        self._texts: dict[pygit2.Oid, bytes] = {}  # blob id -> its bytes, ASCII letters lower-cased
+        self._unicode_texts: dict[pygit2.Oid, str] = {}  # blob id -> str.lower() of its decoded text
+        self._odd: set[pygit2.Oid] = set()  # blobs holding a character that lowers to ASCII
         self._text_bytes = 0
 
-    def children(self, tree_id: Any) -> tuple[tuple[str, Any, str], ...]:
-        """(name, id, kind) of a tree's entries; kind is tree, blob or commit (a submodule)."""
-        entries = self._children.get(tree_id)
-        if entries is None:
+    def folder(self, tree_id: pygit2.Oid) -> _Folder:
+        """The tree's entries (none for a tree missing from the store)."""
+        found = self._folders.get(tree_id)
+        if found is None:
+            import pygit2
+
             try:
                 tree = self.repo[tree_id]
             except KeyError:
-                tree = ()
-            entries = self._children[tree_id] = tuple((e.name, e.id, e.type_str) for e in tree)
-        return entries
+                tree = None
+            entries = tuple((e.name or "", e.id, e.type_str) for e in tree) if isinstance(tree, pygit2.Tree) else ()
+            found = _remember(self._folders, tree_id, _Folder(entries), _FOLDERS_KEPT)
+        return found
 
-    def paths(self, tree_id: Any, prefix: str = "") -> list[str]:
+    def paths(self, tree_id: pygit2.Oid, prefix: str = "") -> list[str]:
         """Every path (files and directories) under a tree."""
         out = []
-        for name, oid, kind in self.children(tree_id):
+        for name, oid, kind in self.folder(tree_id).entries:
             out.append(prefix + name)
             if kind == "tree":
                 out.extend(self.paths(oid, f"{prefix}{name}/"))
         return out
 
-    def _has_path(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
-        entries = {name: (oid, kind) for name, oid, kind in self.children(tree_id)}
-        head = entries.get(parts[0])
-        if head is None:
-            return False
-        if len(parts) == 1:
-            return True
-        return head[1] == "tree" and self._has_path(head[0], parts[1:])
+    def _has_path(self, tree_id: pygit2.Oid, parts: tuple[str, ...]) -> bool:
+        for name, oid, kind in self.folder(tree_id).entries:
+            if name == parts[0]:
+                return len(parts) == 1 or (kind == "tree" and self._has_path(oid, parts[1:]))
+        return False
 
-    def has_suffix(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
+    def has_suffix(self, tree_id: pygit2.Oid, parts: tuple[str, ...]) -> bool:
         """parts names a path under this tree or under any of its subdirectories."""
         key = (tree_id, parts)
-        if key not in self._suffix:
+        found = self._suffix.get(key)
+        if found is None:
             found = self._has_path(tree_id, parts) or any(
-                kind == "tree" and self.has_suffix(oid, parts) for _, oid, kind in self.children(tree_id)
+                self.has_suffix(oid, parts) for _, oid in self.folder(tree_id).trees
             )
-            self._suffix[key] = found
-        return self._suffix[key]
+            _remember(self._suffix, key, found, _SUFFIXES_KEPT)
+        return found
 
-    def mentions(self, tree_id: Any, term: str, exclude: tuple[str, ...] = ()) -> bool:
+    def mentions(self, tree_id: pygit2.Oid, term: str, exclude: tuple[str, ...] = ()) -> bool:
         """Some text blob under the tree (but the excluded path) holds the term (lower-cased) as a whole word."""
-        memo = self._terms.get(term)
+        return term in self.mentioned(tree_id, (term,), exclude)
+
+    def mentioned(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...] = ()) -> set[str]:
+        """The terms (lower-cased) some text blob under the tree (but the excluded path) holds as whole words.
+
+        One walk over the tree answers all of them: each blob is read once (the unread ones
+        together, in one request to git, only when the blobs already read leave a term unfound)
+        and searched for the terms still unfound.
+        """
+        memos = {term: self._memo(term) for term in dict.fromkeys(terms)}
+        found = set() if exclude else {term for term, memo in memos.items() if memo.get(tree_id)}
+        pending = tuple(term for term, memo in memos.items()
+                        if term not in found and (exclude or memo.get(tree_id) is None))
+        if pending:
+            unread: list[pygit2.Oid] = []
+            found |= self._search(tree_id, pending, exclude, memos, unread)
+            pending = tuple(term for term in pending if term not in found)
+            if pending and unread:
+                self._read_many(unread)
+                found |= self._search(tree_id, pending, exclude, memos, None)
+        return found
+
+    def _memo(self, term: str) -> dict[pygit2.Oid, bool]:
+        memo = self._terms.pop(term, None)  # taken out and put back: the most recently asked term last
         if memo is None:
-            memo = self._terms[term] = {}
-        elif not exclude:
-            found = memo.get(tree_id)
-            if found is not None:
-                return found
-        holds = self._matcher(term)
-        # First the blobs already read; the others are read together, in one request to git,
-        # only when those do not answer (a term found in a read blob reads nothing).
-        unread: list[Any] = []
-        found = self._search(tree_id, exclude, memo, holds, unread)
-        if not found and unread:
-            self._read_many(unread)
-            found = self._search(tree_id, exclude, memo, holds, None)
-        return found
+            memo = {}
+        return _remember(self._terms, term, memo, _TERMS_KEPT)
 
-    def _search(self, tree_id: Any, exclude: tuple[str, ...], memo: dict[Any, bool],
-                holds: Callable[[Any], bool], unread: list[Any] | None) -> bool:
-        # The hot loop of a history scan: one pass per (term, tree not seen with that term);
-        # blobs and subtrees already judged for the term are answered from memo. With unread
-        # given, a blob not read yet is listed there instead of judged, and the trees above it
-        # are not memoized (their answer is not known).
-        found = False
+    def _search(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...],
+                memos: dict[str, dict[pygit2.Oid, bool]], unread: list[pygit2.Oid] | None) -> set[str]:
+        # The hot loop of a history scan: one pass per tree not seen with these terms; subtrees
+        # already judged for a term are answered from its memo. With unread given, a blob not read
+        # yet is listed there instead of judged, and the trees above it are not memoized for the
+        # terms it leaves unfound (their answer is not known).
         deferred = len(unread) if unread is not None else 0
-        texts = self._texts
-        for name, oid, kind in self.children(tree_id):
-            if exclude and exclude[0] == name:
-                if len(exclude) == 1:
-                    continue  # the record's own file
-                found = kind == "tree" and self._search(oid, exclude[1:], memo, holds, unread)
-            else:
-                found = memo.get(oid)
-                if found is None:
-                    if kind == "tree":
-                        found = self._search(oid, (), memo, holds, unread)
-                    elif kind == "blob":
-                        if unread is not None and oid not in texts:
-                            unread.append(oid)
-                            found = False
-                        else:
-                            found = memo[oid] = holds(oid)
-                    else:
-                        found = False  # a submodule's commit
-            if found:
+        folder = self.folder(tree_id)
+        skip = exclude[0] if len(exclude) == 1 else None  # the record's own file
+        found = self._blobs_hold(folder.blobs, terms, skip, unread)
+        for name, oid in folder.trees:
+            pending = tuple(term for term in terms if term not in found)
+            if not pending:
                 break
-        if not exclude and (found or unread is None or len(unread) == deferred):
-            memo[tree_id] = found
+            if exclude and exclude[0] == name:
+                if len(exclude) > 1:
+                    found |= self._search(oid, pending, exclude[1:], memos, unread)
+                continue
+            known = {term for term in pending if memos[term].get(oid) is not None}
+            found |= {term for term in known if memos[term][oid]}
+            asked = tuple(term for term in pending if term not in known)
+            if asked:
+                found |= self._search(oid, asked, (), memos, unread)
+        if not exclude:
+            complete = unread is None or len(unread) == deferred
+            for term in terms:
+                if term in found or complete:
+                    memos[term][tree_id] = term in found
         return found
 
-    def _matcher(self, term: str) -> Callable[[Any], bool]:
-        """blob id -> the blob's text holds term (lower-cased) as a whole word (word_pattern)."""
+    def _blobs_hold(self, blobs: tuple[tuple[str, pygit2.Oid], ...], terms: tuple[str, ...], skip: str | None,
+                    unread: list[pygit2.Oid] | None) -> set[str]:
+        """The terms some of the blobs (but the one named skip) hold; unread blobs are listed in unread, if given."""
         texts, odd = self._texts, self._odd
-        if term.isascii():
-            needle = term.encode("ascii")
+        found: set[str] = set()
+        ascii_terms = [(term, term.encode("ascii")) for term in terms if term.isascii()]
+        other_terms = [term for term in terms if not term.isascii()]
+        for name, oid in blobs:
+            if name == skip:
+                continue
+            data = texts.get(oid)
+            if data is None:
+                if unread is not None:
+                    unread.append(oid)
+                    continue
+                data = self._read_one(oid)
+            if oid in odd:  # a character of the text lowers to ASCII: only str.lower() tells
+                text = self._unicode_text(oid)
+                found.update(term for term, _ in ascii_terms if term in text and word_pattern(term).search(text))
+            else:
+                found.update(term for term, needle in ascii_terms if needle in data and _holds_word(data, needle))
+            if other_terms and not data.isascii():  # a non-ASCII term is in no ASCII text
+                text = self._unicode_text(oid)
+                found.update(term for term in other_terms if term in text and word_pattern(term).search(text))
+            if found:
+                ascii_terms = [(term, needle) for term, needle in ascii_terms if term not in found]
+                other_terms = [term for term in other_terms if term not in found]
+                if not ascii_terms and not other_terms:
+                    break
+        return found
 
-            def holds(blob_id: Any) -> bool:
-                data = texts.get(blob_id)
-                if data is None:
-                    data = self._read_one(blob_id)
-                if blob_id in odd:  # a character of the text lowers to ASCII: only str.lower() tells
-                    text = self._unicode_text(blob_id)
-                    return term in text and word_pattern(term).search(text) is not None
-                return needle in data and _byte_word_pattern(needle).search(data) is not None
-        else:
-
-            def holds(blob_id: Any) -> bool:
-                data = texts.get(blob_id)
-                if data is None:
-                    data = self._read_one(blob_id)
-                if data.isascii():
-                    return False  # the lower-cased term has a character no ASCII text lowers to
-                text = self._unicode_text(blob_id)
-                return term in text and word_pattern(term).search(text) is not None
-
-        return holds
-
-    def _read_many(self, blob_ids: list[Any]) -> None:
+    def _read_many(self, blob_ids: list[pygit2.Oid]) -> None:
         """Read and cache the texts of blobs: many in one request to this process's `git cat-file`."""
         wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts]
         # Only objects present go to git: in a partial clone it would fetch a missing one from its
         # remote. A few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe.
         odb = self.repo.odb
         present = [oid for oid in wanted if odb.exists(oid)] if len(wanted) >= _CAT_FILE_FROM else []
-        pipe = _cat_file(_STORE, self.repo.path) if len(present) >= _CAT_FILE_FROM else None
-        if pipe is not None:
-            try:
-                for oid, found in zip(present, pipe.read(present), strict=True):
-                    raw = b"" if found is None else found[1]
-                    self._store(oid, b"" if len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
-            except _PipeBroken:
-                _close_cat_file(pipe, broken=True)  # the blobs not read yet are read through pygit2
+        if len(present) >= _CAT_FILE_FROM:
+            for oid, found in zip(present, read_store_objects(self.repo.path, [str(oid) for oid in present]),
+                                  strict=False):
+                raw = b"" if found is None else found[1]
+                self._store(oid, b"" if len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
         for oid in wanted:
             if oid not in self._texts:
                 self._read_one(oid)  # a missing blob reads as no text there
 
-    def _read_one(self, blob_id: Any) -> bytes:
+    def _read_one(self, blob_id: pygit2.Oid) -> bytes:
         """The blob's bytes with ASCII letters lower-cased (empty for binary or huge blobs), read
         through pygit2 and cached."""
+        import pygit2
+
         try:
             blob = self.repo[blob_id]
         except KeyError:
-            data = b""  # a partial copy may list a large blob it does not hold
+            blob = None  # a partial copy may list a large blob it does not hold
+        if not isinstance(blob, pygit2.Blob) or blob.size > _TEXT_LIMIT or blob.is_binary:
+            data = b""
         else:
             # the buffer of the blob already read: Blob.data would read it from the odb again
-            data = b"" if blob.size > _TEXT_LIMIT or blob.is_binary else bytes(memoryview(blob)).lower()
+            data = bytes(memoryview(blob)).lower()
         return self._store(blob_id, data)
 
-    def _store(self, blob_id: Any, data: bytes) -> bytes:
+    def _store(self, blob_id: pygit2.Oid, data: bytes) -> bytes:
         """Cache a blob's text (ASCII letters lower-cased), noting whether a character lowers to ASCII."""
         # the lead byte first: memchr finds it or its absence far faster than the pair is searched
         if not data.isascii() and any(odd[:1] in data and odd in data for odd in _ASCII_FROM_LOWER):
@@ -425,7 +481,7 @@ class _TreeIndex:
         self._keep(len(data))
         return data
 
-    def _unicode_text(self, blob_id: Any) -> str:
+    def _unicode_text(self, blob_id: pygit2.Oid) -> str:
         """The blob's text decoded and lower-cased as str.lower() does it (for non-ASCII terms or texts)."""
         text = self._unicode_texts.get(blob_id)
         if text is None:
@@ -450,6 +506,19 @@ class _TreeIndex:
                     self._odd.discard(blob_id)
 
 
+def _remember(memo: dict[K, V], key: K, value: V, limit: int) -> V:
+    """memo[key] = value, the oldest entry dropped first when memo holds limit entries; value."""
+    if len(memo) >= limit:
+        del memo[next(iter(memo))]
+    memo[key] = value
+    return value
+
+
+_FOLDERS_KEPT = 16_384  # trees; git.git's has about 300 subtrees
+_SUFFIXES_KEPT = 200_000  # (tree, path) answers of tracked()
+_TERMS_KEPT = 512  # terms whose per-subtree answers are kept
+
+
 _INDEXES: dict[str, _TreeIndex] = {}
 _REACHABLE: dict[str, _Reachability] = {}
 _COMMIT_IDS: dict[tuple[str, str], str | None] = {}  # (repository path, prefix) -> commit_id()
@@ -459,7 +528,7 @@ _COMMIT_ID_MEMO = 100_000
 def _is_object_id(revision: str) -> bool:
     """A full SHA-1 or SHA-256 object id in lower-case hex."""
     return len(revision) in (40, 64) and not revision.strip("0123456789abcdef")
-_TEXT_CACHE = 256 * 1024 * 1024
+_TEXT_CACHE = 64 * 1024 * 1024  # git.git's tree holds 46 MB of text: a commit's and its parent's fit
 
 
 def _index(repo: pygit2.Repository) -> _TreeIndex:
@@ -743,6 +812,16 @@ _CAT_FILE_FAILED: set[tuple[int, str, str]] = set()  # (process, view, where) wh
 
 
 _CAT_FILE_FROM = 64  # blobs read in one request from which git cat-file is used
+
+
+def read_store_objects(git_dir: str, ids: list[str]) -> Iterator[tuple[str, bytes] | None]:
+    pipe = _cat_file(_STORE, git_dir)
+    if pipe is None:
+        return
+    try:
+        yield from pipe.read(ids)
+    except _PipeBroken:
+        _close_cat_file(pipe, broken=True)
 
 
 def read_objects(root: str, ids: list[str]) -> dict[str, tuple[str, bytes]] | None:
