@@ -17,16 +17,13 @@ import os
 import re
 
 from diylisis.core.errors import GitError
-from diylisis.edges.gitio import first_line, git_argv, git_process
+from diylisis.edges.gitio import REPOSITORY, STORE, BackgroundGit, first_line, git_process, read_with_cat_file
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
-    import subprocess
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
     from pathlib import Path
-    from typing import Any
-
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     import pygit2
 
@@ -161,42 +158,43 @@ class PygitContext:
         self.repo = repo
         # the record being certified is tracked too, but it cannot define its own terms
         self._exclude = normalize_path(exclude_path) if exclude_path else None
-        self._commit: Any = None
+        self._revision = revision
         # odb.exists checks the pack index; `revision in repo` would read and parse the object
-        self._commit_id = revision if walked or (_is_object_id(revision) and repo.odb.exists(revision)) else None
-        if self._commit_id is None:
-            self._commit = self._resolve(revision)
-        self._tree_id: Any = None
-        self._parent_tree_id: Any = None if first_parent else False  # False: no parent tree is asked
+        known = walked or (_is_object_id(revision) and repo.odb.exists(revision))
+        self._commit: pygit2.Commit | None = None if known else self._resolve(revision)
+        self._tree_id: pygit2.Oid | None = None
+        self._parent_tree_id: pygit2.Oid | None | bool = None if first_parent else False  # False: not asked
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
         if origin_known and repo.path not in _REACHABLE:
             _list_reachable_commits(repo)  # a range scan: commit_id() will likely be asked
 
-    def _resolve(self, revision: str) -> Any:
-        pygit2 = self._pygit2
+    def _resolve(self, revision: str) -> pygit2.Commit:
+        import pygit2
+
         try:
             return self.repo.revparse_single(revision).peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError):
             raise GitError(f"unknown revision {revision!r} in {self.repo.path}") from None
 
     @property
-    def commit(self) -> Any:
+    def commit(self) -> pygit2.Commit:
         """The revision's commit, read on first use (most records of a scan never ask for the tree)."""
-        if self._commit is None:
-            self._commit = self._resolve(self._commit_id)
-        return self._commit
+        commit = self._commit
+        if commit is None:
+            commit = self._commit = self._resolve(self._revision)
+        return commit
 
-    def _tree_ids(self) -> Iterator[Any]:
+    def _tree_ids(self) -> Iterator[pygit2.Oid]:
         """Ids of the revision's tree, then of its first parent's (read only if the caller goes on)."""
         if self._tree_id is None:
             self._tree_id = self.commit.tree_id
         yield self._tree_id
         if self._parent_tree_id is None:
             parents = self.commit.parent_ids
-            self._parent_tree_id = self.repo[parents[0]].tree_id if parents else False
-        if self._parent_tree_id is not False:
+            self._parent_tree_id = self.repo[parents[0]].peel(self._pygit2.Commit).tree_id if parents else False
+        if not isinstance(self._parent_tree_id, bool):
             yield self._parent_tree_id
 
     def tracked(self, path: str) -> bool:
@@ -264,7 +262,8 @@ class PygitContext:
     def prefetch_mentions(self, terms: list[str]) -> None:
         """Answer mentions() for many terms with one walk over the revision's tree (then its parent's,
         for the terms it leaves unfound), each blob read once and searched for all of them."""
-        todo = tuple(dict.fromkeys(key for term in terms if (key := term.lower().strip()) and key not in self._mentions))
+        keys = (term.lower().strip() for term in terms)
+        todo = tuple(dict.fromkeys(key for key in keys if key and key not in self._mentions))
         if not todo:
             return
         index = _index(self.repo)
@@ -302,6 +301,7 @@ class _TreeIndex:
     def __init__(self, repo: pygit2.Repository) -> None:
         self.repo = repo
         self._folders: dict[pygit2.Oid, _Folder] = {}
+        self._folder_entries = 0
         self._suffix: dict[tuple[pygit2.Oid, tuple[str, ...]], bool] = {}
         self._terms: dict[str, dict[pygit2.Oid, bool]] = {}  # term -> subtree id -> the subtree holds it
         self._texts: dict[pygit2.Oid, bytes] = {}  # blob id -> its bytes, ASCII letters lower-cased
@@ -320,7 +320,11 @@ class _TreeIndex:
             except KeyError:
                 tree = None
             entries = tuple((e.name or "", e.id, e.type_str) for e in tree) if isinstance(tree, pygit2.Tree) else ()
-            found = _remember(self._folders, tree_id, _Folder(entries), _FOLDERS_KEPT)
+            found = self._folders[tree_id] = _Folder(entries)
+            # bounded by entries, not trees: git.git's top tree alone lists about 500
+            self._folder_entries += len(entries)
+            while self._folder_entries > _FOLDER_ENTRIES_KEPT and len(self._folders) > 1:
+                self._folder_entries -= len(self._folders.pop(next(iter(self._folders))).entries)
         return found
 
     def paths(self, tree_id: pygit2.Oid, prefix: str = "") -> list[str]:
@@ -448,7 +452,7 @@ class _TreeIndex:
         odb = self.repo.odb
         present = [oid for oid in wanted if odb.exists(oid)] if len(wanted) >= _CAT_FILE_FROM else []
         if len(present) >= _CAT_FILE_FROM:
-            for oid, found in zip(present, read_store_objects(self.repo.path, [str(oid) for oid in present]),
+            for oid, found in zip(present, read_with_cat_file(STORE, self.repo.path, [str(oid) for oid in present]),
                                   strict=False):
                 raw = b"" if found is None else found[1]
                 self._store(oid, b"" if len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
@@ -514,9 +518,9 @@ def _remember(memo: dict[K, V], key: K, value: V, limit: int) -> V:
     return value
 
 
-_FOLDERS_KEPT = 16_384  # trees; git.git's has about 300 subtrees
-_SUFFIXES_KEPT = 200_000  # (tree, path) answers of tracked()
-_TERMS_KEPT = 512  # terms whose per-subtree answers are kept
+_FOLDER_ENTRIES_KEPT = 50_000  # entries of the trees listed (about 12 MB); git.git's whole tree has 5,000
+_SUFFIXES_KEPT = 100_000  # (tree, path) answers of tracked()
+_TERMS_KEPT = 256  # terms whose per-subtree answers are kept
 
 
 _INDEXES: dict[str, _TreeIndex] = {}
@@ -528,7 +532,7 @@ _COMMIT_ID_MEMO = 100_000
 def _is_object_id(revision: str) -> bool:
     """A full SHA-1 or SHA-256 object id in lower-case hex."""
     return len(revision) in (40, 64) and not revision.strip("0123456789abcdef")
-_TEXT_CACHE = 64 * 1024 * 1024  # git.git's tree holds 46 MB of text: a commit's and its parent's fit
+_TEXT_CACHE = 48 * 1024 * 1024  # git.git's tree holds 45 MB of text; its commits mostly change a few files
 
 
 def _index(repo: pygit2.Repository) -> _TreeIndex:
@@ -555,7 +559,7 @@ class _Reachability:
     __slots__ = ("known", "primary", "pending", "listing")
 
     def __init__(self, known: set[str] | None, primary: list[Any], pending: list[Any] | None,
-                 listing: _Listing | None = None) -> None:
+                 listing: BackgroundGit | None = None) -> None:
         self.known = known
         self.primary = primary
         self.pending = pending  # None: the other refs are not resolved yet
@@ -587,7 +591,7 @@ def _list_reachable_commits(repo: pygit2.Repository) -> None:
     this process before commit_id() first needs it (about 0.4 s later there).
     """
     primary = _ref_tips(repo, primary=True)
-    listing = _Listing(repo.path, primary, []) if primary else None
+    listing = _listing(repo.path, primary, []) if primary else None
     _REACHABLE[repo.path] = _Reachability(None if listing else set(), primary, None, listing)
 
 
@@ -599,7 +603,7 @@ def _reachable(repo: pygit2.Repository, commit_id: str) -> bool:
         state = _REACHABLE[repo.path] = _Reachability(_commits_from(repo, primary, []), primary, None)
     if state.known is None:
         # the listing started in this process (a forked worker cannot wait for its parent's)
-        listed = state.listing.result() if state.listing is not None else None
+        listed = _listed(state.listing) if state.listing is not None else None
         state.known = listed if listed is not None else _commits_from(repo, state.primary, [])
         state.listing = None
     if commit_id in state.known:
@@ -617,7 +621,7 @@ def _commits_from(repo: pygit2.Repository, tips: list[Any], hidden: list[Any]) -
 
     if not tips:
         return set()
-    listed = _Listing(repo.path, tips, hidden).result() if _has_commit_graph(repo.path) else None
+    listed = _listed(_listing(repo.path, tips, hidden)) if _has_commit_graph(repo.path) else None
     if listed is not None:
         return listed
     walker = repo.walk(tips[0], pygit2.enums.SortMode.NONE)
@@ -641,14 +645,8 @@ def _has_commit_graph(git_dir: str) -> bool:
         os.path.join(info, "commit-graphs", "commit-graph-chain"))
 
 
-_GIT_STORE_VARIABLES = frozenset({
-    "GIT_DIR", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_GRAFT_FILE",
-    "GIT_SHALLOW_FILE", "GIT_REPLACE_REF_BASE",
-})
-
-
-class _Listing:
-    """`git rev-list` of the commits reachable from tips but not from hidden, running into a temporary file.
+def _listing(git_dir: str, tips: list[pygit2.Oid], hidden: list[pygit2.Oid]) -> BackgroundGit:
+    """`git rev-list` of the commits reachable from tips but not from hidden, started in the background.
 
     With a commit-graph git reads parents from the graph (about 3 us a commit on git.git)
     where a pygit2 walk inflates and parses every commit (about 9 us); without one git is
@@ -656,37 +654,14 @@ class _Listing:
     (_commits_from), and is otherwise started early, to run beside this process
     (_list_reachable_commits).
     """
+    revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
+    return BackgroundGit(STORE, git_dir, ["rev-list", "--stdin"], revisions.encode("ascii"))
 
-    def __init__(self, git_dir: str, tips: list[Any], hidden: list[Any]) -> None:
-        import subprocess
-        import tempfile
 
-        self.pid = os.getpid()
-        self.process: subprocess.Popen[bytes] | None = None
-        revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
-        # a file, not a pipe: git writes all of its answer without waiting for this process to read
-        self.output = tempfile.TemporaryFile()
-        try:
-            self.process = _git_on_store(git_dir, ["rev-list", "--stdin"], stdin=subprocess.PIPE, stdout=self.output)
-            assert self.process.stdin is not None
-            with self.process.stdin:
-                self.process.stdin.write(revisions.encode("ascii"))
-        except OSError:
-            pass  # git is missing or stopped reading: result() says None
-        _end_at_exit()
-        _LISTINGS.append(self)
-
-    def result(self) -> set[str] | None:
-        """The listed ids, once git is done; None if git failed or the listing is another process's."""
-        if self.process is None or self.pid != os.getpid():
-            return None
-        code = self.process.wait()
-        if self in _LISTINGS:
-            _LISTINGS.remove(self)
-        with self.output:
-            self.output.seek(0)
-            listed = self.output.read()
-        return set(listed.decode("ascii").split()) if code == 0 else None
+def _listed(listing: BackgroundGit) -> set[str] | None:
+    """The ids a listing gave, once git is done; None if git failed or the listing is another process's."""
+    listed = listing.result()
+    return set(listed.decode("ascii").split()) if listed is not None else None
 
 
 # git_blob_is_binary (libgit2, what pygit2's Blob.is_binary answers) over the first 8000 bytes:
@@ -712,194 +687,17 @@ def _is_binary(data: bytes) -> bool:
     return (printable >> 7) < controls
 
 
-class _PipeBroken(Exception):
-    """The cat-file process ended or answered out of turn."""
-
-
-class _CatFile:
-    """One `git cat-file --batch`, owned by the process that started it, in one of two views:
-
-    - _STORE: on the object store pygit2 opened at a git directory, whatever the environment says
-      (_git_on_store), for the blobs of the trees pygit2 read. git resolves a pack's deltas with a
-      larger cache of delta bases than libgit2, and it works beside this process: the 12k blobs
-      (262 MB) a scan of git.git v2.40.0..v2.45.0 reads cost 1.0 s in this process through
-      pygit2, 0.2 s here and 0.7 s in git through cat-file.
-    - _REPOSITORY: in a work tree as the user's git sees it (`git -C`, with the environment and
-      replace refs), for objects git itself listed, such as the notes `verify --range` reads.
-
-    A forked worker never uses its parent's (their answers would interleave): _cat_file starts
-    one per process and view.
-    """
-
-    # Ids per write. Two batches at most are waiting (the one being answered and the next):
-    # their 2.5 KB (3.9 KB for SHA-256 ids) fit a pipe of one page, the least Linux gives, so a
-    # write never blocks while git is blocked writing answers this process has not read yet.
-    _BATCH = 30
-    _PIPE_SIZE = 1024 * 1024
-
-    def __init__(self, view: str, where: str) -> None:
-        import subprocess
-
-        self.view = view
-        self.where = where  # the git directory (_STORE) or the work tree (_REPOSITORY)
-        self.pid = os.getpid()
-        streams: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
-        if view == _STORE:
-            self.process = _git_on_store(where, ["cat-file", "--batch"], **streams)
-        else:
-            self.process = subprocess.Popen(git_argv(["cat-file", "--batch"], where), stderr=subprocess.DEVNULL,
-                                            **streams)
-        try:  # room for git to read ahead while this process works on what it read (Linux)
-            import fcntl
-
-            fcntl.fcntl(self.process.stdout.fileno(), fcntl.F_SETPIPE_SZ, self._PIPE_SIZE)  # type: ignore[union-attr]
-        except (ImportError, AttributeError, OSError):
-            pass  # another system, or a user over the pipe size limit: the default size works too
-
-    def read(self, ids: list[Any]) -> Iterator[tuple[str, bytes] | None]:
-        """The type and raw bytes of each object, in order (None for a missing one)."""
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None
-        batches = [ids[start:start + self._BATCH] for start in range(0, len(ids), self._BATCH)]
-        self._ask(batches[0])
-        for number, batch in enumerate(batches):
-            if number + 1 < len(batches):
-                self._ask(batches[number + 1])  # git works on the next batch while this one is read
-            for oid in batch:
-                header = stdout.readline()
-                fields = header.split()
-                if not fields or fields[0].decode("ascii", "replace") != str(oid):
-                    raise _PipeBroken
-                if len(fields) != 3:
-                    yield None  # "<id> missing"
-                    continue
-                size = int(fields[2])
-                data = stdout.read(size)
-                if len(data) != size or stdout.read(1) != b"\n":
-                    raise _PipeBroken
-                yield fields[1].decode("ascii", "replace"), data
-
-    def _ask(self, batch: list[Any]) -> None:
-        stdin = self.process.stdin
-        assert stdin is not None
-        try:
-            stdin.write("".join(f"{oid}\n" for oid in batch).encode("ascii"))
-            stdin.flush()
-        except OSError:
-            raise _PipeBroken from None
-
-    def close(self) -> None:
-        """End the process (this process's own) or let go of a parent's inherited pipes."""
-        for stream in (self.process.stdin, self.process.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-        if self.pid == os.getpid():
-            import subprocess
-
-            try:
-                self.process.wait(timeout=5)  # stdin closed: git ends, unless a forked process holds it open
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-_STORE, _REPOSITORY = "store", "repository"  # the views of a _CatFile
-_CAT_FILES: dict[str, _CatFile] = {}  # view -> the cat-file on the repository this process read last in it
-_CAT_FILE_FAILED: set[tuple[int, str, str]] = set()  # (process, view, where) where git did not start or broke off
-
-
 _CAT_FILE_FROM = 64  # blobs read in one request from which git cat-file is used
-
-
-def read_store_objects(git_dir: str, ids: list[str]) -> Iterator[tuple[str, bytes] | None]:
-    pipe = _cat_file(_STORE, git_dir)
-    if pipe is None:
-        return
-    try:
-        yield from pipe.read(ids)
-    except _PipeBroken:
-        _close_cat_file(pipe, broken=True)
 
 
 def read_objects(root: str, ids: list[str]) -> dict[str, tuple[str, bytes]] | None:
     """(type, content) of each object present, as `git -C root cat-file --batch` reads them, through
     this process's cat-file there, which stays running for the next call (None: git cannot serve
     them here; read them another way)."""
-    pipe = _cat_file(_REPOSITORY, root)
-    if pipe is None:
+    answers = list(read_with_cat_file(REPOSITORY, root, ids))
+    if len(answers) != len(ids):
         return None
-    try:
-        return {oid: found for oid, found in zip(ids, pipe.read(ids), strict=True) if found is not None}
-    except _PipeBroken:
-        _close_cat_file(pipe, broken=True)
-        return None
-
-
-def _cat_file(view: str, where: str) -> _CatFile | None:
-    """This process's cat-file in a view (_STORE: where is a git directory; _REPOSITORY: a work tree),
-    started on first use; None when git cannot serve it."""
-    pid = os.getpid()
-    for inherited in [pipe for pipe in _CAT_FILES.values() if pipe.pid != pid]:
-        _close_cat_file(inherited)  # a forked process only lets go of its parent's pipes
-    pipe = _CAT_FILES.get(view)
-    if pipe is not None:
-        if pipe.where == where:
-            return pipe
-        _close_cat_file(pipe)
-    if (pid, view, where) in _CAT_FILE_FAILED:
-        return None
-    try:
-        pipe = _CatFile(view, where)
-    except OSError:
-        _CAT_FILE_FAILED.add((pid, view, where))
-        return None
-    _end_at_exit()
-    _CAT_FILES[view] = pipe
-    return pipe
-
-
-_LISTINGS: list[_Listing] = []  # started and not read yet
-
-
-@functools.cache
-def _end_at_exit() -> None:
-    """Have _end_git run when the interpreter exits (registered once)."""
-    import atexit
-
-    atexit.register(_end_git)
-
-
-def _git_on_store(git_dir: str, args: list[str], **streams: Any) -> subprocess.Popen[bytes]:
-    """git started on the object store pygit2 opened at git_dir (a bare one too), with stderr dropped."""
-    import subprocess
-
-    # git must read the objects and parents pygit2 reads at git_dir, whatever the environment says
-    env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
-    return subprocess.Popen(git_argv(["--git-dir=.", "--no-replace-objects", *args]), cwd=git_dir, env=env,
-                            stderr=subprocess.DEVNULL, **streams)
-
-
-def _end_git() -> None:
-    """End this process's cat-file, and stop the listings nobody read: none outlives the scan."""
-    _close_cat_file()
-    while _LISTINGS:
-        listing = _LISTINGS.pop()
-        if listing.process is not None and listing.pid == os.getpid() and listing.process.poll() is None:
-            listing.process.kill()
-            listing.process.wait()
-
-
-def _close_cat_file(pipe: _CatFile | None = None, broken: bool = False) -> None:
-    """End one of this process's cat-files, or all (a forked worker only closes the pipes it inherited)."""
-    for view, open_pipe in list(_CAT_FILES.items()):
-        if pipe is None or open_pipe is pipe:
-            del _CAT_FILES[view]
-            if broken:
-                _CAT_FILE_FAILED.add((os.getpid(), view, open_pipe.where))
-            open_pipe.close()
+    return {oid: found for oid, found in zip(ids, answers, strict=True) if found is not None}
 
 
 class GitCommandContext:
