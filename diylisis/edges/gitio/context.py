@@ -1,9 +1,11 @@
 """RepoContext implementations: what resolves_at may ask of a repository (DESIGN.md, resolves_at).
 
-- `PygitContext(repo, revision)`: pygit2, for scans and the benchmark; indexes of the tree
-  (paths, and lower-cased text for mentions) are cached per revision. Blob texts are read
-  through one `git cat-file` per process, and a range scan lists reachable commits with a
-  `git rev-list` started in the background.
+- `PygitContext(repo, revision)`: pygit2, for scans and the benchmark. Answers are memoized
+  per tree and subtree id in a bounded per-repository index (_TreeIndex), so a walk over
+  history pays only for what changed; a record's terms are searched for in one walk over the
+  tree (prefetch_mentions). Blob texts are read through this process's long-lived
+  `git cat-file` (gitio.CatFile), and a range scan lists reachable commits with a
+  `git rev-list` started in the background (gitio.BackgroundGit).
 - `GitCommandContext(workdir, revision=None)`: a handful of `git` subprocess calls for the
   commit-msg hook's fast path; never imports pygit2; every lookup is lazy and cached.
 - `HostContext(host, owner, name)`: a record without a repository (a pull-request body):
