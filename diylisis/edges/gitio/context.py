@@ -355,10 +355,6 @@ class _TreeIndex:
             _remember(self._suffix, key, found, _SUFFIXES_KEPT)
         return found
 
-    def mentions(self, tree_id: pygit2.Oid, term: str, exclude: tuple[str, ...] = ()) -> bool:
-        """Some text blob under the tree (but the excluded path) holds the term (lower-cased) as a whole word."""
-        return term in self.mentioned(tree_id, (term,), exclude)
-
     def mentioned(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...] = ()) -> set[str]:
         """The terms (lower-cased) some text blob under the tree (but the excluded path) holds as whole words.
 
