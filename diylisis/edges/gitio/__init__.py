@@ -7,7 +7,9 @@ becomes a `GitError` with an actionable one-line sentence, never a raw pygit2 er
 
 The git binary is started by `git_process` with `os.posix_spawnp` and pipes read through
 `select.poll`: importing `subprocess` (signal, threading, locale, selectors) would cost the
-hook about 5 ms on every commit, more than one git process does.
+hook about 5 ms on every commit, more than one git process does. The long-lived
+`git cat-file --batch` of a process (CatFile, read_with_cat_file) and the gits that answer
+into a file in the background (BackgroundGit) start the same way (_start).
 """
 
 from __future__ import annotations
