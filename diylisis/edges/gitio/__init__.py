@@ -40,6 +40,9 @@ def _read_as_git_reads() -> None:
     # resident. In smaller windows it unmaps the least used past the limit.
     pygit2.settings.mwindow_size = _PACK_WINDOW
     pygit2.settings.mwindow_mapped_limit = _PACK_MAPPED_LIMIT
+    # libgit2 keeps every tree it parsed of up to 4 KB in its object cache: the trees a scan of
+    # steveyegge/beads reads held 100 MB there, beside the bounded listings gitio.context keeps.
+    pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 0)
 
 
 _PACK_WINDOW = 16 * 1024 * 1024
