@@ -19,12 +19,15 @@ theirs. A figure whose command does not exist (yet) or whose peer is missing rea
 
 Real histories (--repos-root DIR, laid out as bench/quality.py reads it: DIR/<owner>+<name>/repo
 is a git directory): `git distill scan --range` over git/git from its 3,000th first-parent commit
-to HEAD and over the whole of steveyegge/beads, each against one `git log -z` read of the same
-range in the same run, with peak RSS. A missing mirror is skipped with a note. The line
+to HEAD and over the whole of steveyegge/beads, each with the default workers and with -j 1
+against one `git log -z` read of the same range in the same run, with peak RSS. A missing
+mirror is skipped with a note. The line
 
-    perf-real: git_vs_floor=R git_rss_mb=M beads_vs_floor=R beads_rss_mb=M
+    perf-real: git_vs_floor=R git_rss_mb=M git_j1_vs_floor=R git_j1_rss_mb=M
+               beads_vs_floor=R beads_rss_mb=M beads_j1_vs_floor=R beads_j1_rss_mb=M
 
-gives our commits per second over the floor's, and our peak RSS. --real-only measures only these.
+(on one line) gives our commits per second over the floor's, and our peak RSS (of the largest
+process: a worker's, when there are workers). --real-only measures only these.
 """
 
 from __future__ import annotations
@@ -634,7 +637,8 @@ def measure_real_histories(repos_root: Path | None, env: dict[str, str], python:
         if git_dir is None or not git_dir.is_dir():
             where = f"{git_dir}" if git_dir else "no --repos-root"
             print(f"real history {history.owner}/{history.name}: skipped ({where}: no mirror there)")
-            figures[f"{history.label}_vs_floor"] = figures[f"{history.label}_rss_mb"] = "n/a"
+            for suffix in ("", "_j1"):
+                figures[f"{history.label}{suffix}_vs_floor"] = figures[f"{history.label}{suffix}_rss_mb"] = "n/a"
             continue
         spec = real_range(git_dir, env, history)
         commits = int(git(git_dir, env, "rev-list", "--count", "--no-merges", spec).strip())
@@ -643,16 +647,19 @@ def measure_real_histories(repos_root: Path | None, env: dict[str, str], python:
         commands = {
             f"git distill scan --range ({history.label})": Command(
                 argv=("git", "distill", "scan", "--range", spec), cwd=git_dir),
+            f"git distill scan --range -j 1 ({history.label})": Command(
+                argv=("git", "distill", "scan", "--range", spec, "-j", "1"), cwd=git_dir),
             f"floor: git log -z ({history.label})": Command(
                 argv=(python, "-c", FLOOR_GIT_LOG_RANGE, str(git_dir), spec), cwd=git_dir),
         }
         timed = measure_in_turn(commands, env, runs, 0)
         for label, timing in timed.items():
             show(label, timing, commits)
-        scan, floor = timed.values()
-        figures[f"{history.label}_vs_floor"] = ratio(floor.median if floor.runs else None,
-                                                     scan.median if scan.runs else None)
-        figures[f"{history.label}_rss_mb"] = f"{scan.rss_mb:.1f}" if scan.runs else "n/a"
+        scan, scan_j1, floor = timed.values()
+        for suffix, timing in (("", scan), ("_j1", scan_j1)):
+            figures[f"{history.label}{suffix}_vs_floor"] = ratio(floor.median if floor.runs else None,
+                                                               timing.median if timing.runs else None)
+            figures[f"{history.label}{suffix}_rss_mb"] = f"{timing.rss_mb:.1f}" if timing.runs else "n/a"
     print("perf-real: " + " ".join(f"{name}={value}" for name, value in figures.items()))
     return figures
 

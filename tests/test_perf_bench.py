@@ -116,7 +116,8 @@ def test_real_histories_are_skipped_with_a_note_when_no_mirror_is_there(perf, tm
     figures = perf.measure_real_histories(tmp_path, {}, sys.executable, 1)
     out = capsys.readouterr().out
     assert "real history git/git: skipped" in out and "real history steveyegge/beads: skipped" in out
-    assert figures == {"git_vs_floor": "n/a", "git_rss_mb": "n/a", "beads_vs_floor": "n/a", "beads_rss_mb": "n/a"}
+    assert figures == {f"{label}{suffix}_{figure}": "n/a" for label in ("git", "beads") for suffix in ("", "_j1")
+                       for figure in ("vs_floor", "rss_mb")}
     assert "perf-real: git_vs_floor=n/a" in out
 
 

@@ -412,7 +412,7 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             continue
         if item.id in disposed and (has_channel or not item.resolution or _answer(state.answers, item.id)):
             continue
-        if item.kind == "pointer":
+        if item.kind is ItemKind.POINTER:
             reason = (f"{unsupported.get(item.id, 'the source does not support the line')}; edit the record"
                       " to agree with the source and certify again, or accept the claim as a premise:"
                       " defer with a condition")

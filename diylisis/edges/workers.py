@@ -94,12 +94,13 @@ def walk_in_order(walk: Any, judge: Callable[[list[tuple[str, bytes]]], list[R]]
     from operator import itemgetter
 
     early: dict[str, R] = {}
+    by_id: Callable[[tuple[str, bytes]], str] = itemgetter(0)
 
     def while_sorting(tip_line: Iterator[tuple[str, bytes]]) -> None:
         while part := list(islice(tip_line, early_batch)):
             early.update(zip([commit_id for commit_id, _ in part], judge(part), strict=True))
 
-    yield from in_order(walk.messages(while_sorting), partial(known_first, early, itemgetter(0), judge), jobs=jobs,
+    yield from in_order(walk.messages(while_sorting), partial(known_first, early, by_id, judge), jobs=jobs,
                         chunk=chunk, parallel_from=parallel_from)
 
 
@@ -197,6 +198,7 @@ def _serve(judge: Callable[[list[Any]], list[Any]], chunks: int, results: int) -
     """A worker's loop: judge each chunk read until the caller closes the pipe. The exit status."""
     while (task := _read_frame(chunks)) is not None:
         index, part = task
+        answer: tuple[int, list[Any] | None, Exception | None]
         try:
             answer = (index, judge(part), None)
         except Exception as error:  # raised again in the caller

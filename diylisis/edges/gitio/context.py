@@ -1,9 +1,11 @@
 """RepoContext implementations: what resolves_at may ask of a repository (DESIGN.md, resolves_at).
 
-- `PygitContext(repo, revision)`: pygit2, for scans and the benchmark; indexes of the tree
-  (paths, and lower-cased text for mentions) are cached per revision. Blob texts are read
-  through one `git cat-file` per process, and a range scan lists reachable commits with a
-  `git rev-list` started in the background.
+- `PygitContext(repo, revision)`: pygit2, for scans and the benchmark. Answers are memoized
+  per tree and subtree id in a bounded per-repository index (_TreeIndex), so a walk over
+  history pays only for what changed; a record's terms are searched for in one walk over the
+  tree (prefetch_mentions). Blob texts are read through this process's long-lived
+  `git cat-file` (gitio.CatFile), and a range scan lists reachable commits with a
+  `git rev-list` started in the background (gitio.BackgroundGit).
 - `GitCommandContext(workdir, revision=None)`: a handful of `git` subprocess calls for the
   commit-msg hook's fast path; never imports pygit2; every lookup is lazy and cached.
 - `HostContext(host, owner, name)`: a record without a repository (a pull-request body):
@@ -17,16 +19,18 @@ import os
 import re
 
 from diylisis.core.errors import GitError
-from diylisis.edges.gitio import first_line, git_argv, git_process
+from diylisis.edges.gitio import REPOSITORY, STORE, BackgroundGit, first_line, git_process, read_with_cat_file
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
-    import subprocess
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
     from pathlib import Path
-    from typing import Any
+    from typing import Any, TypeVar
 
     import pygit2
+
+    K = TypeVar("K")
+    V = TypeVar("V")
 
 _TEXT_LIMIT = 8 * 1024 * 1024  # larger blobs are data dumps, not prose that defines terms
 
@@ -80,10 +84,21 @@ def _word_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])")
 
 
-@functools.lru_cache(maxsize=4096)
-def _byte_word_pattern(term: bytes) -> re.Pattern[bytes]:
-    """word_pattern over the bytes of a text whose ASCII letters are lower-cased."""
-    return re.compile(rb"(?<![a-z0-9_])" + re.escape(term) + rb"(?![a-z0-9_])")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _holds_word(data: bytes, needle: bytes) -> bool:
+    """word_pattern over the bytes of a text whose ASCII letters are lower-cased: needle occurs not
+    glued to an ASCII letter, digit or underscore (find() runs at memchr speed; a regex starting
+    with a look-behind tries every position)."""
+    size, end = len(needle), len(data)
+    at = data.find(needle)
+    while at >= 0:
+        after = at + size
+        if (at == 0 or data[at - 1] not in _WORD_BYTES) and (after == end or data[after] not in _WORD_BYTES):
+            return True
+        at = data.find(needle, at + 1)
+    return False
 
 
 # The only characters whose str.lower() holds an ASCII character: U+0130 (i and a combining
@@ -145,13 +160,12 @@ class PygitContext:
         self.repo = repo
         # the record being certified is tracked too, but it cannot define its own terms
         self._exclude = normalize_path(exclude_path) if exclude_path else None
-        self._commit: Any = None
+        self._revision = revision
         # odb.exists checks the pack index; `revision in repo` would read and parse the object
-        self._commit_id = revision if walked or (_is_object_id(revision) and repo.odb.exists(revision)) else None
-        if self._commit_id is None:
-            self._commit = self._resolve(revision)
-        self._tree_id: Any = None
-        self._parent_tree_id: Any = None if first_parent else False  # False: no parent tree is asked
+        known = walked or (_is_object_id(revision) and repo.odb.exists(revision))
+        self._commit: pygit2.Commit | None = None if known else self._resolve(revision)
+        self._tree_id: pygit2.Oid | None = None
+        self._parent_tree_id: pygit2.Oid | None | bool = None if first_parent else False  # False: not asked
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
@@ -159,29 +173,31 @@ class PygitContext:
         if origin_known and repo.path not in _REACHABLE:
             _list_reachable_commits(repo)  # a range scan: commit_id() will likely be asked
 
-    def _resolve(self, revision: str) -> Any:
-        pygit2 = self._pygit2
+    def _resolve(self, revision: str) -> pygit2.Commit:
+        import pygit2
+
         try:
             return self.repo.revparse_single(revision).peel(pygit2.Commit)
         except (KeyError, ValueError, pygit2.GitError):
             raise GitError(f"unknown revision {revision!r} in {self.repo.path}") from None
 
     @property
-    def commit(self) -> Any:
+    def commit(self) -> pygit2.Commit:
         """The revision's commit, read on first use (most records of a scan never ask for the tree)."""
-        if self._commit is None:
-            self._commit = self._resolve(self._commit_id)
-        return self._commit
+        commit = self._commit
+        if commit is None:
+            commit = self._commit = self._resolve(self._revision)
+        return commit
 
-    def _tree_ids(self) -> Iterator[Any]:
+    def _tree_ids(self) -> Iterator[pygit2.Oid]:
         """Ids of the revision's tree, then of its first parent's (read only if the caller goes on)."""
         if self._tree_id is None:
             self._tree_id = self.commit.tree_id
         yield self._tree_id
         if self._parent_tree_id is None:
             parents = self.commit.parent_ids
-            self._parent_tree_id = self.repo[parents[0]].tree_id if parents else False
-        if self._parent_tree_id is not False:
+            self._parent_tree_id = self.repo[parents[0]].peel(self._pygit2.Commit).tree_id if parents else False
+        if not isinstance(self._parent_tree_id, bool):
             yield self._parent_tree_id
 
     def tracked(self, path: str) -> bool:
@@ -242,9 +258,8 @@ class PygitContext:
             return False
         found = self._mentions.get(key)
         if found is None:
-            index = _index(self.repo)
-            exclude = tuple(self._exclude.split("/")) if self._exclude else ()
-            found = self._mentions[key] = any(index.mentions(tree_id, key, exclude) for tree_id in self._tree_ids())
+            self.prefetch_mentions([key])
+            found = self._mentions[key]
         return found
 
     def uses_identifier(self, name: str) -> bool:
@@ -255,177 +270,220 @@ class PygitContext:
         """The revision's change against its first parent adds or removes a line or path holding text."""
         return _in_change(self.repo.path, str(self.commit.id), text, self._vocabulary, self._exclude)
 
+    def prefetch_mentions(self, terms: list[str]) -> None:
+        """Answer mentions() for many terms with one walk over the revision's tree (then its parent's,
+        for the terms it leaves unfound), each blob read once and searched for all of them."""
+        keys = (term.lower().strip() for term in terms)
+        todo = tuple(dict.fromkeys(key for key in keys if key and key not in self._mentions))
+        if not todo:
+            return
+        index = _index(self.repo)
+        exclude = tuple(self._exclude.split("/")) if self._exclude else ()
+        found: set[str] = set()
+        for tree_id in self._tree_ids():
+            found |= index.mentioned(tree_id, tuple(term for term in todo if term not in found), exclude)
+            if len(found) == len(todo):
+                break
+        for term in todo:
+            self._mentions[term] = term in found
+
+
+class _Folder:
+    """A tree's entries, and its blobs and subtrees apart: the search walks the subtrees and reads the blobs."""
+
+    __slots__ = ("entries", "blobs", "trees")
+
+    def __init__(self, entries: tuple[tuple[str, pygit2.Oid, str], ...]) -> None:
+        self.entries = entries  # (name, id, kind); kind is tree, blob or commit (a submodule)
+        self.blobs = tuple((name, oid) for name, oid, kind in entries if kind == "blob")
+        self.trees = tuple((name, oid) for name, oid, kind in entries if kind == "tree")
+
 
 class _TreeIndex:
     """Per-repository answers memoized by object id, so a walk over history reuses unchanged subtrees.
 
-    Consecutive commits share almost every subtree and blob; keying "does this subtree hold
-    that path / mention that term" by object id makes each commit cost only what changed.
+    Consecutive commits share almost every subtree and blob. A term is looked for in the
+    lower-cased texts of a tree's blobs, kept in a cache bounded in bytes; "this subtree holds
+    that term" is remembered per subtree id, so the first parent's tree, and the next commits',
+    are searched only where they differ. Every memo is bounded (oldest dropped first): a scan of
+    a long history holds about what two neighboring trees need.
     """
 
     def __init__(self, repo: pygit2.Repository) -> None:
-        import pygit2
-
-        self._pygit2 = pygit2
         self.repo = repo
-        self._children: dict[Any, tuple[tuple[str, Any, str], ...]] = {}
-        self._suffix: dict[tuple[Any, tuple[str, ...]], bool] = {}
-        self._terms: dict[str, dict[Any, bool]] = {}
-        self._texts: dict[Any, bytes] = {}  # blob id -> its bytes, ASCII letters lower-cased
-        self._unicode_texts: dict[Any, str] = {}  # blob id -> str.lower() of its decoded text
-        self._odd: set[Any] = set()  # blobs holding a character that lowers to ASCII
+        self._folders: dict[pygit2.Oid, _Folder] = {}
+        self._folder_entries = 0
+        self._suffix: dict[tuple[pygit2.Oid, tuple[str, ...]], bool] = {}
+        self._terms: dict[str, dict[pygit2.Oid, bool]] = {}  # term -> subtree id -> the subtree holds it
+        self._texts: dict[pygit2.Oid, bytes] = {}  # blob id -> its bytes, ASCII letters lower-cased
+        self._unicode_texts: dict[pygit2.Oid, str] = {}  # blob id -> str.lower() of its decoded text
+        self._odd: set[pygit2.Oid] = set()  # blobs holding a character that lowers to ASCII
         self._text_bytes = 0
 
-    def children(self, tree_id: Any) -> tuple[tuple[str, Any, str], ...]:
-        """(name, id, kind) of a tree's entries; kind is tree, blob or commit (a submodule)."""
-        entries = self._children.get(tree_id)
-        if entries is None:
+    def folder(self, tree_id: pygit2.Oid) -> _Folder:
+        """The tree's entries (none for a tree missing from the store)."""
+        found = self._folders.get(tree_id)
+        if found is None:
+            import pygit2
+
             try:
                 tree = self.repo[tree_id]
             except KeyError:
-                tree = ()
-            entries = self._children[tree_id] = tuple((e.name, e.id, e.type_str) for e in tree)
-        return entries
+                tree = None
+            entries = tuple((e.name or "", e.id, e.type_str) for e in tree) if isinstance(tree, pygit2.Tree) else ()
+            found = self._folders[tree_id] = _Folder(entries)
+            # bounded by entries, not trees: git.git's top tree alone lists about 500
+            self._folder_entries += len(entries)
+            while self._folder_entries > _FOLDER_ENTRIES_KEPT and len(self._folders) > 1:
+                self._folder_entries -= len(self._folders.pop(next(iter(self._folders))).entries)
+        return found
 
-    def paths(self, tree_id: Any, prefix: str = "") -> list[str]:
+    def paths(self, tree_id: pygit2.Oid, prefix: str = "") -> list[str]:
         """Every path (files and directories) under a tree."""
         out = []
-        for name, oid, kind in self.children(tree_id):
+        for name, oid, kind in self.folder(tree_id).entries:
             out.append(prefix + name)
             if kind == "tree":
                 out.extend(self.paths(oid, f"{prefix}{name}/"))
         return out
 
-    def _has_path(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
-        entries = {name: (oid, kind) for name, oid, kind in self.children(tree_id)}
-        head = entries.get(parts[0])
-        if head is None:
-            return False
-        if len(parts) == 1:
-            return True
-        return head[1] == "tree" and self._has_path(head[0], parts[1:])
+    def _has_path(self, tree_id: pygit2.Oid, parts: tuple[str, ...]) -> bool:
+        for name, oid, kind in self.folder(tree_id).entries:
+            if name == parts[0]:
+                return len(parts) == 1 or (kind == "tree" and self._has_path(oid, parts[1:]))
+        return False
 
-    def has_suffix(self, tree_id: Any, parts: tuple[str, ...]) -> bool:
+    def has_suffix(self, tree_id: pygit2.Oid, parts: tuple[str, ...]) -> bool:
         """parts names a path under this tree or under any of its subdirectories."""
         key = (tree_id, parts)
-        if key not in self._suffix:
+        found = self._suffix.get(key)
+        if found is None:
             found = self._has_path(tree_id, parts) or any(
-                kind == "tree" and self.has_suffix(oid, parts) for _, oid, kind in self.children(tree_id)
+                self.has_suffix(oid, parts) for _, oid in self.folder(tree_id).trees
             )
-            self._suffix[key] = found
-        return self._suffix[key]
+            _remember(self._suffix, key, found, _SUFFIXES_KEPT)
+        return found
 
-    def mentions(self, tree_id: Any, term: str, exclude: tuple[str, ...] = ()) -> bool:
-        """Some text blob under the tree (but the excluded path) holds the term (lower-cased) as a whole word."""
-        memo = self._terms.get(term)
+    def mentioned(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...] = ()) -> set[str]:
+        """The terms (lower-cased) some text blob under the tree (but the excluded path) holds as whole words.
+
+        One walk over the tree answers all of them: each blob is read once (the unread ones
+        together, in one request to git, only when the blobs already read leave a term unfound)
+        and searched for the terms still unfound.
+        """
+        memos = {term: self._memo(term) for term in dict.fromkeys(terms)}
+        found = set() if exclude else {term for term, memo in memos.items() if memo.get(tree_id)}
+        pending = tuple(term for term, memo in memos.items()
+                        if term not in found and (exclude or memo.get(tree_id) is None))
+        if pending:
+            unread: list[pygit2.Oid] = []
+            found |= self._search(tree_id, pending, exclude, memos, unread)
+            pending = tuple(term for term in pending if term not in found)
+            if pending and unread:
+                self._read_many(unread)
+                found |= self._search(tree_id, pending, exclude, memos, None)
+        return found
+
+    def _memo(self, term: str) -> dict[pygit2.Oid, bool]:
+        memo = self._terms.pop(term, None)  # taken out and put back: the most recently asked term last
         if memo is None:
-            memo = self._terms[term] = {}
-        elif not exclude:
-            found = memo.get(tree_id)
-            if found is not None:
-                return found
-        holds = self._matcher(term)
-        # First the blobs already read; the others are read together, in one request to git,
-        # only when those do not answer (a term found in a read blob reads nothing).
-        unread: list[Any] = []
-        found = self._search(tree_id, exclude, memo, holds, unread)
-        if not found and unread:
-            self._read_many(unread)
-            found = self._search(tree_id, exclude, memo, holds, None)
-        return found
+            memo = {}
+        return _remember(self._terms, term, memo, _TERMS_KEPT)
 
-    def _search(self, tree_id: Any, exclude: tuple[str, ...], memo: dict[Any, bool],
-                holds: Callable[[Any], bool], unread: list[Any] | None) -> bool:
-        # The hot loop of a history scan: one pass per (term, tree not seen with that term);
-        # blobs and subtrees already judged for the term are answered from memo. With unread
-        # given, a blob not read yet is listed there instead of judged, and the trees above it
-        # are not memoized (their answer is not known).
-        found = False
+    def _search(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...],
+                memos: dict[str, dict[pygit2.Oid, bool]], unread: list[pygit2.Oid] | None) -> set[str]:
+        # The hot loop of a history scan: one pass per tree not seen with these terms; subtrees
+        # already judged for a term are answered from its memo. With unread given, a blob not read
+        # yet is listed there instead of judged, and the trees above it are not memoized for the
+        # terms it leaves unfound (their answer is not known).
         deferred = len(unread) if unread is not None else 0
-        texts = self._texts
-        for name, oid, kind in self.children(tree_id):
-            if exclude and exclude[0] == name:
-                if len(exclude) == 1:
-                    continue  # the record's own file
-                found = kind == "tree" and self._search(oid, exclude[1:], memo, holds, unread)
-            else:
-                found = memo.get(oid)
-                if found is None:
-                    if kind == "tree":
-                        found = self._search(oid, (), memo, holds, unread)
-                    elif kind == "blob":
-                        if unread is not None and oid not in texts:
-                            unread.append(oid)
-                            found = False
-                        else:
-                            found = memo[oid] = holds(oid)
-                    else:
-                        found = False  # a submodule's commit
-            if found:
+        folder = self.folder(tree_id)
+        skip = exclude[0] if len(exclude) == 1 else None  # the record's own file
+        found = self._blobs_hold(folder.blobs, terms, skip, unread)
+        for name, oid in folder.trees:
+            pending = tuple(term for term in terms if term not in found)
+            if not pending:
                 break
-        if not exclude and (found or unread is None or len(unread) == deferred):
-            memo[tree_id] = found
+            if exclude and exclude[0] == name:
+                if len(exclude) > 1:
+                    found |= self._search(oid, pending, exclude[1:], memos, unread)
+                continue
+            known = {term for term in pending if memos[term].get(oid) is not None}
+            found |= {term for term in known if memos[term][oid]}
+            asked = tuple(term for term in pending if term not in known)
+            if asked:
+                found |= self._search(oid, asked, (), memos, unread)
+        if not exclude:
+            complete = unread is None or len(unread) == deferred
+            for term in terms:
+                if term in found or complete:
+                    memos[term][tree_id] = term in found
         return found
 
-    def _matcher(self, term: str) -> Callable[[Any], bool]:
-        """blob id -> the blob's text holds term (lower-cased) as a whole word (word_pattern)."""
+    def _blobs_hold(self, blobs: tuple[tuple[str, pygit2.Oid], ...], terms: tuple[str, ...], skip: str | None,
+                    unread: list[pygit2.Oid] | None) -> set[str]:
+        """The terms some of the blobs (but the one named skip) hold; unread blobs are listed in unread, if given."""
         texts, odd = self._texts, self._odd
-        if term.isascii():
-            needle = term.encode("ascii")
+        found: set[str] = set()
+        ascii_terms = [(term, term.encode("ascii")) for term in terms if term.isascii()]
+        other_terms = [term for term in terms if not term.isascii()]
+        for name, oid in blobs:
+            if name == skip:
+                continue
+            data = texts.get(oid)
+            if data is None:
+                if unread is not None:
+                    unread.append(oid)
+                    continue
+                data = self._read_one(oid)
+            if oid in odd:  # a character of the text lowers to ASCII: only str.lower() tells
+                text = self._unicode_text(oid)
+                found.update(term for term, _ in ascii_terms if term in text and word_pattern(term).search(text))
+            else:
+                found.update(term for term, needle in ascii_terms if needle in data and _holds_word(data, needle))
+            if other_terms and not data.isascii():  # a non-ASCII term is in no ASCII text
+                text = self._unicode_text(oid)
+                found.update(term for term in other_terms if term in text and word_pattern(term).search(text))
+            if found:
+                ascii_terms = [(term, needle) for term, needle in ascii_terms if term not in found]
+                other_terms = [term for term in other_terms if term not in found]
+                if not ascii_terms and not other_terms:
+                    break
+        return found
 
-            def holds(blob_id: Any) -> bool:
-                data = texts.get(blob_id)
-                if data is None:
-                    data = self._read_one(blob_id)
-                if blob_id in odd:  # a character of the text lowers to ASCII: only str.lower() tells
-                    text = self._unicode_text(blob_id)
-                    return term in text and word_pattern(term).search(text) is not None
-                return needle in data and _byte_word_pattern(needle).search(data) is not None
-        else:
-
-            def holds(blob_id: Any) -> bool:
-                data = texts.get(blob_id)
-                if data is None:
-                    data = self._read_one(blob_id)
-                if data.isascii():
-                    return False  # the lower-cased term has a character no ASCII text lowers to
-                text = self._unicode_text(blob_id)
-                return term in text and word_pattern(term).search(text) is not None
-
-        return holds
-
-    def _read_many(self, blob_ids: list[Any]) -> None:
+    def _read_many(self, blob_ids: list[pygit2.Oid]) -> None:
         """Read and cache the texts of blobs: many in one request to this process's `git cat-file`."""
         wanted = [oid for oid in dict.fromkeys(blob_ids) if oid not in self._texts]
         # Only objects present go to git: in a partial clone it would fetch a missing one from its
         # remote. A few blobs (a commit's changed files) come sooner from pygit2 than over git's pipe.
         odb = self.repo.odb
         present = [oid for oid in wanted if odb.exists(oid)] if len(wanted) >= _CAT_FILE_FROM else []
-        pipe = _cat_file(_STORE, self.repo.path) if len(present) >= _CAT_FILE_FROM else None
-        if pipe is not None:
-            try:
-                for oid, found in zip(present, pipe.read(present), strict=True):
-                    raw = b"" if found is None else found[1]
-                    self._store(oid, b"" if len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
-            except _PipeBroken:
-                _close_cat_file(pipe, broken=True)  # the blobs not read yet are read through pygit2
+        if len(present) >= _CAT_FILE_FROM:
+            for oid, found in zip(present, read_with_cat_file(STORE, self.repo.path, [str(oid) for oid in present]),
+                                  strict=False):
+                raw = b"" if found is None else found[1]
+                self._store(oid, b"" if len(raw) > _TEXT_LIMIT or _is_binary(raw) else raw.lower())
         for oid in wanted:
             if oid not in self._texts:
                 self._read_one(oid)  # a missing blob reads as no text there
 
-    def _read_one(self, blob_id: Any) -> bytes:
+    def _read_one(self, blob_id: pygit2.Oid) -> bytes:
         """The blob's bytes with ASCII letters lower-cased (empty for binary or huge blobs), read
         through pygit2 and cached."""
+        import pygit2
+
         try:
             blob = self.repo[blob_id]
         except KeyError:
-            data = b""  # a partial copy may list a large blob it does not hold
+            blob = None  # a partial copy may list a large blob it does not hold
+        if not isinstance(blob, pygit2.Blob) or blob.size > _TEXT_LIMIT or blob.is_binary:
+            data = b""
         else:
             # the buffer of the blob already read: Blob.data would read it from the odb again
-            data = b"" if blob.size > _TEXT_LIMIT or blob.is_binary else bytes(memoryview(blob)).lower()
+            data = bytes(memoryview(blob)).lower()
         return self._store(blob_id, data)
 
-    def _store(self, blob_id: Any, data: bytes) -> bytes:
+    def _store(self, blob_id: pygit2.Oid, data: bytes) -> bytes:
         """Cache a blob's text (ASCII letters lower-cased), noting whether a character lowers to ASCII."""
         # the lead byte first: memchr finds it or its absence far faster than the pair is searched
         if not data.isascii() and any(odd[:1] in data and odd in data for odd in _ASCII_FROM_LOWER):
@@ -434,7 +492,7 @@ class _TreeIndex:
         self._keep(len(data))
         return data
 
-    def _unicode_text(self, blob_id: Any) -> str:
+    def _unicode_text(self, blob_id: pygit2.Oid) -> str:
         """The blob's text decoded and lower-cased as str.lower() does it (for non-ASCII terms or texts)."""
         text = self._unicode_texts.get(blob_id)
         if text is None:
@@ -459,6 +517,19 @@ class _TreeIndex:
                     self._odd.discard(blob_id)
 
 
+def _remember(memo: dict[K, V], key: K, value: V, limit: int) -> V:
+    """memo[key] = value, the oldest entry dropped first when memo holds limit entries; value."""
+    if len(memo) >= limit:
+        del memo[next(iter(memo))]
+    memo[key] = value
+    return value
+
+
+_FOLDER_ENTRIES_KEPT = 50_000  # entries of the trees listed (about 12 MB); git.git's whole tree has 5,000
+_SUFFIXES_KEPT = 100_000  # (tree, path) answers of tracked()
+_TERMS_KEPT = 256  # terms whose per-subtree answers are kept
+
+
 _INDEXES: dict[str, _TreeIndex] = {}
 _REACHABLE: dict[str, _Reachability] = {}
 _COMMIT_IDS: dict[tuple[str, str], str | None] = {}  # (repository path, prefix) -> commit_id()
@@ -468,7 +539,7 @@ _COMMIT_ID_MEMO = 100_000
 def _is_object_id(revision: str) -> bool:
     """A full SHA-1 or SHA-256 object id in lower-case hex."""
     return len(revision) in (40, 64) and not revision.strip("0123456789abcdef")
-_TEXT_CACHE = 256 * 1024 * 1024
+_TEXT_CACHE = 48 * 1024 * 1024  # git.git's tree holds 45 MB of text; its commits mostly change a few files
 
 
 def _index(repo: pygit2.Repository) -> _TreeIndex:
@@ -495,7 +566,7 @@ class _Reachability:
     __slots__ = ("known", "primary", "pending", "listing")
 
     def __init__(self, known: set[str] | None, primary: list[Any], pending: list[Any] | None,
-                 listing: _Listing | None = None) -> None:
+                 listing: BackgroundGit | None = None) -> None:
         self.known = known
         self.primary = primary
         self.pending = pending  # None: the other refs are not resolved yet
@@ -527,7 +598,7 @@ def _list_reachable_commits(repo: pygit2.Repository) -> None:
     this process before commit_id() first needs it (about 0.4 s later there).
     """
     primary = _ref_tips(repo, primary=True)
-    listing = _Listing(repo.path, primary, []) if primary else None
+    listing = _listing(repo.path, primary, []) if primary else None
     _REACHABLE[repo.path] = _Reachability(None if listing else set(), primary, None, listing)
 
 
@@ -539,7 +610,7 @@ def _reachable(repo: pygit2.Repository, commit_id: str) -> bool:
         state = _REACHABLE[repo.path] = _Reachability(_commits_from(repo, primary, []), primary, None)
     if state.known is None:
         # the listing started in this process (a forked worker cannot wait for its parent's)
-        listed = state.listing.result() if state.listing is not None else None
+        listed = _listed(state.listing) if state.listing is not None else None
         state.known = listed if listed is not None else _commits_from(repo, state.primary, [])
         state.listing = None
     if commit_id in state.known:
@@ -557,7 +628,7 @@ def _commits_from(repo: pygit2.Repository, tips: list[Any], hidden: list[Any]) -
 
     if not tips:
         return set()
-    listed = _Listing(repo.path, tips, hidden).result() if _has_commit_graph(repo.path) else None
+    listed = _listed(_listing(repo.path, tips, hidden)) if _has_commit_graph(repo.path) else None
     if listed is not None:
         return listed
     walker = repo.walk(tips[0], pygit2.enums.SortMode.NONE)
@@ -581,14 +652,8 @@ def _has_commit_graph(git_dir: str) -> bool:
         os.path.join(info, "commit-graphs", "commit-graph-chain"))
 
 
-_GIT_STORE_VARIABLES = frozenset({
-    "GIT_DIR", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_GRAFT_FILE",
-    "GIT_SHALLOW_FILE", "GIT_REPLACE_REF_BASE",
-})
-
-
-class _Listing:
-    """`git rev-list` of the commits reachable from tips but not from hidden, running into a temporary file.
+def _listing(git_dir: str, tips: list[pygit2.Oid], hidden: list[pygit2.Oid]) -> BackgroundGit:
+    """`git rev-list` of the commits reachable from tips but not from hidden, started in the background.
 
     With a commit-graph git reads parents from the graph (about 3 us a commit on git.git)
     where a pygit2 walk inflates and parses every commit (about 9 us); without one git is
@@ -596,37 +661,14 @@ class _Listing:
     (_commits_from), and is otherwise started early, to run beside this process
     (_list_reachable_commits).
     """
+    revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
+    return BackgroundGit(STORE, git_dir, ["rev-list", "--stdin"], revisions.encode("ascii"))
 
-    def __init__(self, git_dir: str, tips: list[Any], hidden: list[Any]) -> None:
-        import subprocess
-        import tempfile
 
-        self.pid = os.getpid()
-        self.process: subprocess.Popen[bytes] | None = None
-        revisions = "".join(f"{tip}\n" for tip in tips) + "".join(f"^{tip}\n" for tip in hidden)
-        # a file, not a pipe: git writes all of its answer without waiting for this process to read
-        self.output = tempfile.TemporaryFile()
-        try:
-            self.process = _git_on_store(git_dir, ["rev-list", "--stdin"], stdin=subprocess.PIPE, stdout=self.output)
-            assert self.process.stdin is not None
-            with self.process.stdin:
-                self.process.stdin.write(revisions.encode("ascii"))
-        except OSError:
-            pass  # git is missing or stopped reading: result() says None
-        _end_at_exit()
-        _LISTINGS.append(self)
-
-    def result(self) -> set[str] | None:
-        """The listed ids, once git is done; None if git failed or the listing is another process's."""
-        if self.process is None or self.pid != os.getpid():
-            return None
-        code = self.process.wait()
-        if self in _LISTINGS:
-            _LISTINGS.remove(self)
-        with self.output:
-            self.output.seek(0)
-            listed = self.output.read()
-        return set(listed.decode("ascii").split()) if code == 0 else None
+def _listed(listing: BackgroundGit) -> set[str] | None:
+    """The ids a listing gave, once git is done; None if git failed or the listing is another process's."""
+    listed = listing.result()
+    return set(listed.decode("ascii").split()) if listed is not None else None
 
 
 # git_blob_is_binary (libgit2, what pygit2's Blob.is_binary answers) over the first 8000 bytes:
@@ -652,105 +694,6 @@ def _is_binary(data: bytes) -> bool:
     return (printable >> 7) < controls
 
 
-class _PipeBroken(Exception):
-    """The cat-file process ended or answered out of turn."""
-
-
-class _CatFile:
-    """One `git cat-file --batch`, owned by the process that started it, in one of two views:
-
-    - _STORE: on the object store pygit2 opened at a git directory, whatever the environment says
-      (_git_on_store), for the blobs of the trees pygit2 read. git resolves a pack's deltas with a
-      larger cache of delta bases than libgit2, and it works beside this process: the 12k blobs
-      (262 MB) a scan of git.git v2.40.0..v2.45.0 reads cost 1.0 s in this process through
-      pygit2, 0.2 s here and 0.7 s in git through cat-file.
-    - _REPOSITORY: in a work tree as the user's git sees it (`git -C`, with the environment and
-      replace refs), for objects git itself listed, such as the notes `verify --range` reads.
-
-    A forked worker never uses its parent's (their answers would interleave): _cat_file starts
-    one per process and view.
-    """
-
-    # Ids per write. Two batches at most are waiting (the one being answered and the next):
-    # their 2.5 KB (3.9 KB for SHA-256 ids) fit a pipe of one page, the least Linux gives, so a
-    # write never blocks while git is blocked writing answers this process has not read yet.
-    _BATCH = 30
-    _PIPE_SIZE = 1024 * 1024
-
-    def __init__(self, view: str, where: str) -> None:
-        import subprocess
-
-        self.view = view
-        self.where = where  # the git directory (_STORE) or the work tree (_REPOSITORY)
-        self.pid = os.getpid()
-        streams: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
-        if view == _STORE:
-            self.process = _git_on_store(where, ["cat-file", "--batch"], **streams)
-        else:
-            self.process = subprocess.Popen(git_argv(["cat-file", "--batch"], where), stderr=subprocess.DEVNULL,
-                                            **streams)
-        try:  # room for git to read ahead while this process works on what it read (Linux)
-            import fcntl
-
-            fcntl.fcntl(self.process.stdout.fileno(), fcntl.F_SETPIPE_SZ, self._PIPE_SIZE)  # type: ignore[union-attr]
-        except (ImportError, AttributeError, OSError):
-            pass  # another system, or a user over the pipe size limit: the default size works too
-
-    def read(self, ids: list[Any]) -> Iterator[tuple[str, bytes] | None]:
-        """The type and raw bytes of each object, in order (None for a missing one)."""
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None
-        batches = [ids[start:start + self._BATCH] for start in range(0, len(ids), self._BATCH)]
-        self._ask(batches[0])
-        for number, batch in enumerate(batches):
-            if number + 1 < len(batches):
-                self._ask(batches[number + 1])  # git works on the next batch while this one is read
-            for oid in batch:
-                header = stdout.readline()
-                fields = header.split()
-                if not fields or fields[0].decode("ascii", "replace") != str(oid):
-                    raise _PipeBroken
-                if len(fields) != 3:
-                    yield None  # "<id> missing"
-                    continue
-                size = int(fields[2])
-                data = stdout.read(size)
-                if len(data) != size or stdout.read(1) != b"\n":
-                    raise _PipeBroken
-                yield fields[1].decode("ascii", "replace"), data
-
-    def _ask(self, batch: list[Any]) -> None:
-        stdin = self.process.stdin
-        assert stdin is not None
-        try:
-            stdin.write("".join(f"{oid}\n" for oid in batch).encode("ascii"))
-            stdin.flush()
-        except OSError:
-            raise _PipeBroken from None
-
-    def close(self) -> None:
-        """End the process (this process's own) or let go of a parent's inherited pipes."""
-        for stream in (self.process.stdin, self.process.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-        if self.pid == os.getpid():
-            import subprocess
-
-            try:
-                self.process.wait(timeout=5)  # stdin closed: git ends, unless a forked process holds it open
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-_STORE, _REPOSITORY = "store", "repository"  # the views of a _CatFile
-_CAT_FILES: dict[str, _CatFile] = {}  # view -> the cat-file on the repository this process read last in it
-_CAT_FILE_FAILED: set[tuple[int, str, str]] = set()  # (process, view, where) where git did not start or broke off
-
-
 _CAT_FILE_FROM = 64  # blobs read in one request from which git cat-file is used
 
 
@@ -758,78 +701,10 @@ def read_objects(root: str, ids: list[str]) -> dict[str, tuple[str, bytes]] | No
     """(type, content) of each object present, as `git -C root cat-file --batch` reads them, through
     this process's cat-file there, which stays running for the next call (None: git cannot serve
     them here; read them another way)."""
-    pipe = _cat_file(_REPOSITORY, root)
-    if pipe is None:
+    answers = list(read_with_cat_file(REPOSITORY, root, ids))
+    if len(answers) != len(ids):
         return None
-    try:
-        return {oid: found for oid, found in zip(ids, pipe.read(ids), strict=True) if found is not None}
-    except _PipeBroken:
-        _close_cat_file(pipe, broken=True)
-        return None
-
-
-def _cat_file(view: str, where: str) -> _CatFile | None:
-    """This process's cat-file in a view (_STORE: where is a git directory; _REPOSITORY: a work tree),
-    started on first use; None when git cannot serve it."""
-    pid = os.getpid()
-    for inherited in [pipe for pipe in _CAT_FILES.values() if pipe.pid != pid]:
-        _close_cat_file(inherited)  # a forked process only lets go of its parent's pipes
-    pipe = _CAT_FILES.get(view)
-    if pipe is not None:
-        if pipe.where == where:
-            return pipe
-        _close_cat_file(pipe)
-    if (pid, view, where) in _CAT_FILE_FAILED:
-        return None
-    try:
-        pipe = _CatFile(view, where)
-    except OSError:
-        _CAT_FILE_FAILED.add((pid, view, where))
-        return None
-    _end_at_exit()
-    _CAT_FILES[view] = pipe
-    return pipe
-
-
-_LISTINGS: list[_Listing] = []  # started and not read yet
-
-
-@functools.cache
-def _end_at_exit() -> None:
-    """Have _end_git run when the interpreter exits (registered once)."""
-    import atexit
-
-    atexit.register(_end_git)
-
-
-def _git_on_store(git_dir: str, args: list[str], **streams: Any) -> subprocess.Popen[bytes]:
-    """git started on the object store pygit2 opened at git_dir (a bare one too), with stderr dropped."""
-    import subprocess
-
-    # git must read the objects and parents pygit2 reads at git_dir, whatever the environment says
-    env = {name: value for name, value in os.environ.items() if name not in _GIT_STORE_VARIABLES}
-    return subprocess.Popen(git_argv(["--git-dir=.", "--no-replace-objects", *args]), cwd=git_dir, env=env,
-                            stderr=subprocess.DEVNULL, **streams)
-
-
-def _end_git() -> None:
-    """End this process's cat-file, and stop the listings nobody read: none outlives the scan."""
-    _close_cat_file()
-    while _LISTINGS:
-        listing = _LISTINGS.pop()
-        if listing.process is not None and listing.pid == os.getpid() and listing.process.poll() is None:
-            listing.process.kill()
-            listing.process.wait()
-
-
-def _close_cat_file(pipe: _CatFile | None = None, broken: bool = False) -> None:
-    """End one of this process's cat-files, or all (a forked worker only closes the pipes it inherited)."""
-    for view, open_pipe in list(_CAT_FILES.items()):
-        if pipe is None or open_pipe is pipe:
-            del _CAT_FILES[view]
-            if broken:
-                _CAT_FILE_FAILED.add((os.getpid(), view, open_pipe.where))
-            open_pipe.close()
+    return {oid: found for oid, found in zip(ids, answers, strict=True) if found is not None}
 
 
 class GitCommandContext:

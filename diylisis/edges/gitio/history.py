@@ -71,7 +71,7 @@ class Walk:
         self._include_merges = include_merges
         # a repository of its own: libgit2 does not let two threads use one at the same time
         self._walker = _walker(pygit2.Repository(repo.path), tip_id, base_id)
-        self._first: list[object] = []
+        self._first: list[pygit2.Commit | BaseException | None] = []
         self._sorting = threading.Thread(target=self._sort, name="diylisis-sort", daemon=True)
         self._sorting.start()
 
@@ -111,15 +111,17 @@ class Walk:
             yield str(commit.id), commit.raw_message
 
     def _first_parent_line(self) -> Iterator[tuple[str, bytes]]:
+        import pygit2
+
         repo = self._repo
-        commit = repo[self._tip_id]
+        commit = repo[self._tip_id].peel(pygit2.Commit)
         while self._sorting.is_alive() and commit.id != self._base_id:
             if self._include_merges or len(commit.parent_ids) <= 1:
                 yield str(commit.id), commit.raw_message
             if not commit.parent_ids:
                 return
             try:
-                commit = repo[commit.parent_ids[0]]
+                commit = repo[commit.parent_ids[0]].peel(pygit2.Commit)
             except KeyError:  # beyond a shallow clone's boundary
                 return
 

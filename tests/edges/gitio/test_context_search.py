@@ -16,6 +16,7 @@ from pathlib import Path
 import pygit2
 import pytest
 
+from diylisis.edges import gitio
 from diylisis.edges.gitio import context as context_module
 from diylisis.edges.gitio.context import PygitContext, word_pattern
 from tests.conftest import commit, git
@@ -157,7 +158,7 @@ def test_rev_list_ignores_an_object_store_named_by_the_environment(repo: Path, m
     tip = handle.references["refs/heads/main"].resolve().peel(pygit2.Commit).id
     monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(tmp_path / "elsewhere"))
     monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere"))
-    assert context_module._Listing(handle.path, [tip], []).result() == {str(tip)}
+    assert context_module._listed(context_module._listing(handle.path, [tip], [])) == {str(tip)}
 
 
 def test_a_range_scan_lists_reachable_commits_in_the_background(repo: Path) -> None:
@@ -193,10 +194,12 @@ def test_no_listing_outlives_the_process_that_started_it(repo: Path) -> None:
     handle = pygit2.Repository(str(repo))
     PygitContext(handle, "HEAD", origin=None, origin_known=True)  # commit_id() is never asked
     listing = context_module._REACHABLE[handle.path].listing
-    assert listing is not None and listing in context_module._LISTINGS
-    context_module._end_git()  # what runs at exit
-    assert listing.process is not None and listing.process.poll() is not None
-    assert not context_module._LISTINGS and not context_module._CAT_FILES
+    assert listing is not None and listing in gitio._BACKGROUND
+    gitio._end_git()  # what runs at exit
+    assert listing.process_id is not None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(listing.process_id, os.WNOHANG)  # ended and reaped
+    assert not gitio._BACKGROUND and not gitio._CAT_FILES
 
 
 def test_a_dangling_commit_walks_the_other_refs_too(repo: Path) -> None:
@@ -213,7 +216,7 @@ def test_rev_list_and_the_pygit2_walk_list_the_same_commits(repo: Path) -> None:
     main, v1, pull = (handle.references[name].resolve().peel(pygit2.Commit).id
                       for name in ("refs/heads/main", "refs/tags/v1", "refs/pull/1/head"))
     for tips, hidden in (([main, v1], []), ([pull], [main, v1]), ([main, v1, pull], [])):
-        listed = context_module._Listing(handle.path, tips, hidden).result()
+        listed = context_module._listed(context_module._listing(handle.path, tips, hidden))
         walker = handle.walk(tips[0], pygit2.enums.SortMode.NONE)
         for tip in tips[1:]:
             walker.push(tip)
@@ -221,7 +224,7 @@ def test_rev_list_and_the_pygit2_walk_list_the_same_commits(repo: Path) -> None:
             walker.hide(tip)
         assert listed == {str(c.id) for c in walker}
         assert listed == set(git(repo, "rev-list", *map(str, tips), *(f"^{tip}" for tip in hidden)).split())
-    assert len(context_module._Listing(handle.path, [pull], [main, v1]).result() or ()) == 1
+    assert len(context_module._listed(context_module._listing(handle.path, [pull], [main, v1])) or ()) == 1
 
 
 def test_a_linked_worktree_finds_the_commit_graph_of_its_repository(repo: Path, tmp_path: Path) -> None:
@@ -276,12 +279,12 @@ def test_mentions_reads_through_git_and_through_pygit2_alike(repo: Path, monkeyp
     ids = _root_commits(bare, TEXTS)
     assert _root_commits(repo, TEXTS) == ids  # the same objects in both
     through_git = [[PygitContext(pygit2.Repository(str(bare)), i).mentions(t) for t in TERMS] for i in ids]
-    pipe = context_module._CAT_FILES["store"]
+    pipe = gitio._CAT_FILES["store"]
     assert pipe.where == pygit2.Repository(str(bare)).path and pipe.pid == os.getpid()
     monkeypatch.setenv("PATH", str(tmp_path / "no-such-bin"))  # git cannot be started: pygit2 reads
     handle = pygit2.Repository(str(repo))
     through_pygit2 = [[PygitContext(handle, i).mentions(t) for t in TERMS] for i in ids]
-    assert not context_module._CAT_FILES and (os.getpid(), "store", handle.path) in context_module._CAT_FILE_FAILED
+    assert not gitio._CAT_FILES and (os.getpid(), "store", handle.path) in gitio._CAT_FILE_FAILED
     assert through_git == through_pygit2
     assert sum(map(sum, through_git)) > 40
 
@@ -295,7 +298,7 @@ def test_mentions_reads_the_objects_pygit2_sees_whatever_the_environment_says(
     monkeypatch.setenv("GIT_DIR", str(elsewhere / ".git"))
     monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(elsewhere / ".git" / "objects"))
     assert PygitContext(pygit2.Repository(str(repo)), "HEAD").mentions("fold-flush")
-    assert context_module._CAT_FILES  # read by git, not by the pygit2 fallback
+    assert gitio._CAT_FILES  # read by git, not by the pygit2 fallback
 
 
 def test_mentions_reads_through_git_in_a_linked_worktree(repo: Path, tmp_path: Path,
@@ -306,7 +309,7 @@ def test_mentions_reads_through_git_in_a_linked_worktree(repo: Path, tmp_path: P
     handle = pygit2.Repository(str(tmp_path / "other"))
     assert "worktrees" in handle.path
     assert PygitContext(handle, "HEAD").mentions("fold-flush")
-    assert context_module._CAT_FILES["store"].where == handle.path  # git found the objects from there
+    assert gitio._CAT_FILES["store"].where == handle.path  # git found the objects from there
     assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")
 
 
@@ -347,8 +350,8 @@ def test_a_term_found_in_a_blob_already_read_reads_no_other(repo: Path) -> None:
 def _mentions_in_this_process(path: str, commit_id: str, term: str) -> tuple[bool, int, int]:
     """(mentions(term), the process owning the cat-file used, that git's process id)."""
     found = PygitContext(pygit2.Repository(path), commit_id).mentions(term)
-    pipe = context_module._CAT_FILES["store"]
-    return found, pipe.pid, pipe.process.pid
+    pipe = gitio._CAT_FILES["store"]
+    return found, pipe.pid, pipe.process_id
 
 
 def test_a_forked_process_reads_through_its_own_git(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -356,13 +359,13 @@ def test_a_forked_process_reads_through_its_own_git(repo: Path, monkeypatch: pyt
     commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n"})
     handle = pygit2.Repository(str(repo))
     assert not PygitContext(handle, "HEAD").mentions("widget-cache")
-    parent_pipe = context_module._CAT_FILES["store"]
+    parent_pipe = gitio._CAT_FILES["store"]
     commit(repo, "More", {"b.md": "The Widget-Cache layer.\n"})
     head = git(repo, "rev-parse", "HEAD").strip()
     with multiprocessing.get_context("fork").Pool(1) as pool:
         found, owner, git_pid = pool.apply(_mentions_in_this_process, (str(repo), head, "widget-cache"))
-    assert found and owner != os.getpid() and git_pid != parent_pipe.process.pid
-    assert context_module._CAT_FILES["store"] is parent_pipe  # the parent's is untouched and still answers
+    assert found and owner != os.getpid() and git_pid != parent_pipe.process_id
+    assert gitio._CAT_FILES["store"] is parent_pipe  # the parent's is untouched and still answers
     assert PygitContext(handle, head).mentions("widget-cache")
 
 
@@ -383,9 +386,9 @@ def test_many_blobs_read_in_one_request_each_get_their_own_text(repo: Path) -> N
 def test_a_few_blobs_are_read_through_pygit2_and_many_through_git(repo: Path) -> None:
     commit(repo, "Add", {"a.md": "The Fold-Flush mode.\n", "b.md": "Other words.\n"})
     handle = pygit2.Repository(str(repo))
-    context_module._close_cat_file()
+    gitio.close_cat_files()
     assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")  # two blobs: no git process for them
-    assert not context_module._CAT_FILES
+    assert not gitio._CAT_FILES
     commit(repo, "More", {f"docs/page{n}.md": f"Page {n}.\n" for n in range(context_module._CAT_FILE_FROM)})
     assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")
-    assert context_module._CAT_FILES and context_module._CAT_FILES["store"].where == handle.path
+    assert gitio._CAT_FILES and gitio._CAT_FILES["store"].where == handle.path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,52 @@ def test_our_git_processes_run_no_hook_and_git_config_still_reads_the_users(repo
     assert not marker.exists()
     assert "refs/notes/distill" in git(repo, "for-each-ref", "refs/notes")
     assert gitio.config_values(repo, ["core.hookspath"]) == {"core.hookspath": str(hooks)}
+
+
+def test_the_long_lived_cat_file_answers_in_order_and_stays_running(repo: Path) -> None:
+    first = commit(repo, "First", {"a.md": "alpha\n"})
+    blob = git(repo, "rev-parse", "HEAD:a.md").strip()
+    missing = "0123456789abcdef0123456789abcdef01234567"
+    answers = list(gitio.read_with_cat_file(gitio.REPOSITORY, str(repo), [blob, missing, first]))
+    assert answers[0] == ("blob", b"alpha\n") and answers[1] is None
+    assert answers[2] is not None and answers[2][0] == "commit" and b"First" in answers[2][1]
+    pipe = gitio._CAT_FILES[gitio.REPOSITORY]
+    ids = [blob] * 100  # more than two batches of ids: they are written while answers are read
+    assert list(gitio.read_with_cat_file(gitio.REPOSITORY, str(repo), ids)) == [("blob", b"alpha\n")] * 100
+    assert gitio._CAT_FILES[gitio.REPOSITORY] is pipe  # the same git answered both requests
+    gitio.close_cat_files()
+    assert not gitio._CAT_FILES
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pipe.process_id, os.WNOHANG)  # ended and reaped
+
+
+def test_a_cat_file_that_cannot_start_answers_nothing(repo: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    commit(repo, "First", {"a.md": "alpha\n"})
+    blob = git(repo, "rev-parse", "HEAD:a.md").strip()
+    gitio.close_cat_files()
+    monkeypatch.setenv("PATH", str(tmp_path / "no-such-bin"))
+    assert list(gitio.read_with_cat_file(gitio.REPOSITORY, str(repo), [blob])) == []
+    assert (os.getpid(), gitio.REPOSITORY, str(repo)) in gitio._CAT_FILE_FAILED
+
+
+def test_a_background_git_writes_its_answer_into_a_file(repo: Path) -> None:
+    first = commit(repo, "First", {"a.md": "alpha\n"})
+    second = commit(repo, "Second", {"b.md": "beta\n"})
+    revisions = f"{second}\n^{first}\n".encode()
+    listing = gitio.BackgroundGit(gitio.REPOSITORY, str(repo), ["rev-list", "--stdin"], revisions)
+    assert listing in gitio._BACKGROUND
+    assert listing.result() == f"{second}\n".encode()
+    assert listing not in gitio._BACKGROUND
+    failing = gitio.BackgroundGit(gitio.REPOSITORY, str(repo), ["rev-list", "--stdin"], b"no-such-revision\n")
+    assert failing.result() is None
+
+
+def test_a_background_git_nobody_read_is_stopped_at_exit(repo: Path) -> None:
+    commit(repo, "First", {"a.md": "alpha\n"})
+    waiting = gitio.BackgroundGit(gitio.REPOSITORY, str(repo), ["cat-file", "--batch"], b"")
+    assert waiting.process_id is not None
+    gitio._end_git()  # what runs when the interpreter exits
+    assert not gitio._BACKGROUND
+    with pytest.raises(ChildProcessError):
+        os.waitpid(waiting.process_id, os.WNOHANG)
