@@ -21,7 +21,7 @@ def sarif_of(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]
 
 @pytest.fixture
 def log(repo: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]:
-    cid = commit(repo, "Fix import\n\nAll tests pass, see /tmp/run.log.\n")
+    cid = commit(repo, "Fix import\n\nAll tests pass, see /tmp/run.log.\n", {"app.py": "import os\n"})
     commit(
         repo,
         "Add notes",

@@ -6,7 +6,11 @@ import os
 import sys
 from dataclasses import dataclass, replace
 
-from diylisis.core.state import Answer, GateKind, Question, RunState, RunStatus
+from diylisis.core.state import GateKind, Question, RunState, RunStatus
+
+TYPE_CHECKING = False  # true for type checkers only: a clean commit message loads no gate
+if TYPE_CHECKING:
+    from diylisis.core.gate import Answer
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -100,6 +104,8 @@ class HookGate:
 
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
         """Answers for Qp questions only; every other question stays open."""
+        from diylisis.core.gate import Answer
+
         values = {"qp-consumer": self.consumer, "qp-authority": self.authority}
         return tuple(Answer(item_id=q.id, option="value", value=values[q.id])
                      for q in questions if q.gate is GateKind.PREMISE and q.id in values)

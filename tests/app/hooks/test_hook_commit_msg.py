@@ -179,9 +179,12 @@ def test_a_path_staged_in_this_commit_resolves(work: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert distill(work, "verify", "HEAD").returncode == 0
     ok(work, "git", "rm", "-q", "--cached", "src/retry.py")
-    refused = run(work, "git", "commit", "-q", "--allow-empty", "-m",
+    removed = run(work, "git", "commit", "-q", "-m",
                   "Stop shipping src/retry.py\n\nThe limit in src/retry.py moves to the config.\n")
-    assert refused.returncode != 0 and "src/retry.py" in refused.stderr  # untracked in the index
+    assert removed.returncode == 0, removed.stderr  # the path the change removes is its subject
+    refused = run(work, "git", "commit", "-q", "--allow-empty", "-m",
+                  "Tune the uploader\n\nThe limit in src/retry.py is now 3.\n")
+    assert refused.returncode != 0 and "src/retry.py" in refused.stderr  # untracked, and not this change's
 
 
 def test_a_bad_notes_ref_setting_stops_only_a_certificate_write(work: Path) -> None:
