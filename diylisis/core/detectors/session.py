@@ -193,9 +193,10 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
         # numbering scheme for several ids. With a tree, vowel-less ids qualify and mentions() decides.
         # All-digit ids ("ab-12") need a two-letter prefix: "gcc-11" and "node-18" are versions.
         # All-digit ids stay short ("bd-42"): four digits and more are versions ("ld-1167").
-        # Vowel-less ids of two letters are abbreviations ("gcc-rs"), not hashes.
+        # Vowel-less ids of two letters are abbreviations ("gcc-rs"), not hashes; after a word of four
+        # letters they are abbreviations or placeholders too ("rust-fmt", "tikv-xxx"): only a digit qualifies.
         if (re.search(r"[a-z]\d|\d[a-z]", suffix) or (suffix.isdigit() and len(prefix) == 2 and len(suffix) <= 3)) or (
-            doc.has_tree and not _VOWEL.search(suffix) and not suffix.isdigit() and len(suffix) >= 3
+            doc.has_tree and not _VOWEL.search(suffix) and not suffix.isdigit() and len(suffix) >= 3 and len(prefix) <= 3
         ):
             qualified.add(prefix)
     for match in candidates:

@@ -156,6 +156,13 @@ def repo_context(tmp_path: Path) -> PygitContext:
     return PygitContext(pygit2.Repository(str(tmp_path)), "HEAD")
 
 
+def test_letters_only_after_a_four_letter_word_are_no_tracker_key(repo_context: PygitContext) -> None:
+    quiet = _rules("Run the formatter\n\nUse rust-fmt here, and tikv-xxx stands for any crate.\n", repo_context)
+    assert "SI206" not in {rule for rule, _ in quiet}, quiet
+    found = _rules("Split the importer\n\nTracks flow-pz7qa and qx-kzt.\n", repo_context)
+    assert ("SI206", "flow-pz7qa") in found and ("SI206", "qx-kzt") in found, found
+
+
 def test_a_lone_phase_subject_defines_nothing(repo_context: PygitContext) -> None:
     found = _rules("Phase 3b: stream the rows\n\nWrite rows as they come.\n", repo_context)
     assert ("SI204", "Phase 3b") in found, found
