@@ -224,9 +224,11 @@ def declared_dependency(module: str | None) -> bool:
     except metadata.PackageNotFoundError:  # run from a checkout that was never installed
         return False
     # a missing distribution cannot say which modules it provides, so its module is taken to be
-    # its normalized name (tomli-w: tomli_w); pyahocorasick's is not, and the prefilter runs without it
+    # its normalized name (tomli-w: tomli_w), markdown-it-py's excepted; pyahocorasick's is not
+    # either, and the prefilter runs without it
     names = {re.split(r"[^A-Za-z0-9._-]", requirement, maxsplit=1)[0].lower().replace("-", "_").replace(".", "_")
              for requirement in requirements if "extra ==" not in requirement}
+    names = {"markdown_it" if name == "markdown_it_py" else name for name in names}
     return module.partition(".")[0] in names
 
 

@@ -35,7 +35,7 @@ def test_a_module_no_dependency_provides_is_an_internal_error(repo: Path) -> Non
 
 
 @pytest.mark.parametrize(("module", "declared"), [
-    ("pygit2", True), ("tomli_w", True), ("rich.console", True),
+    ("pygit2", True), ("tomli_w", True), ("rich.console", True), ("markdown_it.token", True),
     ("pytest", False),  # a test extra, not a dependency
     ("tomllib", False), ("diylisis", False), (None, False),
 ])
