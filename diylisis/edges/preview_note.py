@@ -1,14 +1,15 @@
 """Put one line on a note under any notes ref, keeping the lines already there (sorted, unique).
 
-A small writer of its own, not the certificate store's: preview records are keyed by commit,
-on refs/notes/distill-preview, and read by nothing that reads certificates.
+Preview records are keyed by commit, on refs/notes/distill-preview, and read by nothing that reads
+certificates; they are written through the one notes writer (`edges.notes`), whose compare-and-swap
+keeps a line another writer added meanwhile.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from diylisis.edges import gitio
+from diylisis.edges import gitio, notes, store
 
 REF = "refs/notes/distill-preview"
 
@@ -23,6 +24,9 @@ def put_line(root: Path, ref: str, oid: str, line: str) -> None:
     """Add line to the note on oid under ref (one notes commit; existing lines kept, sorted, unique)."""
     if "\n" in line:
         raise ValueError("a note line cannot hold a newline")
-    lines = sorted(set(read_lines(root, ref, oid)) | {line})
-    gitio.run_git(["notes", f"--ref={ref}", "add", "-f", "-F", "-", oid], root,
-                  input=("\n".join(lines) + "\n").encode("utf-8"))
+
+    def added(old: bytes) -> bytes:
+        lines = {row for row in old.decode("utf-8", "replace").splitlines() if row.strip()} | {line}
+        return ("\n".join(sorted(lines)) + "\n").encode("utf-8")
+
+    notes.update_notes(root, ref, {oid: added}, env=dict(store.settings(root).identity_env))

@@ -37,7 +37,7 @@ def user_state(repo: Path) -> dict[str, str]:
     state["refs"] = _git(repo, "for-each-ref", "--format=%(refname) %(objectname)")
     state["stash"] = _git(repo, "stash", "list", "--format=%H %gs")
     state["worktrees"] = _git(repo, "worktree", "list", "--porcelain")
-    state["reflog"] = _git(repo, "reflog", "--all", "--format=%H %gs")
+    state["reflog"] = _git(repo, "reflog", "--all", "--format=%gd %H %gs")
     state["objects"] = _git(repo, "count-objects", "-v").split("size-pack")[0]
     home_config = Path(os.environ["HOME"]) / ".gitconfig"
     state["global config"] = home_config.read_text() if home_config.exists() else "absent"
@@ -69,6 +69,7 @@ def except_the_preview_note(state: dict[str, str]) -> dict[str, str]:
     refs/notes/distill-preview (its ref, its reflog entry and its objects)."""
     kept = dict(state)
     kept["refs"] = "\n".join(line for line in state["refs"].split("\n") if "refs/notes/distill-preview" not in line)
-    kept["reflog"] = "\n".join(line for line in state["reflog"].split("\n") if "notes: Notes added" not in line)
+    kept["reflog"] = "\n".join(line for line in state["reflog"].split("\n")
+                               if not line.startswith("notes/distill-preview@"))
     kept.pop("objects")
     return kept
