@@ -212,8 +212,9 @@ def _guarded(run: Callable[[], int]) -> int:
 
 
 def declared_dependency(module: str | None) -> bool:
-    """module is (under) a dependency the installed diylisis declares (not an extra), by its
-    distribution name: read only after an import failed, so the hook never loads importlib.metadata."""
+    """module is (under) a dependency diylisis declares (not an extra), by its distribution name:
+    the installed metadata's, or a checkout's pyproject.toml where diylisis was never installed.
+    Read only after an import failed, so the hook never loads importlib.metadata."""
     import re
     from importlib import metadata
 
@@ -221,8 +222,8 @@ def declared_dependency(module: str | None) -> bool:
         return False
     try:
         requirements = metadata.requires("diylisis") or []
-    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        return False
+    except metadata.PackageNotFoundError:
+        requirements = _checkout_requirements()
     # a missing distribution cannot say which modules it provides, so its module is taken to be
     # its normalized name (tomli-w: tomli_w), markdown-it-py's excepted; pyahocorasick's is not
     # either, and the prefilter runs without it
@@ -230,6 +231,19 @@ def declared_dependency(module: str | None) -> bool:
              for requirement in requirements if "extra ==" not in requirement}
     names = {"markdown_it" if name == "markdown_it_py" else name for name in names}
     return module.partition(".")[0] in names
+
+
+def _checkout_requirements() -> list[str]:
+    """[project] dependencies of the pyproject.toml beside the package (run from a checkout)."""
+    import tomllib
+    from pathlib import Path
+
+    try:
+        project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    dependencies = project.get("project", {}).get("dependencies", [])
+    return [str(entry) for entry in dependencies] if isinstance(dependencies, list) else []
 
 
 def main(argv: list[str] | None = None) -> None:

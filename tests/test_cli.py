@@ -3,6 +3,7 @@ any other failed import is a crash (exit 70), never a traceback with exit 1."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,21 @@ def test_a_missing_dependency_is_one_line_and_exit_2(repo: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         f"git distill: the package click is not installed for {sys.executable}; install diylisis into this "
         "Python (pip install .) or run the git-distill it installed"]
+
+
+def test_a_checkout_never_installed_names_the_missing_package(repo: Path, tmp_path: Path) -> None:
+    """Run from a source checkout by an interpreter without site-packages: no diylisis metadata and
+    no dependencies, so the checkout's pyproject.toml says what is missing."""
+    root = Path(__file__).resolve().parents[1]
+    checkout = tmp_path / "checkout"
+    shutil.copytree(root / "diylisis", checkout / "diylisis", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(root / "pyproject.toml", checkout / "pyproject.toml")
+    done = subprocess.run([sys.executable, "-S", "-c", f"import sys; sys.path.insert(0, {str(checkout)!r}); "
+                           "from diylisis.cli import main; main(['scan'])"],
+                          cwd=repo, capture_output=True, text=True, check=False)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("git distill: the package ") and "is not installed for" in line
 
 
 def test_a_module_no_dependency_provides_is_an_internal_error(repo: Path) -> None:
