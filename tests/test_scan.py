@@ -77,6 +77,12 @@ def test_file_target_config_and_inline_ignore(repo: Path, capsys) -> None:
     assert [f["rule"] for f in record["suppressed"]] == ["UC701"]
 
 
+def test_the_json_report_names_its_schema(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commit(repo, "Add the parser\n\nIt reads the header first.\n")
+    _, out, _ = run(capsys, "scan", "HEAD", "--format", "json")
+    assert json.loads(out)["schema"] == "diylisis.scan/1"  # what consumers key on; not the module path
+
+
 @pytest.mark.parametrize(
     "args",
     [("scan", "--range", "nope..HEAD"), ("scan", "HEAD", "--range", "HEAD"), ("scan", "commit:nope")],

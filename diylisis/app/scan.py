@@ -221,7 +221,7 @@ def to_json(results: Iterable[ScanResult]) -> dict[str, Any]:
             }
         )
     return {
-        "schema": "diylisis.app.scan/1",
+        "schema": "diylisis.scan/1",
         "records": out,
         "summary": {
             "records": len(out),
