@@ -271,6 +271,8 @@ def support_for(workspace: Workspace) -> Callable[[Snapshot, frozenset[str]], Su
     cache: dict[tuple[str | None, str | None, frozenset[str]], SupportFacts | None] = {}
 
     def support(snapshot: Snapshot, keys: frozenset[str]) -> SupportFacts | None:
+        if snapshot.target.kind is RecordKind.MSGFILE:
+            return None  # a message being written: the commit-msg hook greps no tree on every commit
         from diylisis.edges import record_support  # only a pointer line that gives a value needs git's facts
 
         key = (snapshot.tree_revision, snapshot.path, keys)

@@ -15,16 +15,12 @@ from diylisis.edges import vet_facts
 
 def measure(root: str | Path, snapshot: Snapshot, keys: frozenset[str]) -> tagging.SupportFacts | None:
     """SupportFacts for KEYS at the snapshot's tree revision, the record's own lines left out; None
-    for a record read from the index (a message being written), which has no revision to read."""
+    for a record with no tree revision (a staged file)."""
     revision = snapshot.tree_revision
     if revision is None or not keys:
         return None
     code = tuple(fact for fact in vet_facts.code_facts(root, revision, keys) if fact.path != snapshot.path)
-    enforcement: list[tagging.Enforcement] = []
-    commands: list[str] = []
-    for key in sorted({fact.key for fact in code}):
-        found, command = vet_facts.enforcement(root, revision, key)
-        enforcement.extend(found)
-        commands.append(command)
-    return tagging.SupportFacts(revision=revision, code=code, enforcement=tuple(enforcement),
-                                enforcement_basis="; ".join(commands))
+    found = vet_facts.enforcement_of(root, revision, sorted({fact.key for fact in code}))
+    return tagging.SupportFacts(revision=revision, code=code,
+                                enforcement=tuple(line for lines, _ in found.values() for line in lines),
+                                enforcement_basis="; ".join(command for _, command in found.values()))
