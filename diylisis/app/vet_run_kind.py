@@ -48,10 +48,11 @@ class VetRuns:
     def resume(self, workspace: Workspace, run_id: str, request: ResumeRequest) -> int:
         """Continue the run through the gate the request chooses; its exit code."""
         from diylisis.app import vet_session
-        from diylisis.commands.vet import choose_gate, emit
+        from diylisis.commands.vet import emit
+        from diylisis.edges import vet_gate
 
         outcome = vet_session.resume(Path(workspace.root), Path(workspace.git_dir), run_id,
-                                     choose_gate(request.answers_file, request.no_input))
+                                     vet_gate.choose(request.answers_file, request.no_input))
         code: int = emit(outcome, request.output_format)
         return code
 

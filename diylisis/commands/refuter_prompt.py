@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import click
 
 from diylisis.core.errors import EXIT_OK
-from diylisis.core.state import Answer
+from diylisis.core.gate import Answer
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class _ConfirmingGate:
         return False  # it only captures the refuter's request: nothing is repaired
 
     def ask(self, questions: tuple[Question, ...], state: RunState) -> tuple[Answer, ...]:
-        from diylisis.core.state import Answer, GateKind
+        from diylisis.core.state import GateKind
 
         return tuple(Answer(item_id=q.id, option="confirm") for q in questions
                      if q.gate is GateKind.CONTRACT)

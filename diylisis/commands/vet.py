@@ -10,18 +10,6 @@ import click
 from diylisis.core.errors import EXIT_OK, EXIT_PAUSED, BadInput
 from diylisis.core.safe_text import visible
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from diylisis.edges.gate import Gate
-
-
-def choose_gate(answers_file: Path | None, no_input: bool) -> Gate:
-    """The answers file when given, the terminal when there is one, else none (the run pauses)."""
-    from diylisis.edges import vet_gate
-
-    return vet_gate.choose(answers_file, no_input)
-
-
 def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
     """Print a run's outcome (paused or vetted) and return its exit code."""
     from diylisis.core.safe_text import visible, visible_json
@@ -185,6 +173,8 @@ def command(action: str | None, sources: tuple[str, ...], range_: str | None, le
     workspace = Workspace.open()
     request = vet.VetRequest(action=action, sources=sources, range=range_, leans_on=leans_on, at=at,
                              what_if=what_if.strip() if what_if else None)
-    gate = choose_gate(answers_file, no_input)
+    from diylisis.edges import vet_gate
+
+    gate = vet_gate.choose(answers_file, no_input)
     outcome = vet_session.start(Path(workspace.root), Path(workspace.git_dir), request, gate)
     return emit(outcome, output_format)

@@ -619,7 +619,7 @@ def _premises(state: RunState) -> tuple[DecisionRecord, ...]:
             premises.append(DecisionRecord(
                 id=f"defer-{item.id}", line=item.line, deferral=answer.value,
                 claim=f"accepted gap at line {item.line}: {item.token!r} ({item.why or item.kind})"))
-        elif item is not None and item.kind == "pointer":
+        elif item is not None and item.kind == ItemKind.POINTER:
             # F3b: a line its source contradicts, accepted as it stands; the disagreement travels
             said = next((m.source for m in state.provenance if m.item_id == item.id), item.token)
             premises.append(DecisionRecord(id=f"defer-{item.id}", line=item.line, deferral=answer.value,

@@ -14,17 +14,7 @@ from diylisis.core.model import Contract, Outcome, RouteJudgment, Target, ZeroMe
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
-    from diylisis.core.gate import Answer as Answer
-
-
-def __getattr__(name: str) -> object:
-    """Answer, the gate's answer shared by every kind of run, imported on first use: a clean
-    commit message is asked no question, so the commit-msg hook never loads the gate."""
-    if name == "Answer":
-        from diylisis.core.gate import Answer
-
-        return Answer
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from diylisis.core.gate import Answer
 
 
 class ItemOrigin(enum.Enum):

@@ -27,9 +27,8 @@ keep_ref and keep (update_notes): blobs to keep reachable from a second ref in t
 transaction (a note does not keep the object it annotates alive; the certificate store keeps
 its snapshot blobs under refs/distill/snapshots this way). Both refs move together or not at all.
 
-The `vet` command writes its one JSON line per action this way, under `refs/notes/distill-vet`.
-(`preview` still writes its record with `git notes add` in edges/preview_note.py: its tests pin the
-reflog line that command leaves.)
+The `vet` command writes its one JSON line per action this way, under `refs/notes/distill-vet`,
+and `preview` its record under `refs/notes/distill-preview` (edges/preview_note.py).
 
 No pygit2 here: the commit-msg hook certifies through this module.
 """

@@ -29,4 +29,5 @@ def put_line(root: Path, ref: str, oid: str, line: str) -> None:
         lines = {row for row in old.decode("utf-8", "replace").splitlines() if row.strip()} | {line}
         return ("\n".join(sorted(lines)) + "\n").encode("utf-8")
 
-    notes.update_notes(root, ref, {oid: added}, env=dict(store.settings(root).identity_env))
+    settings = store.settings(root)
+    notes.update_notes(root, ref, {oid: added}, env=dict(settings.identity_env), object_format=settings.object_format)

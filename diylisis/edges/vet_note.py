@@ -48,4 +48,6 @@ def put(root: str | Path, commit: str, line: Mapping[str, object], key: str = "a
         return "".join(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n"
                        for entry in [*kept, line]).encode("utf-8")
 
-    notes.update_notes(root, ref, {commit: replaced}, env=dict(store.settings(root).identity_env))
+    settings = store.settings(root)
+    notes.update_notes(root, ref, {commit: replaced}, env=dict(settings.identity_env),
+                       object_format=settings.object_format)

@@ -14,7 +14,6 @@ from dataclasses import replace
 from diylisis.app.hooks.shared import (
     HOOK_RATIFIER,
     Output,
-    forget_run,
     hook_gate,
     hook_request,
     report_refusal,
@@ -87,7 +86,6 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     from diylisis.core import engine
 
     result = engine.run(state, edges)
-    forget_run(workspace, result.state)
     if result.state.status == RunStatus.CERTIFIED and kept:
         certificate, final = kept[-1]
         blocked = _other_readings(final, edges.detect)

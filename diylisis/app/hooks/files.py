@@ -9,7 +9,6 @@ from dataclasses import replace
 from diylisis.app.hooks.shared import (
     HOOK_RATIFIER,
     Output,
-    forget_run,
     hook_gate,
     hook_request,
     report_refusal,
@@ -84,11 +83,9 @@ def certify_staged(workspace: Workspace, path: str, data: bytes, role: str, out:
                         revision=None, tree_revision=None, path=path)
     state = certification.start(workspace, target, hook_request(workspace, role), (), check_dirty=False,
                                 ratified_by=HOOK_RATIFIER)
-    # check_only: no write channel, so the hook never modifies a tracked file; no run file is
-    # saved, since forget_run drops it after every hook run anyway
+    # check_only: no write channel, so the hook never modifies a tracked file, and no run file
     edges = certification.edges(workspace, target, hook_gate(role), check_only=True)
-    result = engine.run(state, replace(edges, save=certification.unsaved, read=lambda: snapshot))
-    forget_run(workspace, result.state)
+    result = engine.run(state, replace(edges, read=lambda: snapshot))
     if result.state.status == RunStatus.CERTIFIED:
         out.note(f"git distill: {path} certified for {role}")
         return True

@@ -8,14 +8,11 @@ from dataclasses import dataclass, replace
 
 from diylisis.core.state import GateKind, Question, RunState, RunStatus
 
-TYPE_CHECKING = False  # true for type checkers only: a clean commit message loads no gate
-if TYPE_CHECKING:
-    from diylisis.core.gate import Answer
-
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing nor, on a clean message, the gate
 if TYPE_CHECKING:
     from typing import TextIO
 
+    from diylisis.core.gate import Answer
     from diylisis.core.phases.f0_contract import ContractFields
     from diylisis.core.skip import Skips
     from diylisis.edges.workspace import Workspace
@@ -125,17 +122,6 @@ def hook_request(workspace: Workspace, role: str) -> ContractFields:
     they are still not marked as stated by the user.
     """
     return replace(workspace.config.contract, role=role)
-
-
-def forget_run(workspace: Workspace, state: RunState) -> None:
-    """Drop the run file a hook run left: the message or staged file is what a retry starts
-    from, and a hook runs on every commit, so its run files would only pile up."""
-    from diylisis.edges import run_files
-
-    try:
-        os.unlink(run_files.run_file(workspace.git_dir, state.run_id))
-    except FileNotFoundError:
-        pass
 
 
 def report_refusal(out: Output, state: RunState, *, what: str, fix: str, fix_words: str) -> None:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
 
@@ -23,7 +24,7 @@ def lexicon_matches(doc: Doc, key: str, view: str) -> Iterator[re.Match[str]]:
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
 
-def hyphen_joined(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+def hyphen_joined(pattern: re.Pattern[str] | LazyPattern, text: str) -> Iterator[re.Match[str]]:
     """pattern.finditer(text), for a pattern whose every match starts where a run of ASCII letters
     and digits begins and that run ends at a hyphen ("ABC-123", "fold-and-flush").
 

@@ -110,7 +110,7 @@ _DESCRIBED = LazyPattern(r"(?i)(?<![\w-])(?:be|been|being|is|are|was|were|has|ha
 
 # Substrings without which a shape cannot match (in the lower-cased view): finding them is far cheaper
 # than a scan with the shapes' patterns, and most records hold none of them.
-_RESULT_HINT = re.compile(r"pass|succe|green|ok|zero |no (?:err|warn|fail|iss)|0 (?:err|warn|fail|iss)|✅|✔|☑")
+_RESULT_HINT = LazyPattern(r"pass|succe|green|ok|zero |no (?:err|warn|fail|iss)|0 (?:err|warn|fail|iss)|✅|✔|☑")
 _PARTICIPLES = ("verified", "confirmed", "tested", "validated")
 _MARKS = ("✅", "✔", "☑")
 

@@ -24,7 +24,7 @@ BARE_REF = LazyPattern(
 )
 # GitLab's merge-request references: "!42", "group/project!42" (nested groups too). Read only where
 # the origin runs GitLab: elsewhere "!42" is no reference.
-MERGE_REQUEST = re.compile(
+MERGE_REQUEST = LazyPattern(
     r"(?<![A-Za-z0-9_&/!#-])(?:(?P<slug>[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)+))?!(?P<n>\d{1,7})(?![A-Za-z0-9_-])"
 )
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from diylisis.core.detectors._match import hyphen_joined
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
 HYPHENATED = re.compile(r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])")
@@ -60,7 +61,7 @@ def coined_terms(doc: Doc) -> Iterator[Finding]:
         )
 
 
-_PLAIN_SESSION = re.compile(
+_PLAIN_SESSION = LazyPattern(
     r"(?i)^(?:this|that|the same|the other|another|a different|the previous|the last|the earlier|an earlier"
     r"|a previous|our|my|the current) (session)$"
 )

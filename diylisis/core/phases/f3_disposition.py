@@ -18,6 +18,7 @@ from diylisis.core.state import (
     GroundingMark,
     HistoryEntry,
     Item,
+    ItemKind,
     Provenance,
     ProvenanceMark,
 )
@@ -52,12 +53,12 @@ def relevant(item: Item, contract: Contract) -> bool:
 
 def support_keys(items: tuple[Item, ...], text: str) -> frozenset[str]:
     """F3b: the keys the pointer lines of TEXT give values for, which an edge measures into SupportFacts."""
-    if not any(item.kind == "pointer" for item in items):
+    if not any(item.kind == ItemKind.POINTER for item in items):
         return frozenset()
     from diylisis.core import tagging
 
     lines = text.split("\n")
-    return frozenset(key for item in items if item.kind == "pointer" and 0 < item.line <= len(lines)
+    return frozenset(key for item in items if item.kind == ItemKind.POINTER and 0 < item.line <= len(lines)
                      for key in tagging.candidate_keys(lines[item.line - 1]))
 
 
@@ -88,7 +89,7 @@ def dispose(items: tuple[Item, ...], grounding: tuple[GroundingMark, ...],
         if not relevant(item, contract):
             continue
         observed: tagging.Support | None = None
-        if item.kind == "pointer" and mark.grounding is Grounding.STABLE_POINTER:
+        if item.kind == ItemKind.POINTER and mark.grounding is Grounding.STABLE_POINTER:
             observed = pointer_support(item, mark, text, path, facts)
         unsupported = observed is not None and not observed.direct
         if mark.grounding is Grounding.ROUTED_RESIDUAL or unsupported:

@@ -134,7 +134,7 @@ def test_claim_repair_finding_relays_to_the_premises(repo: Path) -> None:
     commit(repo, "Add task\n", {**FILES, "TASK.md": "Upload is 2x faster with the new pool.\n"})
     claim = RefuterFinding(token="Upload is 2x faster", location="line 1", category=7,
                            why="a measured claim with no evidence", advisory="Defer", repair="cite a benchmark")
-    from diylisis.core.state import Answer
+    from diylisis.core.gate import Answer
 
     qp = (Answer(item_id="qp-consumer", option="value", value="a reviewer"),
           Answer(item_id="qp-authority", option="value", value="derived"))

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from diylisis.core.gate import Answer
 from diylisis.core.phases import repair
-from diylisis.core.state import Answer, Item, ItemKind, ItemOrigin
+from diylisis.core.state import Item, ItemKind, ItemOrigin
 
 
 def _items(text: str, tokens: tuple[tuple[str, str], ...]) -> tuple[Item, ...]:

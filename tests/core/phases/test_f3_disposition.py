@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from diylisis.core import tagging
+from diylisis.core.gate import Answer
 from diylisis.core.model import Contract
 from diylisis.core.phases.f3_disposition import dispose, from_answer, relevant
 from diylisis.core.state import (
-    Answer,
     DispositionKind,
     Grounding,
     GroundingMark,

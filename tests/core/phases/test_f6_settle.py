@@ -178,8 +178,8 @@ def test_rule18_leak_lint_names_each_contract_channel() -> None:
 
 
 def test_rule12_deferred_item_trace_says_the_text_stays() -> None:
+    from diylisis.core.gate import Answer
     from diylisis.core.phases.f3_disposition import from_answer
-    from diylisis.core.state import Answer
 
     disposition = from_answer(RESIDUE, Answer(item_id=RESIDUE.id, option="defer", value="the task is migrated"))
     assert disposition.kind is DispositionKind.DROP  # spec: Defer resolves to a released item

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from diylisis.core.gate import Answer
 from diylisis.core.phases import repair
-from diylisis.core.state import Answer, DecisionRecord, Item, ItemKind, ItemOrigin
+from diylisis.core.state import DecisionRecord, Item, ItemKind, ItemOrigin
 
 TEXT = "Implement the retry (Task #4) as above.\nWe decided to cap retries.\n"
 
