@@ -77,6 +77,15 @@ def test_file_target_config_and_inline_ignore(repo: Path, capsys) -> None:
     assert [f["rule"] for f in record["suppressed"]] == ["UC701"]
 
 
+def test_a_pr_body_is_scanned_as_markdown_as_certify_reads_it(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = repo / "body.md"
+    # a lazy continuation line belongs to the block quote in Markdown: quoted, so not the author's claim
+    body.write_text("Fix the parser.\n\n> quoted reply from the thread\nall tests pass here\n", encoding="utf-8")
+    code, out, _ = run(capsys, "scan", f"prbody:{body}", "--format", "json")
+    (record,) = json.loads(out)["records"]
+    assert code == 0 and record["findings"] == []
+
+
 def test_the_json_report_names_its_schema(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     commit(repo, "Add the parser\n\nIt reads the header first.\n")
     _, out, _ = run(capsys, "scan", "HEAD", "--format", "json")

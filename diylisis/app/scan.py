@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from diylisis.core.detectors import DetectSettings, detect_text, is_blocking
+from diylisis.core.detectors import DetectSettings, detect_text, detect_with_suppressions, is_blocking
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 from diylisis.core.model import Finding, RecordKind, RepoContext, Snapshot, sha256_digest
 
@@ -137,9 +137,7 @@ def scan_snapshots(
 
     for snapshot in snapshots:
         text = snapshot.data.decode("utf-8", errors="replace")
-        findings, suppressed = detect_text(
-            text, context_for(snapshot), settings, path=snapshot.path, record=str(snapshot.target)
-        )
+        findings, suppressed = detect_with_suppressions(snapshot, context_for(snapshot), settings)
         if snapshot.target.kind is RecordKind.COMMIT and snapshot.revision:
             label = f"commit:{snapshot.revision[:12]}"
         else:
