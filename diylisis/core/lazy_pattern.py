@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class LazyPattern:
     """re.compile(pattern, flags), made when a match is first asked for."""
@@ -36,6 +40,18 @@ class LazyPattern:
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return self.compiled().match(text, pos)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled().fullmatch(text)
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled().findall(text)
+
+    def split(self, text: str) -> list[str | Any]:
+        return self.compiled().split(text)
+
+    def sub(self, replacement: str, text: str) -> str:
+        return self.compiled().sub(replacement, text)
 
     def __repr__(self) -> str:
         return f"LazyPattern({self.pattern!r}, {self.flags!r})"

@@ -54,8 +54,8 @@ REL_PATH = LazyPattern(
 )
 # ref namespaces, diff prefixes (a/x.c b/x.c), numbers
 _PATH_NOT_A_FILE = LazyPattern(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b)/|^[\d/.*-]+$|^\.+/?$")
-_BUILD_OUTPUT = re.compile(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
-_FILE_LIKE = re.compile(r"^[^.].*\.[A-Za-z]{1,6}$")
+_BUILD_OUTPUT = LazyPattern(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
+_FILE_LIKE = LazyPattern(r"^[^.].*\.[A-Za-z]{1,6}$")
 # The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
 _PATH_BEFORE = LazyPattern(
     r"(?:\S+/\S*|\S+\.[A-Za-z]{1,5}`?)\s*(?:\(|(?:is|are|was|were|remains?|stays?|still|left|currently)\s+)*$"
@@ -215,7 +215,7 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
 _TEMP_DIRECTORIES = frozenset({"/tmp", "/tmp/", "/var/tmp", "/var/tmp/", "/dev/shm", "/dev/shm/", "%TEMP%", "%TMP%",
                                "$TMPDIR", "$TMPDIR/"})
 # What code does with a per-user path: a sentence saying where the code looks names no machine.
-_LOOKS_IN = re.compile(
+_LOOKS_IN = LazyPattern(
     r"(?i)\b(?:look(?:s|ed|ing)? (?:for|at|in)|search(?:es|ed)? (?:for|in)|reads?|read from|uses?|used|"
     r"defaults? to|falls? back to|writes?|wrote|creates?|created|instead of|rather than)\b(?:[^.\n]|\.(?=\S))*$"
 )

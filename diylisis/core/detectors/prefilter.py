@@ -12,9 +12,10 @@ Pure: no file, git or terminal I/O.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from diylisis.core.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs the commit-msg hook an import
@@ -298,7 +299,7 @@ def _cut(found: frozenset[str]) -> frozenset[str]:
 # text ("[x](url)") or line is at least three long; so a literal occurs in a view only where it
 # occurs in the text once it has no space at either end, no two whitespace characters in a row,
 # and no bracket or newline. Cut a literal there.
-_UNSAFE = re.compile(r"\s{2,}|[\[\]\n]")
+_UNSAFE = LazyPattern(r"\s{2,}|[\[\]\n]")
 
 
 def _required(items: tuple[_Node, ...]) -> frozenset[str] | None:

@@ -30,7 +30,7 @@ MERGE_REQUEST = LazyPattern(
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
 # that the regex engine skips to hex digits instead of trying every position.
 HEX = LazyPattern(r"[0-9a-f](?<![\w/#.@:-][0-9a-f])[0-9a-f]{6,39}(?![\w/.@-])")
-_DIGIT = re.compile(r"[0-9]")
+_DIGIT = LazyPattern(r"[0-9]")
 _ORDINAL_NOUN = LazyPattern(
     r"(?i)(?:hunk|item|step|line|entry|point|number|no\.|attempt|option|rule|check|comment|"
     r"row|column|col|page|slide|chapter|section|part|version|build|run|finding|patch|note|task|todo|goal)\s*$"

@@ -29,9 +29,9 @@ LOWER_KEY = LazyPattern(
 )
 CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
-_CODE_HINT = re.compile(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
-_VOWEL = re.compile(r"[aeiouy]")
-_VERSION = re.compile(r"v\d+")
+_CODE_HINT = LazyPattern(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
+_VOWEL = LazyPattern(r"[aeiouy]")
+_VERSION = LazyPattern(r"v\d+")
 # Priority, heading, version, quarter and line-number shapes ("P1", "H2", "v3", "Q4", "L93").
 _CODE_SKIP = frozenset({"P", "H", "V", "S", "Q", "X", "L", "ES", "IE", "PR", "HTTP", "TLS", "OS", "PY", "UI", "IO"})
 _ENGLISH_PREFIX = frozenset(
@@ -135,7 +135,7 @@ def phase_labels(doc: Doc) -> Iterator[Finding]:
         )
 
 
-_PHASE_LINE = re.compile(r"(?im)^[ \t>#*_\-+|]*(?:phase|stage|milestone|step) ?(\d{1,2}[a-z]?)\b")
+_PHASE_LINE = LazyPattern(r"(?im)^[ \t>#*_\-+|]*(?:phase|stage|milestone|step) ?(\d{1,2}[a-z]?)\b")
 
 
 def _record_plan(doc: Doc) -> bool:

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import CODE_SPAN, FENCE, Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
-DIRECTIVE = re.compile(r"<!--\s*distill:\s*(?P<verb>[^\s>-]*)(?P<ids>.*?)-->")
+DIRECTIVE = LazyPattern(r"<!--\s*distill:\s*(?P<verb>[^\s>-]*)(?P<ids>.*?)-->")
 VERBS = ("ignore", "off", "on")
 ALL_RULES: frozenset[str] = frozenset()  # the value of a line every rule is suppressed on
 RULE_ID = "RD904"
@@ -153,6 +154,6 @@ RULES = (
         doc=_DOC,
         detect=bad_directives,
         severity=Severity.WARNING,
-        requires=(re.compile(r"<!--\s*distill:"),),
+        requires=(LazyPattern(r"<!--\s*distill:"),),
     ),
 )

@@ -12,10 +12,10 @@ from diylisis.core.detectors.text import Doc
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
-HYPHENATED = re.compile(r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])")
+HYPHENATED = LazyPattern(r"(?<![\w/.@#$`'-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*){1,4}(?![\w/.@=(-])")
 # The look-behind follows the first letter so that the regex engine skips to capital letters
 # instead of trying every position; it reads as (?<![\w/.@#$`-])[A-Z][a-z]+...
-CAMEL = re.compile(r"[A-Z](?<![\w/.@#$`-][A-Z])[a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])")
+CAMEL = LazyPattern(r"[A-Z](?<![\w/.@#$`-][A-Z])[a-z]+(?:[A-Z][a-z0-9]+){1,4}(?![\w/.(=-])")
 _CAMEL_HINT = re.compile(r"[A-Z](?<=[a-z][A-Z])")  # a lower-case letter then a capital, found from the capitals
 _DEFINES = (
     r"\b(?:means|is|are|stands for|refers to|=|:|called|named|—|–)\b",
@@ -78,7 +78,7 @@ def names_code_session(doc: Doc, token: str) -> bool:
     return doc.context.uses_identifier(word.lower()) or doc.context.uses_identifier(word.capitalize())
 
 
-def _candidate_patterns(prose: str) -> tuple[re.Pattern[str], ...]:
+def _candidate_patterns(prose: str) -> tuple[LazyPattern, ...]:
     """HYPHENATED and CAMEL, each only when the text has what every match of it holds ('-', a lower-upper pair)."""
     return ((HYPHENATED,) if "-" in prose else ()) + ((CAMEL,) if _CAMEL_HINT.search(prose) else ())
 

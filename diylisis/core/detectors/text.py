@@ -23,26 +23,26 @@ if TYPE_CHECKING:
     from diylisis.core.detectors.settings import DetectSettings
     from diylisis.core.model import RepoContext
 
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-QUOTE = re.compile(r"^ {0,3}>")
+FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
+QUOTE = LazyPattern(r"^ {0,3}>")
 # A short phrase in quotes is mentioned, not used: 'flag "as discussed"' points at no discussion.
 # Each look-behind follows the quote mark it guards, so the regex engine skips to quote marks
 # instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,60}"(?![\w"'])|...
 QUOTED_MENTION = LazyPattern(
     r"\"(?<![\w\"']\")[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
 )
-INDENTED = re.compile(r"^(?: {4,}|\t)\s*\S")
+INDENTED = LazyPattern(r"^(?: {4,}|\t)\s*\S")
 LIST_ITEM = LazyPattern(r"^\s*(?:[-*+•]|\d+[.)])\s")
-CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
-LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
-HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+CODE_SPAN = LazyPattern(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+URL = LazyPattern(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
+LINKED_TEXT = LazyPattern(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
+HTML_COMMENT = LazyPattern(r"<!--.*?-->", re.S)
 # Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
 TRACE_LINE = LazyPattern(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
 )
 _BLOCK_OPENER = r"(?: {0,3}(?:```|~~~|>)| {4}|\t)"
-_BLOCK_START = re.compile("^" + _BLOCK_OPENER, re.M)  # where FENCE, QUOTE or INDENTED may match
+_BLOCK_START = LazyPattern("^" + _BLOCK_OPENER, re.M)  # where FENCE, QUOTE or INDENTED may match
 # A literal each inline pattern's matches contain: without it the pattern cannot match.
 _INLINE_NEEDS = {
     CODE_SPAN: ("`",),
@@ -266,7 +266,7 @@ def prepare(
 
 # Lines that open quoted output even without an indent: a shell prompt, a diff, a Python traceback,
 # a benchmark tool's report ("Benchmark 1: ..." from hyperfine).
-_OUTPUT_OPENER = re.compile(
+_OUTPUT_OPENER = LazyPattern(
     r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):|Benchmark #?\d+: \S)"
 )
 _OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (", "\nBenchmark ")
@@ -322,8 +322,8 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
 
 _SHELL_FENCES = frozenset({"sh", "bash", "shell", "zsh", "fish", "console", "shell-session", "powershell", "ps1",
                            "bat", "cmd"})
-_COMMAND_LINE = re.compile(r"^\s*(?:[$%#>] |cd |pushd |export |source |\.\s+)")
-_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_COMMAND_LINE = LazyPattern(r"^\s*(?:[$%#>] |cd |pushd |export |source |\.\s+)")
+_TABLE_RULE = LazyPattern(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
 def _table_lines(lines: list[str]) -> frozenset[int]:
@@ -388,7 +388,7 @@ def _may_open_block(text: str) -> bool:
 
 
 _BLOCK_FIRST = (" ", "\t", "`", "~", ">", "|")  # what every line _BLOCK_START matches opens with
-_BLOCK_AFTER_NEWLINE = re.compile(r"\n" + _BLOCK_OPENER)
+_BLOCK_AFTER_NEWLINE = LazyPattern(r"\n" + _BLOCK_OPENER)
 
 
 def _url_matches(text: str) -> Iterator[re.Match[str]]:
@@ -421,7 +421,7 @@ _SCHEME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
 
 
 # A trailer as git interpret-trailers reads one: a token of letters, digits and hyphens, a colon.
-GIT_TRAILER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*:[ \t]")
+GIT_TRAILER = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9-]*:[ \t]")
 _GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")
 # Trailers that only credit people or tie the change to review tooling: masked as prose. Every other
 # trailer is read, so "Tested: all tests pass" and "Copilot-Session: <uuid>" are judged like body text,
