@@ -47,9 +47,9 @@ DENIED = frozenset({
 
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
 # certification engine and its phases, the built-in lint refuter, the detectors and the
-# `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), the
-# note store (with the notes module under it, and the note text it writes and reads) and run files, and the escaping of printed
-# text (the brief it writes quotes the record). Scans, verification, rendering, SARIF, pygit2 contexts and
+# `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), run files, and the escaping of printed
+# text (the brief it writes quotes the record). Not the note store (with notes and note_text under
+# it) nor signing: the hook writes no note and signs nothing (post-commit stores, and signs if asked). Scans, verification, rendering, SARIF, pygit2 contexts and
 # history walks, the external refuter command and the other commands are not on it, nor
 # the gates (a clean message asks no question) and the other record adapters. The secret
 # scanner checks every reading, and hook_certificates keeps the certificate for post-commit.
@@ -61,9 +61,8 @@ ALLOWED = frozenset({
     "diylisis.core.model", "diylisis.core.digests",
     "diylisis.core.state", "diylisis.core.secrets", "diylisis.edges.hook_certificates",
     "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.core.codec", "diylisis.edges.config",
-    "diylisis.edges.signing",
     "diylisis.edges.run_files",
-    "diylisis.edges.store", "diylisis.edges", "diylisis.edges.notes", "diylisis.edges.note_text", "diylisis.core.engine", "diylisis.edges.gitio",
+    "diylisis.edges", "diylisis.core.engine", "diylisis.edges.gitio",
     "diylisis.edges.gitio.context",
     "diylisis.edges.records", "diylisis.edges.records.base", "diylisis.edges.records.msgfile",
     "diylisis.core.phases", "diylisis.core.phases.f0_contract", "diylisis.core.phases.f1_deixis",

@@ -20,8 +20,10 @@ from diylisis.core.phases import f0_contract, f2_grounding
 from diylisis.core.state import RunState, RunStatus
 
 # edges.runs (run files with their pending repairs) is imported where a run file is read or
-# written: the commit-msg hook keeps none, and names a run by run_files.new_run_id alone
-from diylisis.edges import gitio, records, run_files, signing, store
+# written: the commit-msg hook keeps none, and names a run by run_files.new_run_id alone; the
+# note store and signing are imported where a certificate is stored or a signer made, which the
+# commit-msg hook never does (post-commit stores, and signs if asked)
+from diylisis.edges import gitio, records, run_files
 from diylisis.edges.certificate_target import check_certificate_target
 from diylisis.edges.config import ContractFields
 from diylisis.edges.records import msgfile
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
     from diylisis.core.model import Finding, RepoContext, ZeroMemoryVerdict
     from diylisis.core.refuter import RefuterInput
     from diylisis.core.tagging import SupportFacts
+    from diylisis.edges import signing, store
     from diylisis.edges.certify_gate import Gate
 
     Detect = Callable[[Snapshot, RepoContext | None], tuple[tuple[Finding, ...], tuple[str, ...]]]
@@ -187,6 +190,8 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         return None
 
     def certified_elsewhere(path: str, role: str) -> bool:
+        from diylisis.edges import store
+
         try:
             with open(os.path.join(workspace.root, path), "rb") as handle:
                 data = handle.read()
@@ -204,7 +209,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
 
     def store_certificate(certificate: Certificate, snapshot: Snapshot) -> None:
         from diylisis.core import secrets
-        from diylisis.edges import hook_certificates
+        from diylisis.edges import hook_certificates, signing, store
 
         # only the reading certified: another way git may store a message file is no record
         # anyone committed, and a snapshot blob of it would travel with the certificates
@@ -287,6 +292,10 @@ def signer_for(workspace: Workspace) -> signing.Signer | None:
     """The signer for this workspace's certificates when the user asked for signing (certify --sign, or
     git config distill.sign), else None. Only git config is read: a committed file cannot start a program."""
     values = git_values(workspace)
+    if "distill.sign" not in values:
+        return None  # signing is off unless asked for (signing.wanted), and that needs no signing module
+    from diylisis.edges import signing
+
     return signing.signer_from(values) if signing.wanted(values, None) else None
 
 

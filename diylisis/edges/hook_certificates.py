@@ -164,14 +164,15 @@ def post_commit(root: str, git_dir: str, out: Output) -> int:
         out.note("git distill: the commit holds a message the commit-msg hook did not certify; "
                  "no certificate stored")
         return EXIT_OK
-    from diylisis.edges import signing, store
+    from diylisis.edges import store
     from diylisis.edges.gitio import config_values
+    from diylisis.edges.workspace import SIGNING_KEYS, STORE_KEYS
 
     certificate = for_commit(certificate, commit_id)
     try:
         secrets.refuse(message, "the commit message")
         secrets.refuse(json.dumps(certificate, ensure_ascii=False), "the certificate")
-        values = config_values(root, (*signing.CONFIG_KEYS, *store.SETTINGS_KEYS))  # one git config read
+        values = config_values(root, (*SIGNING_KEYS, *STORE_KEYS))  # one git config read
         certificate = _signed(root, certificate, message, values)
         store.put_many(root, [(message, certificate)], config=store.settings_from(values))
     except DistillError as error:

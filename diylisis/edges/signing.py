@@ -31,9 +31,7 @@ DOMAIN = b"diylisis-certificate-v1"
 SCHEME = DOMAIN.decode("ascii")  # the envelope's "scheme": which encoding the signature covers
 NAMESPACE = "diylisis-certificate"  # ssh-keygen -Y sign -n
 FORMATS = ("openpgp", "ssh", "x509")
-# the git config a signature is made and checked with; workspace.GIT_KEYS reads them with the rest
-CONFIG_KEYS = ("distill.sign", "commit.gpgsign", "gpg.format", "user.signingkey", "gpg.program", "gpg.openpgp.program",
-               "gpg.ssh.program", "gpg.x509.program", "gpg.ssh.allowedsignersfile", "gpg.mintrustlevel")
+# the git config a signature is made and checked with is workspace.SIGNING_KEYS, read with the rest
 # gpg's owner-trust levels, lowest first, as git's gpg.minTrustLevel names them
 TRUST_LEVELS = ("undefined", "never", "marginal", "fully", "ultimate")
 DEFAULT_MIN_TRUST = "fully"

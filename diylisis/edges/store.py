@@ -48,17 +48,17 @@ class Settings:
     identity_env: tuple[tuple[str, str], ...]  # GIT_*_NAME/EMAIL only when git has none
 
 
-# user.name and user.email say whether git has an identity of its own (else identity_env)
-SETTINGS_KEYS = ("distill.notesref", "extensions.objectformat", "user.name", "user.email")
 
 
 def settings(repo_root: str | Path) -> Settings:
     """The notes ref, object format and commit identity, from one `git config` call."""
-    return settings_from(config_values(repo_root, SETTINGS_KEYS))
+    from diylisis.edges.workspace import STORE_KEYS
+
+    return settings_from(config_values(repo_root, STORE_KEYS))
 
 
 def settings_from(values: Mapping[str, str]) -> Settings:
-    """Settings from git config values already read (lower-case keys; SETTINGS_KEYS are used)."""
+    """Settings from git config values already read (lower-case keys; workspace.STORE_KEYS are used)."""
     identity: list[tuple[str, str]] = []
     for part in ("name", "email"):
         if f"user.{part}" in values:

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 
 from diylisis.core.errors import GitError
-from diylisis.edges import config, gitio, signing, store
+from diylisis.edges import config, gitio
 from diylisis.edges.records import msgfile
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -20,9 +20,17 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-# Every git config value a certification reads, in one `git config` call: the message
-# file's cleanup mode and comment char, the origin remote (GitCommandContext), the store's and signing's.
-GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *store.SETTINGS_KEYS, *signing.CONFIG_KEYS)
+# The git config the certificate store reads (diylisis.edges.store): its notes ref, the object
+# format, and user.name and user.email, which say whether git has an identity of its own.
+STORE_KEYS = ("distill.notesref", "extensions.objectformat", "user.name", "user.email")
+# The git config a signature is made and checked with (diylisis.edges.signing).
+SIGNING_KEYS = ("distill.sign", "commit.gpgsign", "gpg.format", "user.signingkey", "gpg.program", "gpg.openpgp.program",
+                "gpg.ssh.program", "gpg.x509.program", "gpg.ssh.allowedsignersfile", "gpg.mintrustlevel")
+# Every git config value a certification reads, in one `git config` call: the message file's
+# cleanup mode and comment char, the origin remote (GitCommandContext), the store's and signing's.
+# They are named here, not imported from store and signing, so that opening a workspace loads
+# neither: the commit-msg hook signs nothing and writes no note.
+GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *STORE_KEYS, *SIGNING_KEYS)
 _REV_PARSE = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}")
 
 

@@ -92,10 +92,11 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         if blocked:
             report_other_readings(out, blocked, fix=REUSE.format(path=message_path))
             return EXIT_FAILED
-        from diylisis.edges import store
+        values = certification.git_values(workspace)
+        if "distill.notesref" in values:  # the only store setting that can be wrong
+            from diylisis.edges import store
 
-        # a bad store setting is exit 2 now, not after the commit
-        store.settings_from(certification.git_values(workspace))
+            store.settings_from(values)  # a bad store setting is exit 2 now, not after the commit
         hook_certificates.keep(workspace.git_dir, workspace.head, _reading_certificates(certificate, final))
         for delta in result.state.repair_deltas:
             out.note(f"git distill: line {delta.line}: wrote {delta.after!r} for {delta.before!r}")

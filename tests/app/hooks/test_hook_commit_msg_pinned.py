@@ -3,7 +3,8 @@ after the run and the certificate it leaves for post-commit.
 
 The hook's start-up is tuned for speed (lazy patterns, lazy imports, fewer git processes);
 none of that may change what the hook says or keeps. Each case runs the documented command
-in a fresh process in a real repository that has an origin remote. The lines a rule writes
+in a fresh process in a real repository that has an origin remote; the last ones commit with
+real `git commit` through the installed hooks and read what the post-commit hook stored. The lines a rule writes
 (why, fix) are compared with the rule's own words from the detectors, so a rule may be
 reworded; which tokens are found, on which lines, by which rule, and everything the hook
 itself writes are fixed here.
@@ -16,10 +17,11 @@ import json
 from pathlib import Path
 
 import pytest
-from hookutil import CLEAN, committed_repo, distill, ok
+from hookutil import CLEAN, committed_repo, distill, ok, run
 
 from diylisis.core.detectors import detect_text
 from diylisis.core.detectors.settings import DetectSettings
+from diylisis.edges import store
 
 FAKE_GITHUB_TOKEN = "ghp_" + "EXAMPLE" + "0" * 8 + "fakeTokenForTests" + "0" * 4
 RESIDUE = """Fix the flaky upload test as discussed above
@@ -156,3 +158,55 @@ def test_a_secret_is_refused_masked_and_nothing_is_kept(work: Path) -> None:
         "git commit -e -F MSG",
     ]) + "\n", text)
     assert _pending(work) == []
+
+
+def _git_commit(repo: Path, text: str) -> tuple[int, str, str]:
+    """(exit code, HEAD afterwards, stderr with the message file as MSG) of `git commit -F -`."""
+    done = run(repo, "git", "commit", "-q", "--allow-empty", "-F", "-", input=text)
+    head = ok(repo, "git", "rev-parse", "HEAD").strip()
+    return done.returncode, head, done.stderr.replace(str(repo / ".git" / "COMMIT_EDITMSG"), "MSG")
+
+
+@pytest.fixture
+def hooked(work: Path) -> Path:
+    installed = distill(work, "install-hooks")
+    assert installed.returncode == 0, installed.stderr
+    return work
+
+
+def test_git_commit_of_a_clean_message_stores_its_certificate_under_the_commit(hooked: Path) -> None:
+    code, head, err = _git_commit(hooked, CLEAN)
+    assert (code, err) == (0, "")
+    message = ok(hooked, "git", "cat-file", "commit", head).split("\n\n", 1)[1].encode("utf-8")
+    assert message == CLEAN.encode("utf-8")
+    [certificate] = store.get(hooked, message)
+    digest = "sha256:" + hashlib.sha256(message).hexdigest()
+    assert (certificate["target"], certificate["identity"]["digest"], certificate["identity"]["revision"]) == (
+        {"kind": "commit", "locator": head, "revision": None}, digest, head)
+    assert (certificate["outcome"], certificate["realization"], certificate["role"]) == (
+        "already-portable", "lint-fallback", "reviewer")
+    assert not (hooked / ".git" / "distill" / "hook-certificate.json").exists()
+
+
+def test_git_commit_of_residue_is_refused_with_the_hooks_words(hooked: Path) -> None:
+    before = ok(hooked, "git", "rev-parse", "HEAD").strip()
+    code, out, hook_err, _ = _hook(hooked, RESIDUE)
+    committed, head, err = _git_commit(hooked, RESIDUE)
+    assert (committed, head) == (1, before)
+    assert err == hook_err and err.startswith("git distill: commit message not portable for reviewer: 3 finding(s)")
+    assert store.get(hooked, RESIDUE.encode("utf-8")) == []
+    assert _pending(hooked) == []
+
+
+def test_git_commit_of_a_secret_is_refused_and_stores_nothing(hooked: Path) -> None:
+    before = ok(hooked, "git", "rev-parse", "HEAD").strip()
+    text = f"{CLEAN}\nDeploy with token={FAKE_GITHUB_TOKEN} for now.\n"
+    committed, head, err = _git_commit(hooked, text)
+    assert (committed, head) == (1, before)
+    assert err.splitlines()[:2] == [
+        "git distill: commit message not certified: git may store it with what looks like a secret",
+        "  line 6: a GitHub token (ghp_…, 40 characters)",
+    ]
+    assert FAKE_GITHUB_TOKEN not in err
+    assert ok(hooked, "git", "notes", "--ref", store.DEFAULT_NOTES_REF, "list") == ""
+    assert _pending(hooked) == []
