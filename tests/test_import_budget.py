@@ -47,14 +47,15 @@ DENIED = frozenset({
 
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
 # certification engine and its phases, the built-in lint refuter, the detectors and the
-# `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), run files, and the escaping of printed
-# text (the brief it writes quotes the record). Not the note store (with notes and note_text under
-# it) nor signing: the hook writes no note and signs nothing (post-commit stores, and signs if asked). Scans, verification, rendering, SARIF, pygit2 contexts and
-# history walks, the external refuter command and the other commands are not on it, nor
-# the gates (a clean message asks no question) and the other record adapters. The secret
-# scanner checks every reading, and hook_certificates keeps the certificate for post-commit.
-# The configuration carries the rule for generated messages (core.generated); DISTILL_SKIP
-# and SKIP are read by core.skip.
+# `git`-subprocess context, the msgfile adapter (and the adapter registry it sits in), run
+# files, and the escaping of printed text (the brief it writes quotes the record). Not the note
+# store (with notes and note_text under it) nor signing: the hook writes no note and signs
+# nothing (post-commit stores, and signs if asked). Scans, verification, rendering, SARIF,
+# pygit2 contexts and history walks, the external refuter command and the other commands are
+# not on it, nor the gates (a clean message asks no question) and the other record adapters.
+# The secret scanner checks every reading, and hook_certificates keeps the certificate for
+# post-commit. The configuration carries the rule for generated messages (core.generated);
+# DISTILL_SKIP and SKIP are read by core.skip.
 ALLOWED = frozenset({
     "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.core.errors", "diylisis.commands",
     "diylisis.commands.hook", "diylisis.app.hooks", "diylisis.app.hooks.commit_msg", "diylisis.app.hooks.shared",
@@ -77,7 +78,7 @@ ALLOWED = frozenset({
     "diylisis.core.detectors.suppressions",
     "diylisis.core.detectors.terms", "diylisis.core.detectors.text",
     "diylisis.core.safe_text", "diylisis.core", "diylisis.core.generated", "diylisis.core.skip",
-    "diylisis.core.detectors", "diylisis.core.detectors.prefilter", "diylisis.core.lazy_pattern",
+    "diylisis.core.detectors.prefilter", "diylisis.core.lazy_pattern",
     "diylisis.edges.user_cache",
     # the layer packages (DESIGN.md, Layout), and F0's file-system guard and F5's choice of
     # realization, which live in the edges
@@ -135,6 +136,21 @@ def test_hook_on_a_clean_message_loads_only_its_fast_path(repo: Path) -> None:
     assert heavy == set(), f"the commit-msg hook loaded heavy modules: {sorted(heavy)}"
     extra = {m for m in modules if m.startswith("diylisis.")} - ALLOWED
     assert extra == set(), f"the commit-msg hook loaded modules off its fast path: {sorted(extra)}"
+
+
+def test_hook_on_a_clean_message_starts_only_the_git_processes_it_reads(repo: Path, tmp_path: Path) -> None:
+    """`git rev-parse` (root, git dir, HEAD) and one `git config` (cleanup, comment char, origin,
+    store and signing settings): git's own trace names every git command a process ran."""
+    commit(repo, "Add the archive reader\n", {"src/archive.py": "def read(path):\n    return b''\n"})
+    path = repo / ".git" / "COMMIT_EDITMSG"
+    path.write_text(CLEAN_MESSAGE, encoding="utf-8")
+    trace = tmp_path / "git-trace.txt"
+    done = subprocess.run([sys.executable, "-m", "diylisis", "hook", "commit-msg", str(path)], cwd=repo,
+                          env={**os.environ, "GIT_TRACE": str(trace)}, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    commands = [line.split("trace: built-in: git ", 1)[1].split()[0]
+                for line in trace.read_text(encoding="utf-8").splitlines() if "trace: built-in: git " in line]
+    assert sorted(commands) == ["config", "rev-parse"], commands
 
 
 def test_the_budget_check_sees_a_denied_import(repo: Path) -> None:
