@@ -25,7 +25,7 @@ from diylisis.core.gate import Answer as GateAnswer
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow, state_codec
-from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ExposedUnknown, ProbeEvidence, Tier
+from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ProbeEvidence, Tier
 from diylisis.edges import confinement, gitio, preview_note, probes, standing
 
 NON_EVIDENCE = "evidence for no claim"
@@ -543,12 +543,3 @@ def cleanup(git_dir: Path, run: str) -> tuple[probes.Disposition, ...]:
     """The backstop after a crash: kill what is left, remove every registered probe, verify."""
     probes.load_record(git_dir, run)
     return probes.cleanup_verify(git_dir, run)
-
-
-def unknowns_for_trailer(records: list[dict[str, Any]]) -> list[ExposedUnknown]:
-    """The Gap-routed unknowns of the stored records (for the commit-msg hook)."""
-    from diylisis.core.preview.model import Route
-
-    return [ExposedUnknown(text=u["text"], route=Route.GAP) for r in records for u in r.get("exposed_unknowns", [])
-            if u.get("route") == "Gap"]
-

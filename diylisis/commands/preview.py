@@ -165,31 +165,3 @@ def _verify(root: Path, revisions: tuple[str, ...], as_json: bool, emit: Any) ->
         name = f"{result['revision']} preview {result['run']}" if result["run"] else result["revision"]
         emit(f"{name}: " + ("ok" if not result["problems"] else "; ".join(result["problems"])))
     return EXIT_OK if all(not r["problems"] for r in results) else EXIT_FAILED
-
-
-def is_preview_run(run: str) -> bool:
-    """RUN names a preview run of the repository here (its run file has kind "preview")."""
-    from diylisis.edges import probes
-    from diylisis.edges.workspace import Workspace
-
-    try:
-        probes.load_record(Path(Workspace.open().git_dir), run)
-    except BadInput:
-        return False
-    return True
-
-
-def resume_preview_run(run: str, answers_file: Path | None, no_input: bool, output_format: str) -> int:
-    """`git distill resume RUN` for a preview run: as `git distill preview --resume RUN`."""
-    from diylisis.app import preview as app
-    from diylisis.core.safe_text import visible
-    from diylisis.edges.workspace import Workspace
-
-    workspace = Workspace.open()
-    as_json = output_format == "json"
-    terminal = _terminal if not no_input and sys.stdin.isatty() and not as_json else None
-    result = app.resume_preview(Path(workspace.root), Path(workspace.git_dir), run, answers_file, terminal,
-                                lambda line: None if as_json else click.echo(visible(line)))
-    if as_json:
-        click.echo(json.dumps(result.report, ensure_ascii=False, sort_keys=True))
-    return result.exit_code
