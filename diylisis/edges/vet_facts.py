@@ -162,11 +162,6 @@ def citation_patterns(source: str, basenames: Mapping[str, int]) -> tuple[str, .
     return tuple(patterns)
 
 
-def citations(root: str | Path, commit: str, source: str, tracked: Sequence[str]) -> tagging.LeverageTag:
-    """The distinct files at COMMIT that name SOURCE, SOURCE itself left out (citations_of for one)."""
-    return citations_of(root, commit, (source,), tracked)[source]
-
-
 def citations_of(root: str | Path, commit: str, sources: Sequence[str],
                  tracked: Sequence[str]) -> dict[str, tagging.LeverageTag]:
     """The distinct files at COMMIT that name each of SOURCES, the source itself left out: one
@@ -192,15 +187,6 @@ def citations_of(root: str | Path, commit: str, sources: Sequence[str],
     return tags
 
 
-def blame_line(root: str | Path, commit: str, path: str, line: int) -> tuple[str, int]:
-    """(the commit that wrote PATH's line LINE as of COMMIT, that commit's committer time)."""
-    out = _git(root, ["blame", "--porcelain", "-L", f"{line},{line}", commit, "--", path])
-    lines = out.decode("utf-8", errors="replace").splitlines()
-    author = lines[0].split(" ", 1)[0]
-    times = [row.split(" ", 1)[1] for row in lines if row.startswith("committer-time ")]
-    return author, int(times[0])
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LagQuery:
     """What one claim's lag is measured from: its line's blame commit, and the paths and
@@ -215,12 +201,6 @@ def _token_lines(stored: StoredObject | None, token: str) -> tuple[str, ...] | N
     if stored is None or stored.type != "blob":
         return None
     return tuple(line for line in object_text(stored).split("\n") if token in line)
-
-
-def lag(root: str | Path, since: str, commit: str, paths: Sequence[str], tokens: Sequence[str],
-        exempt: frozenset[str] = frozenset()) -> tuple[tuple[tagging.LagCommit, ...], tuple[str, ...]]:
-    """The lag of one claim (lags for one query)."""
-    return lags(root, commit, (LagQuery(since=since, paths=tuple(paths), tokens=tuple(tokens)),), exempt)[0]
 
 
 def lags(root: str | Path, commit: str, queries: Sequence[LagQuery], exempt: frozenset[str] = frozenset()
@@ -299,11 +279,6 @@ def code_facts(root: str | Path, commit: str, keys: frozenset[str]) -> tuple[tag
         if stored is not None:
             facts.extend(tagging.code_facts(path, object_text(stored), keys))
     return tuple(facts)
-
-
-def enforcement(root: str | Path, commit: str, key: str) -> tuple[tuple[tagging.Enforcement, ...], str]:
-    """The test and CI lines at COMMIT that name KEY as a word (enforcement_of for one key)."""
-    return enforcement_of(root, commit, (key,))[key]
 
 
 def enforcement_of(root: str | Path, commit: str, keys: Sequence[str]
