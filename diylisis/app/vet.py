@@ -19,7 +19,7 @@ from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
-from diylisis.edges import vet_facts, vet_owners
+from diylisis.edges import vet_facts
 from diylisis.edges.vet_facts import COMMIT_PREFIX
 
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
@@ -338,7 +338,7 @@ def formation(root: Path, pinned: Pinned,
         written |= _written(root, pinned.commit, [s for s in pinned.sources if not s.path.startswith(COMMIT_PREFIX)],
                             lines, by_value)
     measured_of = _measure(root, commit, pinned.sources, lines, read, written, revision_time, compared, pinned.commit)
-    ownership = vet_owners.ownership(root, commit, pinned.commit)
+    ownership = vet_facts.ownership(root, commit, pinned.commit, tracked)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())

@@ -1,5 +1,6 @@
 """The git measurements behind vet's tags: who cites a record, when a claim's line was written,
-which later commits touched what it names, and what code and config hold for a key.
+which later commits touched what it names, what code and config hold for a key, and who owns
+a path by CODEOWNERS.
 
 Each function runs a few git commands at a pinned revision and returns plain values or the
 frozen facts of `diylisis.core.tagging`; the command that shows each fact travels with it as
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from diylisis.core import tagging
 from diylisis.core.errors import GitError
+from diylisis.core.vet import owners
 from diylisis.edges.gitio import GitProcess, first_line, try_git
 
 COMMIT_PREFIX = "commit:"  # a commit message as a source: `commit:SHA`
@@ -417,3 +419,14 @@ def worktree_blob(root: str | Path, path: str) -> str | None:
     """The blob id the work tree's PATH would have (None when it is missing); writes nothing."""
     code, out, _ = try_git(["hash-object", "--", path], root)
     return out.decode().strip() if code == 0 else None
+
+
+def ownership(root: str | Path, commit: str, action_commit: str, tracked: Sequence[str]) -> owners.Ownership | None:
+    """The first CODEOWNERS file GitHub would read at COMMIT (TRACKED: the paths there), with the
+    author email of ACTION_COMMIT; None when there is no such file."""
+    path = next((p for p in owners.CODEOWNERS_PATHS if p in tracked), None)
+    if path is None:
+        return None
+    code, out, _ = try_git(["log", "-1", "--format=%ae", action_commit, "--"], root)
+    author = out.decode("utf-8", errors="replace").strip() if code == 0 else ""
+    return owners.Ownership(path=path, rules=owners.parse(path, blob_text(root, f"{commit}:{path}")), author=author)
