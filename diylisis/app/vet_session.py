@@ -17,7 +17,7 @@ from diylisis.app import vet
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, judgment, patterns, result, triggers
 from diylisis.core.vet.model import Antithesis, Audit, Pattern, Source
-from diylisis.edges import vet_facts, vet_gate, vet_note, vet_runs, vet_triggers
+from diylisis.edges import run_files, vet_facts, vet_gate, vet_note, vet_runs, vet_triggers
 from diylisis.edges.gate import Gate
 from diylisis.edges.runs import new_run_id
 
@@ -228,7 +228,7 @@ def _finish(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Au
                           unmet_revisits=unmet, realization=run.realization, issued_at=issued)
     vet_note.put(root, run.commit, value)
     if saved:
-        vet_runs.remove(git_dir, run.run_id)
+        run_files.remove(git_dir, run.run_id)
     return Outcome(run_id=run.run_id, status="vetted", open_items=(), result=value,
                    messages=(*messages, *(f"not carried out: {u}" for u in unmet)))
 
