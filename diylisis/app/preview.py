@@ -26,7 +26,7 @@ from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow, state_codec
 from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ProbeEvidence, Tier
-from diylisis.edges import confinement, gitio, preview_note, probes, standing
+from diylisis.edges import confinement, gitio, preview_note, probes, run_files, standing
 
 NON_EVIDENCE = "evidence for no claim"
 NARRATION_LIMIT = 64 * 1024
@@ -526,7 +526,7 @@ def _without_run_files(marks: dict[str, str], git_dir: Path) -> dict[str, str]:
 
 
 def run_exists(git_dir: Path, run: str) -> bool:
-    return probes.run_path(git_dir, run).exists()
+    return os.path.exists(run_files.run_file(git_dir, run))
 
 
 def _report(data: bytes | None) -> dict[str, Any]:
