@@ -19,7 +19,6 @@ from diylisis.core.vet import claims, judgment, patterns, result, triggers
 from diylisis.core.vet.model import Antithesis, Audit, Pattern, Source
 from diylisis.edges import run_files, vet_facts, vet_gate, vet_note, vet_runs, vet_triggers
 from diylisis.edges.gate import Gate
-from diylisis.edges.runs import new_run_id
 
 NO_CANDIDATE = "no source met the criteria"
 NONE_CLAIMED = "candidates formed, all handed elsewhere or unattributable"
@@ -111,7 +110,7 @@ def start(root: Path, git_dir: Path, request: vet.VetRequest, gate: Gate) -> Out
     formed = sorted([*((order[a.source.path], a.claim.line, a.id) for a in audits),
                      *((order[c.source.path], c.claim.line, c.id) for c in settled)])
     run = vet_runs.VetRun(
-        run_id=new_run_id(), action=pinned.action, commit=pinned.commit, leans_on=pinned.leans_on,
+        run_id=run_files.new_run_id(), action=pinned.action, commit=pinned.commit, leans_on=pinned.leans_on,
         sources=tuple(vet_runs.PinnedRef(locator=s.locator, path=s.path, blob=s.blob, origin=s.origin)
                       for s in pinned.sources),
         reads=pinned.reads, formed=tuple(audit_id for _, _, audit_id in formed),

@@ -104,7 +104,7 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
                 emit(f"probe {d.probe.index}: {d.kind}" + (f" ({d.reason})" if d.reason else ""))
             emit(f"preview {cleanup_run}: " + ("some probes are left" if failed else "nothing is left"))
         return EXIT_FAILED if failed else EXIT_OK
-    from diylisis.edges.runs import new_run_id
+    from diylisis.edges.run_files import new_run_id
 
     terminal = _terminal if not no_input and sys.stdin.isatty() and not as_json else None
     request = app.Request(

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from diylisis.core.errors import BadInput, GitError
 from diylisis.core.state import RunState
-from diylisis.edges import crashpoint, gitio, runs
+from diylisis.edges import crashpoint, gitio, run_files, runs
 from diylisis.edges.runs import PendingRepair
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -136,7 +136,7 @@ def abort(root: str, git_dir: str, state: RunState, pending: PendingRepair | Non
     earlier = [c[:12] for c in state.repair_commits]
     if earlier:
         said.append(f"earlier repair commits of this run stay: {', '.join(earlier)}")
-    runs.remove(git_dir, state.run_id)
+    run_files.remove(git_dir, state.run_id)
     said.append(f"removed run {state.run_id}")
     return tuple(said)
 
@@ -195,7 +195,7 @@ def _head(root: str) -> str | None:
 
 def _write(git_dir: str, run_id: str, full: str, data: bytes) -> None:
     """Replace the file's bytes by a rename from .git/distill/tmp, keeping its mode."""
-    folder = runs.scratch_dir(git_dir)
+    folder = run_files.scratch_dir(git_dir)
     os.makedirs(folder, exist_ok=True)
     temporary = os.path.join(folder, f"{run_id}.{os.getpid()}.new")
     try:
@@ -233,7 +233,7 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
     """Commit data at pending.path on head (HEAD as last read) through a private index; HEAD moves
     only from the commit the tree was built on, so a certifier committing meanwhile costs a
     rebuild, not its work."""
-    folder = runs.scratch_dir(git_dir)
+    folder = run_files.scratch_dir(git_dir)
     os.makedirs(folder, exist_ok=True)
     index = os.path.join(folder, f"{run_id}.{os.getpid()}.index")
     private = {"GIT_INDEX_FILE": index}

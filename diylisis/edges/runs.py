@@ -25,14 +25,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-runs_dir = run_files.runs_dir
-run_file = run_files.run_file
-scratch_dir = run_files.scratch_dir
-new_run_id = run_files.new_run_id
-run_ids = run_files.run_ids
-remove = run_files.remove
-is_run_id = run_files.is_run_id
-_check_id = run_files.check_id
 KIND = "certify"  # the kind of run this module saves (diylisis.edges.run_files)
 
 
@@ -67,15 +59,15 @@ _PENDING_FIELDS = ("path", "mode", "original_blob", "repaired_blob", "head_befor
 def pending_repair(git_dir: str | Path, run_id: str) -> PendingRepair | None:
     """The repair in flight saved in a run's file, or None (also when the file is gone)."""
     try:
-        return _read(run_file(git_dir, run_id))[1]
+        return _read(run_files.run_file(git_dir, run_id))[1]
     except (OSError, BadInput):
         return None
 
 
 def load_with_pending(git_dir: str | Path, run_id: str) -> tuple[RunState, PendingRepair | None]:
     """A saved run and the repair it has in flight (None when none); bad ids and files are exit 2."""
-    _check_id(git_dir, run_id)
-    return _read(run_file(git_dir, run_id))
+    run_files.check_id(git_dir, run_id)
+    return _read(run_files.run_file(git_dir, run_id))
 
 
 def _read(path: str) -> tuple[RunState, PendingRepair | None]:
@@ -112,7 +104,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     from diylisis.edges import repair_commit
 
     state, pending = load_with_pending(git_dir, run_id)
-    age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
+    age = max(0, int(time.time() - os.stat(run_files.run_file(git_dir, run_id)).st_mtime))
     if pending is not None:
         status = "in-repair"
         made = repair_commit.commit_made(root, run_id, pending)
@@ -151,7 +143,7 @@ def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
         return describe(root, git_dir, run_id)
     except BadInput as error:
         try:
-            age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
+            age = max(0, int(time.time() - os.stat(run_files.run_file(git_dir, run_id)).st_mtime))
         except OSError:
             age = 0
         return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
