@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
@@ -16,8 +17,7 @@ if TYPE_CHECKING:
     from diylisis.core.model import Target
     from diylisis.edges.workspace import Workspace
 
-FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
-                      default="text", show_default=True, help="Output for people or for scripts.")
+FORMAT = options.output_format()
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
                        help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" } (see git distill answer --help for every item).")
 SIGN = click.option("--sign/--no-sign", default=None,

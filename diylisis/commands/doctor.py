@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, DistillError
 
 _FRAMEWORK_ID = re.compile(r"^\s*(?:-\s*)?id:\s*['\"]?(distill-[\w-]+)", re.MULTILINE)
@@ -187,8 +188,7 @@ def _framework_covers(report: Report, name: str) -> bool:
 
 @click.command("doctor")
 @click.option("--remote", help="Remote to look for the notes ref on (default: origin).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@options.output_format()
 def command(remote: str | None, output_format: str) -> int:
     """Check hooks, the notes ref (locally and on the remote), configuration and refuter.
 

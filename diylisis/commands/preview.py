@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, BadInput
 
 
@@ -58,8 +59,7 @@ def _terminal(item: Any) -> str | None:
               help="Re-check the preview records stored on commit REV (repeat).")
 @click.option("--resume", "resume_run", metavar="RUN", help="Continue preview RUN, paused at a gate.")
 @click.option("--demo", is_flag=True, help="A preview of three cache directions in a throw-away repository.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="Output for people or for scripts.")
+@options.output_format()
 def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe_cmd: str | None,
             probe_cmd_k: tuple[str, ...], tgt: tuple[int, ...], base: str, probe_timeout: float, jobs: int,
             unconfined: bool, answers_file: Path | None, no_input: bool, recognizable: bool, familiar: bool,

@@ -12,6 +12,7 @@ import os
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_OK, BadInput
 from diylisis.core.safe_text import visible, visible_json
 
@@ -21,8 +22,7 @@ if TYPE_CHECKING:
 
     from diylisis.edges.workspace import Workspace
 
-FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
-                      default="text", show_default=True, help="Output for people or for scripts.")
+FORMAT = options.output_format()
 
 
 def _age(seconds: int) -> str:

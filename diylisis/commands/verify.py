@@ -30,8 +30,7 @@ if TYPE_CHECKING:
 @click.option("--allowed-signers", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Who may sign, in git's ssh allowed-signers format (default: [verify] allowed_signers, "
                    "else git config gpg.ssh.allowedSignersFile).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text",
-              show_default=True)
+@options.output_format("sarif")
 @click.option("-v", "--verbose", is_flag=True, help="Also list the records that verify.")
 def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs: int, role: str | None,
             min_realization: str | None, require_signed: bool, allowed_signers: Path | None, output_format: str,
