@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -67,11 +66,11 @@ class PreviewRuns:
 
     def describe(self, workspace: Any, run_id: str) -> dict[str, Any]:
         record = probes.load_record(Path(workspace.git_dir), run_id)
-        path = Path(run_files.run_file(workspace.git_dir, run_id))
         items = record.get("items", []) if record.get("status") == "paused" else []
         left = [p for p in record.get("probes", []) if p.get("artifact_ref")] if not record.get("cleaned") else []
         return {"run": run_id, "kind": "preview", "record": " | ".join(record.get("candidates", [])),
-                "status": record.get("status", "unknown"), "age_seconds": int(time.time() - path.stat().st_mtime),
+                "status": record.get("status", "unknown"),
+                "age_seconds": run_files.age_seconds(workspace.git_dir, run_id),
                 "what": f"a preview of {len(record.get('candidates', []))} directions"
                         + (f", {len(left)} probes kept" if left else ""),
                 "open_items": [item["id"] for item in items],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +58,9 @@ class VetRuns:
     def describe(self, workspace: Workspace, run_id: str) -> dict[str, Any]:
         """The row `git distill runs` shows."""
         run = vet_runs.load(Path(workspace.git_dir), run_id)
-        path = Path(run_files.run_file(workspace.git_dir, run_id))
         open_items = list(_open(run))
         return {"run": run_id, "kind": self.name, "record": ", ".join(s.path for s in run.sources),
-                "status": "paused", "age_seconds": int(time.time() - path.stat().st_mtime),
+                "status": "paused", "age_seconds": run_files.age_seconds(workspace.git_dir, run_id),
                 "what": f"vetting claims for: {run.action}", "open_items": open_items,
                 "next": f"git distill answer {run_id} ID --verdict TEXT, then git distill resume {run_id}"}
 

@@ -11,7 +11,6 @@ kept run is doing and what can be done next (`git distill runs` prints it).
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 
 from diylisis.core import codec
@@ -104,7 +103,6 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     from diylisis.edges import repair_commit
 
     state, pending = load_with_pending(git_dir, run_id)
-    age = max(0, int(time.time() - os.stat(run_files.run_file(git_dir, run_id)).st_mtime))
     if pending is not None:
         status = "in-repair"
         made = repair_commit.commit_made(root, run_id, pending)
@@ -132,7 +130,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
             if state.status == RunStatus.RUNNING:
                 then.insert(0, f"git distill resume {run_id}")
     return {"run": run_id, "record": str(state.target), "role": state.contract.role, "status": status,
-            "age_seconds": age, "pass": state.pass_n, "what": what,
+            "age_seconds": run_files.age_seconds(git_dir, run_id), "pass": state.pass_n, "what": what,
             "open_items": [q.id for q in state.open_questions],
             "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
 
@@ -142,10 +140,4 @@ def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     try:
         return describe(root, git_dir, run_id)
     except BadInput as error:
-        try:
-            age = max(0, int(time.time() - os.stat(run_files.run_file(git_dir, run_id)).st_mtime))
-        except OSError:
-            age = 0
-        return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
-                "pass": None, "what": error.message, "open_items": [], "repair_commits": [],
-                "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
+        return run_files.damaged_row(git_dir, run_id, error.message)
