@@ -69,8 +69,7 @@ def exit_code(arm: Arm | None) -> int:
 def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Callable[[str], None]) -> Result:
     """Run one preview from Phase 0 to a terminal or a pause; emit prints the text as it comes."""
     candidates = detect.distinct_candidates(request.candidates)
-    base = probes.git(["rev-parse", "--verify", "--end-of-options", f"{request.base}^{{commit}}"],
-                      root).decode().strip() if _has_commit(root, request.base) else None
+    base = _commit_id(root, request.base)
     stood_down = detect.detect(candidates, request.signals)
     if base is None and stood_down is None:
         raise BadInput(f"the base {request.base!r} is not a commit of this repository (commit something first, "
@@ -114,18 +113,16 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
     return session.drive(state, ask)
 
 
-def _has_commit(root: Path, revision: str) -> bool:
-    code, _, _ = gitio.git_process(["rev-parse", "--verify", "-q", "--end-of-options",
-                                           f"{revision}^{{commit}}"], root, env=probes.our_git_env())
-    return bool(code == 0)
+def _commit_id(root: Path, revision: str) -> str | None:
+    """The commit REVISION names in the user's repository, or None when it names none."""
+    code, out, _ = gitio.git_process(["rev-parse", "--verify", "-q", "--end-of-options", f"{revision}^{{commit}}"],
+                                     root, env=probes.our_git_env())
+    return out.decode().strip() if code == 0 else None
 
 
 class _Session:
     """The edges of one run: its substrate, the evidence read so far, the emitted text. It changes
     as the run goes (probes made, evidence read), so it is a plain object, not a frozen value."""
-
-    __slots__ = ("base", "before", "confined", "emit", "evidence", "git_dir", "narrations", "outcomes",
-                 "request", "root", "run", "seen", "substrate")
 
     def __init__(self, *, root: Path, git_dir: Path, run: str, base: str, request: Request,
                  emit: Callable[[str], None], confined: bool, before: dict[str, str],
