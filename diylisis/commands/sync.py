@@ -11,12 +11,10 @@ import json
 
 import click
 
-from diylisis.app.sync import SyncResult, fetch_and_merge, sync
+from diylisis.app.sync import SyncResult, sync
 from diylisis.commands import options
 from diylisis.core import codec
 from diylisis.edges.gitio import toplevel
-
-__all__ = ["SyncResult", "command", "fetch_and_merge", "render_text", "sync"]
 
 
 def render_text(result: SyncResult) -> str:
