@@ -10,9 +10,7 @@ and which refuter realization certificates will record.
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,30 +102,17 @@ def _default_remote(root: Path) -> str | None:
 
 
 def _remote_tip(root: Path, remote: str, ref: str) -> tuple[str | None, str | None]:
-    from diylisis.edges.gitio import try_git
+    from diylisis.edges.gitio import first_line, try_git
 
-    code, out, err = _ls_remote(root, remote, ref, try_git)
+    # doctor never waits for a password prompt
+    code, out, err = try_git(["ls-remote", remote, ref], root, env={"GIT_TERMINAL_PROMPT": "0"})
     if code != 0:
-        lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
-        return None, lines[0].strip() if lines else f"git ls-remote exit {code}"
+        return None, first_line(err) or f"git ls-remote exit {code}"
     for line in out.decode().splitlines():
         tip, _, name = line.partition("\t")
         if name == ref:
             return tip, None
     return "", None
-
-
-def _ls_remote(root: Path, remote: str, ref: str,
-               try_git: Callable[[list[str], Path], tuple[int, bytes, bytes]]) -> tuple[int, bytes, bytes]:
-    saved = os.environ.get("GIT_TERMINAL_PROMPT")
-    os.environ["GIT_TERMINAL_PROMPT"] = "0"  # doctor never waits for a password prompt
-    try:
-        return try_git(["ls-remote", remote, ref], root)
-    finally:
-        if saved is None:
-            os.environ.pop("GIT_TERMINAL_PROMPT", None)
-        else:
-            os.environ["GIT_TERMINAL_PROMPT"] = saved
 
 
 def render_text(report: Report) -> str:
