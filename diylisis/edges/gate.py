@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol
 
-    Introduce = Callable[[Any], None]  # given the rich console on stderr
 else:
     Protocol = object  # a protocol only types: nothing checks isinstance against it
 
