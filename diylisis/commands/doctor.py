@@ -52,6 +52,7 @@ class Report:
 def diagnose(root: Path, remote: str | None) -> Report:
     """Look at hooks, refs, remote and configuration without changing anything."""
     from diylisis.app.hooks import scripts
+    from diylisis.app.sync import default_remote
     from diylisis.edges import config, store
 
     directory = scripts.hooks_dir(root)
@@ -59,7 +60,7 @@ def diagnose(root: Path, remote: str | None) -> Report:
     framework = _framework_hooks(root)
     settings = store.settings(root)
     local = store.ref_tips(root, (settings.notes_ref,))[settings.notes_ref]
-    remote = remote or _default_remote(root)
+    remote = remote or default_remote(root)
     remote_tip, remote_error = (None, None) if remote is None else _remote_tip(root, remote,
                                                                                settings.notes_ref)
     try:
@@ -89,16 +90,6 @@ def _framework_hooks(root: Path) -> tuple[str, ...]:
         return ()
     text = path.read_text(encoding="utf-8", errors="replace")
     return tuple(dict.fromkeys(_FRAMEWORK_ID.findall(text)))
-
-
-def _default_remote(root: Path) -> str | None:
-    from diylisis.edges.gitio import try_git
-
-    code, out, _ = try_git(["remote"], root)
-    names = out.decode().split() if code == 0 else []
-    if not names:
-        return None
-    return "origin" if "origin" in names else names[0]
 
 
 def _remote_tip(root: Path, remote: str, ref: str) -> tuple[str | None, str | None]:
