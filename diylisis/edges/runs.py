@@ -48,11 +48,8 @@ def save(git_dir: str | Path, state: RunState, pending: PendingRepair | None = N
     flight when there is one; the file's path."""
     data = codec.encode(state)
     if pending is not None:
-        data[_PENDING_KEY] = {name: getattr(pending, name) for name in _PENDING_FIELDS}
+        data[_PENDING_KEY] = codec.encode(pending)
     return run_files.save(git_dir, KIND, state.run_id, data)
-
-
-_PENDING_FIELDS = ("path", "mode", "original_blob", "repaired_blob", "head_before", "pass_n", "message")
 
 
 def pending_repair(git_dir: str | Path, run_id: str) -> PendingRepair | None:
@@ -76,21 +73,11 @@ def _read(path: str) -> tuple[RunState, PendingRepair | None]:
     data = stored.data
     try:
         pending = data.get(_PENDING_KEY)
-        return codec.decode(RunState, data), None if pending is None else _pending_from(pending)
+        return codec.decode(RunState, data), None if pending is None else codec.decode(PendingRepair, pending)
     except (ValueError, TypeError, codec.DecodeError) as error:
         raise BadInput(f"run file {os.path.basename(path)} is damaged: {error}") from None
     except RecursionError:  # the codec recurses once per level of nesting
         raise BadInput(f"run file {os.path.basename(path)} is damaged: it is nested too deeply") from None
-
-
-def _pending_from(data: object) -> PendingRepair:
-    if not isinstance(data, dict) or any(name not in data for name in _PENDING_FIELDS):
-        raise codec.DecodeError("its repair in flight is incomplete")
-    values = {name: data[name] for name in _PENDING_FIELDS}
-    if not all(isinstance(values[n], str) for n in _PENDING_FIELDS if n not in ("head_before", "pass_n")) \
-            or not isinstance(values["pass_n"], int) or not isinstance(values["head_before"], str | None):
-        raise codec.DecodeError("its repair in flight has a field of the wrong type")
-    return PendingRepair(**values)
 
 
 def load(git_dir: str | Path, run_id: str) -> RunState:
