@@ -37,13 +37,6 @@ VERBOSE = click.option("--verbose", "-v", is_flag=True,
                             "ledger and judgments (JSON always has them).")
 
 
-def emit(result: Result, output_format: str, verbose: bool = False) -> int:
-    """Print a run's result and return its exit code."""
-    from diylisis.app.certify_runs import emit as emit_result
-
-    return emit_result(result, output_format, verbose)
-
-
 @click.command()
 @click.argument("target")
 @click.option("--role", help="Recipient role, e.g. reviewer, implementer, fresh-agent (default: config).")
@@ -113,7 +106,7 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
                               activation_verb=activation_verb)
     state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
     _refuse_unwritable_store(workspace, parsed)
-    from diylisis.app.certify_runs import gate_for
+    from diylisis.app.certify_runs import emit, gate_for
     from diylisis.edges import certify_gate as gate
 
     if check:
