@@ -292,11 +292,6 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
                   citing=tuple(citing.items()))
 
 
-def audits_of(root: Path, pinned: Pinned, evidence_at: str | None = None) -> tuple[Audit, ...]:
-    """The audits `formation` gives (the claims that go to the gate)."""
-    return formation(root, pinned, evidence_at)[0]
-
-
 def formation(root: Path, pinned: Pinned,
               evidence_at: str | None = None) -> tuple[tuple[Audit, ...], tuple[claims.Settled, ...]]:
     """Phase 0 and Step 1 of Phase 1 over pinned sources: every claim measured at the pinned
@@ -372,7 +367,7 @@ def form(root: Path, request: VetRequest) -> Formed:
     """Phases 0 and 1: pin the sources, measure every claim, keep the suspect ones the action reads,
     and posit one antithesis for each."""
     pinned = pin_all(root, request)
-    audits = audits_of(root, pinned)
+    audits, _ = formation(root, pinned)
     return Formed(action=request.action, commit=pinned.commit, sources=pinned.sources, audits=audits,
                   antitheses=tuple(patterns.posit(audit, what_if=request.what_if) for audit in audits),
                   leans_on=pinned.leans_on)

@@ -151,7 +151,8 @@ def _reenter(root: Path, run: vet_runs.VetRun, audits: Sequence[Audit], met: Seq
     HEAD and a fresh antithesis (the next index; the old ones stay in the trace). A claim that no
     longer meets the criteria at HEAD is settled by the certificate, with the fit as its basis."""
     head = vet_facts.resolve(root, "HEAD")
-    again = {(a.source.path, a.claim.line): a for a in vet.audits_of(root, _pinned(root, run), evidence_at=head)}
+    reformed, _ = vet.formation(root, _pinned(root, run), evidence_at=head)
+    again = {(a.source.path, a.claim.line): a for a in reformed}
     current = _current(run.antitheses)
     fresh = list(run.antitheses)
     updated = list(audits)
