@@ -72,12 +72,6 @@ OTHER = ("distill/verification-failure", "verification-failure",
          "The record failed verification.", "Run git distill verify for details.")
 
 
-def rule_for(failure: str) -> tuple[str, str, str, str]:
-    """The rule a failure line belongs to, by its prefix (`missing: ...`)."""
-    prefix = failure.split(":", 1)[0].strip()
-    return RULES.get(prefix, OTHER)
-
-
 def _location(check: Any) -> dict[str, Any]:
     target = check.target
     if target.kind is RecordKind.COMMIT:
@@ -97,7 +91,7 @@ def _location(check: Any) -> dict[str, Any]:
 
 
 def _result(check: Any, failure: str, index: dict[str, int]) -> dict[str, Any]:
-    rule_id = rule_for(failure)[0]
+    rule_id = RULES.get(failure.split(":", 1)[0].strip(), OTHER)[0]  # by its prefix (`missing: ...`)
     subject = f"{check.target}"
     return {
         "ruleId": rule_id,
