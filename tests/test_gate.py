@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import commit, distill
 
+from diylisis.core.errors import BadInput
+from diylisis.edges import answers_file
 from diylisis.edges import certify_gate as gate
 
 CLEAN = """Retry failed uploads with exponential backoff
@@ -53,12 +55,12 @@ def test_an_answers_file_reads_at_the_top_level_or_in_an_answers_table(tmp_path:
     expected = (gate.Answer(item_id="contract-stop", option="resolve", value="when the tests pass"),
                 gate.Answer(item_id="ref-1", option="drop"))
     assert gate.load_answers(written) == expected
-    assert gate.parse_answers('[answers]\ncontract-stop = {resolve = " when the tests pass "}\nref-1 = "drop"\n',
-                              "a.toml") == expected
+    in_a_table = '[answers]\ncontract-stop = {resolve = " when the tests pass "}\nref-1 = "drop"\n'
+    assert answers_file.parse(in_a_table, "a.toml", gate.template_for) == expected
 
 
 def test_an_answers_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
-    with pytest.raises(gate.BadInput, match=f"answers file {tmp_path / 'none.toml'} does not exist"):
+    with pytest.raises(BadInput, match=f"answers file {tmp_path / 'none.toml'} does not exist"):
         gate.load_answers(tmp_path / "none.toml")
-    with pytest.raises(gate.BadInput, match=f"answers file {tmp_path} cannot be read"):
+    with pytest.raises(BadInput, match=f"answers file {tmp_path} cannot be read"):
         gate.load_answers(tmp_path)

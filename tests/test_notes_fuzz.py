@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from diylisis.core import codec
 from diylisis.core.errors import BadInput
+from diylisis.core.gate import choice
 from diylisis.core.model import (
     CHECKLIST,
     ActivationEdge,
@@ -37,8 +38,8 @@ from diylisis.core.model import (
     TargetIdentity,
     Value,
 )
+from diylisis.edges import answers_file, note_text, store
 from diylisis.edges import certify_gate as gate
-from diylisis.edges import note_text, store
 
 EXAMPLES = int(os.environ.get("DISTILL_FUZZ_EXAMPLES", "2000"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize="DISTILL_FUZZ_EXAMPLES" not in os.environ, deadline=None,
@@ -267,7 +268,7 @@ def answers_texts(draw: st.DrawFn) -> str:
 @given(answers_texts())
 def test_the_answers_parser_gives_answers_or_one_line_naming_the_file(text: str) -> None:
     try:
-        answers = gate.parse_answers(text, "answers.toml")
+        answers = answers_file.parse(text, "answers.toml", gate.template_for)
     except BadInput as error:
         assert error.message.startswith("answers file answers.toml") and "\n" not in error.message
         return
@@ -286,8 +287,9 @@ def test_well_formed_answers_files_read_back_as_written(written: dict, in_a_tabl
     table = {key: entry if isinstance(entry, str) else {entry[0]: entry[1]} for key, entry in written.items()}
     if not in_a_table and "answers" in table:
         return  # a top-level item named answers is read as the table of answers
-    answers = gate.parse_answers(tomli_w.dumps({"answers": table} if in_a_table else table), "answers.toml")
-    expected = [gate.parse_answer(key, *((entry, None) if isinstance(entry, str) else entry))
+    answers = answers_file.parse(tomli_w.dumps({"answers": table} if in_a_table else table), "answers.toml",
+                                 gate.template_for)
+    expected = [choice(key, *((entry, None) if isinstance(entry, str) else entry))
                 for key, entry in written.items()]
     assert sorted(answers, key=lambda a: a.item_id) == sorted(expected, key=lambda a: a.item_id)  # tomli_w writes
     # plain values before tables

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from diylisis.edges import confinement, probes
+from diylisis.edges import confinement, probes, run_files
 from tests.conftest import commit, distill, git
 from tests.edges.user_state import dirty_repository, except_the_preview_note, user_state
 
@@ -484,4 +484,4 @@ def test_git_distill_answer_runs_and_resume_know_preview_runs(repo: Path) -> Non
     assert json.loads(resumed.stdout)["items"][0]["gate"] == "qdir"
     aborted = distill(repo, "runs", "abort", run)
     assert aborted.returncode == 0, aborted.stderr
-    assert not probes.temp_root(run).exists() and not probes.run_path(repo / ".git", run).exists()
+    assert not probes.temp_root(run).exists() and not Path(run_files.run_file(repo / ".git", run)).exists()

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import commit, git
 
+from diylisis.app.sync import sync
 from diylisis.cli import group
-from diylisis.commands.sync import sync
 from diylisis.core.errors import GitError
 from diylisis.edges import store
 

@@ -164,7 +164,7 @@ def _interrupted_repairs(workspace: Workspace, target: Target) -> list[str]:
     except BadInput:
         return []
     found = []
-    for run_id in reversed(runs.run_ids(workspace.git_dir)):
+    for run_id in reversed(run_files.run_ids(workspace.git_dir)):
         pending = runs.pending_repair(workspace.git_dir, run_id)
         if pending is not None and pending.path == path:
             found.append(run_id)
@@ -346,7 +346,7 @@ def forget(workspace: Workspace, run_id: str) -> None:
     from diylisis.edges import runs
 
     if runs.pending_repair(workspace.git_dir, run_id) is None:
-        runs.remove(workspace.git_dir, run_id)
+        run_files.remove(workspace.git_dir, run_id)
 
 
 def answer_check(workspace: Workspace, target: Target) -> Callable[[GateQuestion, Answer], str | None]:

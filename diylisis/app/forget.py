@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from diylisis.app.sync import check_remote, fetch_and_merge
 from diylisis.core.errors import BadInput, GitError, StoreConflict
 from diylisis.edges import store
 from diylisis.edges.gitio import first_line, run_git, try_git
@@ -58,7 +59,7 @@ def forget(repo_root: str, blob: str, *, remote: str | None = None) -> Forgotten
     """Remove blob's note and snapshot entry locally and, with remote, there too."""
     config = store.settings(repo_root)
     if remote is not None:
-        _check_remote(repo_root, remote)
+        check_remote(Path(repo_root), remote)
     certificates, snapshot = _remove(repo_root, config, blob)
     pushed: tuple[str, ...] = ()
     if remote is not None:
@@ -134,12 +135,6 @@ def _tree_without(repo_root: str, tip: str, paths: Sequence[str], env: dict[str,
             os.unlink(index)
 
 
-def _check_remote(repo_root: str, remote: str) -> None:
-    names = run_git(["remote"], repo_root).decode().split()
-    if remote not in names:
-        raise BadInput(f"no remote named {remote!r} (remotes: {', '.join(names) or 'none'})")
-
-
 def _push(repo_root: str, config: store.Settings, remote: str, blob: str) -> tuple[str, ...]:
     """Merge the remote's certificates in, forget the blob again on top, and replace both refs there.
 
@@ -147,8 +142,6 @@ def _push(repo_root: str, config: store.Settings, remote: str, blob: str) -> tup
     is forced, with a lease on the tips read before the merge: certificates another writer
     pushed meanwhile are never overwritten; the attempt is repeated instead.
     """
-    from diylisis.commands import sync
-
     refs = (config.notes_ref, store.SNAPSHOTS_REF)
     for _ in range(3):
         code, out, err = try_git(["ls-remote", remote, *refs], repo_root)
@@ -156,7 +149,7 @@ def _push(repo_root: str, config: store.Settings, remote: str, blob: str) -> tup
             raise GitError(f"forgotten locally, but cannot reach {remote}: {first_line(err) or 'no reason given'}")
         theirs = {line.split("\t")[1]: line.split("\t")[0] for line in out.decode().splitlines() if "\t" in line}
         if theirs:
-            sync.fetch_and_merge(Path(repo_root), remote, config)
+            fetch_and_merge(Path(repo_root), remote, config)
             _remove(repo_root, config, blob)
         local = [ref for ref, tip in store.ref_tips(repo_root, refs).items() if tip]
         if not local:

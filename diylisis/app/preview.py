@@ -25,8 +25,8 @@ from diylisis.core.gate import Answer as GateAnswer
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow, state_codec
-from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ExposedUnknown, ProbeEvidence, Tier
-from diylisis.edges import confinement, gitio, preview_note, probes, standing
+from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ProbeEvidence, Tier
+from diylisis.edges import confinement, gitio, preview_note, probes, run_files, standing
 
 NON_EVIDENCE = "evidence for no claim"
 NARRATION_LIMIT = 64 * 1024
@@ -69,8 +69,7 @@ def exit_code(arm: Arm | None) -> int:
 def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Callable[[str], None]) -> Result:
     """Run one preview from Phase 0 to a terminal or a pause; emit prints the text as it comes."""
     candidates = detect.distinct_candidates(request.candidates)
-    base = probes.git(["rev-parse", "--verify", "--end-of-options", f"{request.base}^{{commit}}"],
-                      root).decode().strip() if _has_commit(root, request.base) else None
+    base = _commit_id(root, request.base)
     stood_down = detect.detect(candidates, request.signals)
     if base is None and stood_down is None:
         raise BadInput(f"the base {request.base!r} is not a commit of this repository (commit something first, "
@@ -114,18 +113,16 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
     return session.drive(state, ask)
 
 
-def _has_commit(root: Path, revision: str) -> bool:
-    code, _, _ = gitio.git_process(["rev-parse", "--verify", "-q", "--end-of-options",
-                                           f"{revision}^{{commit}}"], root, env=probes.our_git_env())
-    return bool(code == 0)
+def _commit_id(root: Path, revision: str) -> str | None:
+    """The commit REVISION names in the user's repository, or None when it names none."""
+    code, out, _ = gitio.git_process(["rev-parse", "--verify", "-q", "--end-of-options", f"{revision}^{{commit}}"],
+                                     root, env=probes.our_git_env())
+    return out.decode().strip() if code == 0 else None
 
 
 class _Session:
     """The edges of one run: its substrate, the evidence read so far, the emitted text. It changes
     as the run goes (probes made, evidence read), so it is a plain object, not a frozen value."""
-
-    __slots__ = ("base", "before", "confined", "emit", "evidence", "git_dir", "narrations", "outcomes",
-                 "request", "root", "run", "seen", "substrate")
 
     def __init__(self, *, root: Path, git_dir: Path, run: str, base: str, request: Request,
                  emit: Callable[[str], None], confined: bool, before: dict[str, str],
@@ -526,7 +523,7 @@ def _without_run_files(marks: dict[str, str], git_dir: Path) -> dict[str, str]:
 
 
 def run_exists(git_dir: Path, run: str) -> bool:
-    return probes.run_path(git_dir, run).exists()
+    return os.path.exists(run_files.run_file(git_dir, run))
 
 
 def _report(data: bytes | None) -> dict[str, Any]:
@@ -543,12 +540,3 @@ def cleanup(git_dir: Path, run: str) -> tuple[probes.Disposition, ...]:
     """The backstop after a crash: kill what is left, remove every registered probe, verify."""
     probes.load_record(git_dir, run)
     return probes.cleanup_verify(git_dir, run)
-
-
-def unknowns_for_trailer(records: list[dict[str, Any]]) -> list[ExposedUnknown]:
-    """The Gap-routed unknowns of the stored records (for the commit-msg hook)."""
-    from diylisis.core.preview.model import Route
-
-    return [ExposedUnknown(text=u["text"], route=Route.GAP) for r in records for u in r.get("exposed_unknowns", [])
-            if u.get("route") == "Gap"]
-

@@ -82,7 +82,7 @@ def demo(emit: Callable[[str], None]) -> int:
         request = app.Request(candidates=CANDIDATES, axes=AXES, tier=Tier.MOCKUP,
                               probe_cmd=f"sh {folder / 'probe.sh'}", answers=folder / "answers.toml",
                               timeout=30, unconfined=not confined)
-        from diylisis.edges.runs import new_run_id
+        from diylisis.edges.run_files import new_run_id
 
         result = app.run_preview(repo, repo / ".git", request, new_run_id(), emit)
         base = probes.git(["rev-parse", "HEAD"], repo).decode().strip()

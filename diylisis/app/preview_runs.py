@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from diylisis.app import preview_gate
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
-from diylisis.edges import probes
+from diylisis.edges import probes, run_files
 
 
 def _paused(git_dir: Path, run_id: str) -> dict[str, Any]:
@@ -67,11 +66,11 @@ class PreviewRuns:
 
     def describe(self, workspace: Any, run_id: str) -> dict[str, Any]:
         record = probes.load_record(Path(workspace.git_dir), run_id)
-        path = probes.run_path(Path(workspace.git_dir), run_id)
         items = record.get("items", []) if record.get("status") == "paused" else []
         left = [p for p in record.get("probes", []) if p.get("artifact_ref")] if not record.get("cleaned") else []
         return {"run": run_id, "kind": "preview", "record": " | ".join(record.get("candidates", [])),
-                "status": record.get("status", "unknown"), "age_seconds": int(time.time() - path.stat().st_mtime),
+                "status": record.get("status", "unknown"),
+                "age_seconds": run_files.age_seconds(workspace.git_dir, run_id),
                 "what": f"a preview of {len(record.get('candidates', []))} directions"
                         + (f", {len(left)} probes kept" if left else ""),
                 "open_items": [item["id"] for item in items],
@@ -83,7 +82,7 @@ class PreviewRuns:
         said = [f"probe {d.probe.index}: {d.kind}" + (f" ({d.reason})" if d.reason else "") for d in dispositions]
         if any(d.kind == "DiscardFailed" for d in dispositions):
             return (*said, f"some probes are left; the run file is kept: git distill preview --cleanup {run_id}")
-        probes.run_path(git_dir, run_id).unlink(missing_ok=True)
+        run_files.remove(git_dir, run_id)
         return (*said, f"removed preview run {run_id}")
 
 

@@ -81,6 +81,13 @@ def check_remote(repo_root: Path, remote: str) -> None:
         raise GitError(f"no remote named {remote!r} (remotes: {known}); add one with git remote add {remote} URL")
 
 
+def default_remote(repo_root: str | Path) -> str | None:
+    """The remote a command means when none is named: origin when there is one, else the first."""
+    code, out, _ = try_git(["remote"], repo_root)
+    names = out.decode("utf-8", errors="replace").split() if code == 0 else []
+    return ("origin" if "origin" in names else names[0]) if names else None
+
+
 def certificate_refs(repo_root: Path, config: store.Settings) -> tuple[str, ...]:
     """The local certificate refs that exist: notes refs first, then the snapshots ref."""
     listing = run_git(["for-each-ref", "--format=%(refname)", "refs/notes/", store.SNAPSHOTS_REF],

@@ -19,7 +19,7 @@ from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, patterns
 from diylisis.core.vet import identify as phase0
 from diylisis.core.vet.model import Antithesis, Audit, ClaimFacts, Origin, Source
-from diylisis.edges import vet_facts, vet_owners
+from diylisis.edges import vet_facts
 from diylisis.edges.vet_facts import COMMIT_PREFIX
 
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
@@ -292,11 +292,6 @@ def pin_all(root: Path, request: VetRequest) -> Pinned:
                   citing=tuple(citing.items()))
 
 
-def audits_of(root: Path, pinned: Pinned, evidence_at: str | None = None) -> tuple[Audit, ...]:
-    """The audits `formation` gives (the claims that go to the gate)."""
-    return formation(root, pinned, evidence_at)[0]
-
-
 def formation(root: Path, pinned: Pinned,
               evidence_at: str | None = None) -> tuple[tuple[Audit, ...], tuple[claims.Settled, ...]]:
     """Phase 0 and Step 1 of Phase 1 over pinned sources: every claim measured at the pinned
@@ -338,7 +333,7 @@ def formation(root: Path, pinned: Pinned,
         written |= _written(root, pinned.commit, [s for s in pinned.sources if not s.path.startswith(COMMIT_PREFIX)],
                             lines, by_value)
     measured_of = _measure(root, commit, pinned.sources, lines, read, written, revision_time, compared, pinned.commit)
-    ownership = vet_owners.ownership(root, commit, pinned.commit)
+    ownership = vet_facts.ownership(root, commit, pinned.commit, tracked)
     for source in pinned.sources:
         citing, measured = citations[source.path], measured_of[source.path]
         reading = reads.get(source.path, ())
@@ -372,7 +367,7 @@ def form(root: Path, request: VetRequest) -> Formed:
     """Phases 0 and 1: pin the sources, measure every claim, keep the suspect ones the action reads,
     and posit one antithesis for each."""
     pinned = pin_all(root, request)
-    audits = audits_of(root, pinned)
+    audits, _ = formation(root, pinned)
     return Formed(action=request.action, commit=pinned.commit, sources=pinned.sources, audits=audits,
                   antitheses=tuple(patterns.posit(audit, what_if=request.what_if) for audit in audits),
                   leans_on=pinned.leans_on)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from diylisis.core import gate
-from diylisis.edges import vet_runs
+from diylisis.edges import run_files, vet_runs
 from diylisis.edges.vet_gate import FLAGS
 from diylisis.edges.workspace import Workspace
 
@@ -59,16 +58,15 @@ class VetRuns:
     def describe(self, workspace: Workspace, run_id: str) -> dict[str, Any]:
         """The row `git distill runs` shows."""
         run = vet_runs.load(Path(workspace.git_dir), run_id)
-        path = vet_runs.run_path(Path(workspace.git_dir), run_id)
         open_items = list(_open(run))
         return {"run": run_id, "kind": self.name, "record": ", ".join(s.path for s in run.sources),
-                "status": "paused", "age_seconds": int(time.time() - path.stat().st_mtime),
+                "status": "paused", "age_seconds": run_files.age_seconds(workspace.git_dir, run_id),
                 "what": f"vetting claims for: {run.action}", "open_items": open_items,
                 "next": f"git distill answer {run_id} ID --verdict TEXT, then git distill resume {run_id}"}
 
     def abort(self, workspace: Workspace, run_id: str) -> tuple[str, ...]:
         """Remove the run: vet wrote nothing else before it ends."""
-        vet_runs.remove(Path(workspace.git_dir), run_id)
+        run_files.remove(workspace.git_dir, run_id)
         return (f"removed vet run {run_id}; no note was written",)
 
 

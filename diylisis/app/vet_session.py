@@ -17,9 +17,8 @@ from diylisis.app import vet
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import claims, judgment, patterns, result, triggers
 from diylisis.core.vet.model import Antithesis, Audit, Pattern, Source
-from diylisis.edges import vet_facts, vet_gate, vet_note, vet_runs, vet_triggers
+from diylisis.edges import run_files, vet_facts, vet_gate, vet_note, vet_runs, vet_triggers
 from diylisis.edges.gate import Gate
-from diylisis.edges.runs import new_run_id
 
 NO_CANDIDATE = "no source met the criteria"
 NONE_CLAIMED = "candidates formed, all handed elsewhere or unattributable"
@@ -111,7 +110,7 @@ def start(root: Path, git_dir: Path, request: vet.VetRequest, gate: Gate) -> Out
     formed = sorted([*((order[a.source.path], a.claim.line, a.id) for a in audits),
                      *((order[c.source.path], c.claim.line, c.id) for c in settled)])
     run = vet_runs.VetRun(
-        run_id=new_run_id(), action=pinned.action, commit=pinned.commit, leans_on=pinned.leans_on,
+        run_id=run_files.new_run_id(), action=pinned.action, commit=pinned.commit, leans_on=pinned.leans_on,
         sources=tuple(vet_runs.PinnedRef(locator=s.locator, path=s.path, blob=s.blob, origin=s.origin)
                       for s in pinned.sources),
         reads=pinned.reads, formed=tuple(audit_id for _, _, audit_id in formed),
@@ -152,7 +151,8 @@ def _reenter(root: Path, run: vet_runs.VetRun, audits: Sequence[Audit], met: Seq
     HEAD and a fresh antithesis (the next index; the old ones stay in the trace). A claim that no
     longer meets the criteria at HEAD is settled by the certificate, with the fit as its basis."""
     head = vet_facts.resolve(root, "HEAD")
-    again = {(a.source.path, a.claim.line): a for a in vet.audits_of(root, _pinned(root, run), evidence_at=head)}
+    reformed, _ = vet.formation(root, _pinned(root, run), evidence_at=head)
+    again = {(a.source.path, a.claim.line): a for a in reformed}
     current = _current(run.antitheses)
     fresh = list(run.antitheses)
     updated = list(audits)
@@ -228,7 +228,7 @@ def _finish(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Au
                           unmet_revisits=unmet, realization=run.realization, issued_at=issued)
     vet_note.put(root, run.commit, value)
     if saved:
-        vet_runs.remove(git_dir, run.run_id)
+        run_files.remove(git_dir, run.run_id)
     return Outcome(run_id=run.run_id, status="vetted", open_items=(), result=value,
                    messages=(*messages, *(f"not carried out: {u}" for u in unmet)))
 

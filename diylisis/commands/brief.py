@@ -6,14 +6,14 @@ import json
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 
 
 @click.command()
 @click.argument("target", default="HEAD")
 @click.option("--role", required=True, help="The recipient role the certificate was issued for.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@options.output_format()
 def command(target: str, role: str, output_format: str) -> int:
     """Print the reception procedure of TARGET's certificate for ROLE.
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
@@ -16,8 +17,7 @@ if TYPE_CHECKING:
     from diylisis.core.model import Target
     from diylisis.edges.workspace import Workspace
 
-FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
-                      default="text", show_default=True, help="Output for people or for scripts.")
+FORMAT = options.output_format()
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
                        help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" } (see git distill answer --help for every item).")
 SIGN = click.option("--sign/--no-sign", default=None,
@@ -35,13 +35,6 @@ YES = click.option("--yes", is_flag=True,
 VERBOSE = click.option("--verbose", "-v", is_flag=True,
                        help="Also print the protocol's own record: substitution table, disposition trace, "
                             "ledger and judgments (JSON always has them).")
-
-
-def emit(result: Result, output_format: str, verbose: bool = False) -> int:
-    """Print a run's result and return its exit code."""
-    from diylisis.app.certify_runs import emit as emit_result
-
-    return emit_result(result, output_format, verbose)
 
 
 @click.command()
@@ -113,7 +106,7 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
                               activation_verb=activation_verb)
     state = certification.start(workspace, parsed, request, spoken, check_dirty=not check)
     _refuse_unwritable_store(workspace, parsed)
-    from diylisis.app.certify_runs import gate_for
+    from diylisis.app.certify_runs import emit, gate_for
     from diylisis.edges import certify_gate as gate
 
     if check:

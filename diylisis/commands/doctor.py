@@ -10,14 +10,13 @@ and which refuter realization certificates will record.
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, DistillError
 
 _FRAMEWORK_ID = re.compile(r"^\s*(?:-\s*)?id:\s*['\"]?(distill-[\w-]+)", re.MULTILINE)
@@ -53,6 +52,7 @@ class Report:
 def diagnose(root: Path, remote: str | None) -> Report:
     """Look at hooks, refs, remote and configuration without changing anything."""
     from diylisis.app.hooks import scripts
+    from diylisis.app.sync import default_remote
     from diylisis.edges import config, store
 
     directory = scripts.hooks_dir(root)
@@ -60,7 +60,7 @@ def diagnose(root: Path, remote: str | None) -> Report:
     framework = _framework_hooks(root)
     settings = store.settings(root)
     local = store.ref_tips(root, (settings.notes_ref,))[settings.notes_ref]
-    remote = remote or _default_remote(root)
+    remote = remote or default_remote(root)
     remote_tip, remote_error = (None, None) if remote is None else _remote_tip(root, remote,
                                                                                settings.notes_ref)
     try:
@@ -92,41 +92,18 @@ def _framework_hooks(root: Path) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_FRAMEWORK_ID.findall(text)))
 
 
-def _default_remote(root: Path) -> str | None:
-    from diylisis.edges.gitio import try_git
-
-    code, out, _ = try_git(["remote"], root)
-    names = out.decode().split() if code == 0 else []
-    if not names:
-        return None
-    return "origin" if "origin" in names else names[0]
-
-
 def _remote_tip(root: Path, remote: str, ref: str) -> tuple[str | None, str | None]:
-    from diylisis.edges.gitio import try_git
+    from diylisis.edges.gitio import first_line, try_git
 
-    code, out, err = _ls_remote(root, remote, ref, try_git)
+    # doctor never waits for a password prompt
+    code, out, err = try_git(["ls-remote", remote, ref], root, env={"GIT_TERMINAL_PROMPT": "0"})
     if code != 0:
-        lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
-        return None, lines[0].strip() if lines else f"git ls-remote exit {code}"
+        return None, first_line(err) or f"git ls-remote exit {code}"
     for line in out.decode().splitlines():
         tip, _, name = line.partition("\t")
         if name == ref:
             return tip, None
     return "", None
-
-
-def _ls_remote(root: Path, remote: str, ref: str,
-               try_git: Callable[[list[str], Path], tuple[int, bytes, bytes]]) -> tuple[int, bytes, bytes]:
-    saved = os.environ.get("GIT_TERMINAL_PROMPT")
-    os.environ["GIT_TERMINAL_PROMPT"] = "0"  # doctor never waits for a password prompt
-    try:
-        return try_git(["ls-remote", remote, ref], root)
-    finally:
-        if saved is None:
-            os.environ.pop("GIT_TERMINAL_PROMPT", None)
-        else:
-            os.environ["GIT_TERMINAL_PROMPT"] = saved
 
 
 def render_text(report: Report) -> str:
@@ -187,8 +164,7 @@ def _framework_covers(report: Report, name: str) -> bool:
 
 @click.command("doctor")
 @click.option("--remote", help="Remote to look for the notes ref on (default: origin).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@options.output_format()
 def command(remote: str | None, output_format: str) -> int:
     """Check hooks, the notes ref (locally and on the remote), configuration and refuter.
 

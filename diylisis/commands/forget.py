@@ -6,6 +6,7 @@ import json
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_OK
 
 
@@ -13,8 +14,7 @@ from diylisis.core.errors import EXIT_OK
 @click.argument("record")
 @click.option("--push", is_flag=True, help="Also push the certificate refs without them to the remote.")
 @click.option("--remote", default="origin", show_default=True, help="The remote --push sends to.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@options.output_format()
 def command(record: str, push: bool, remote: str, output_format: str) -> int:
     """Remove RECORD's certificates (every role) and its snapshot blob from the certificate refs.
 

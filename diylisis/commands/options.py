@@ -22,3 +22,9 @@ def jobs(parallel_from: int, parallel_cpus: int = 1) -> Callable[[F], F]:
         help=f"With --range, worker processes (default 0: one per CPU for {parallel_from} or more commits{where}, "
              "else 1).",
     )
+
+
+def output_format(*more: str, help: str = "Output for people or for scripts.") -> Callable[[F], F]:
+    """--format: text for people, json for scripts, and MORE (sarif) where the command writes it."""
+    return click.option("--format", "output_format", type=click.Choice(["text", "json", *more]), default="text",
+                        show_default=True, help=help)

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, BadInput
 
 
@@ -58,8 +59,7 @@ def _terminal(item: Any) -> str | None:
               help="Re-check the preview records stored on commit REV (repeat).")
 @click.option("--resume", "resume_run", metavar="RUN", help="Continue preview RUN, paused at a gate.")
 @click.option("--demo", is_flag=True, help="A preview of three cache directions in a throw-away repository.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="Output for people or for scripts.")
+@options.output_format()
 def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe_cmd: str | None,
             probe_cmd_k: tuple[str, ...], tgt: tuple[int, ...], base: str, probe_timeout: float, jobs: int,
             unconfined: bool, answers_file: Path | None, no_input: bool, recognizable: bool, familiar: bool,
@@ -104,7 +104,7 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
                 emit(f"probe {d.probe.index}: {d.kind}" + (f" ({d.reason})" if d.reason else ""))
             emit(f"preview {cleanup_run}: " + ("some probes are left" if failed else "nothing is left"))
         return EXIT_FAILED if failed else EXIT_OK
-    from diylisis.edges.runs import new_run_id
+    from diylisis.edges.run_files import new_run_id
 
     terminal = _terminal if not no_input and sys.stdin.isatty() and not as_json else None
     request = app.Request(
@@ -165,31 +165,3 @@ def _verify(root: Path, revisions: tuple[str, ...], as_json: bool, emit: Any) ->
         name = f"{result['revision']} preview {result['run']}" if result["run"] else result["revision"]
         emit(f"{name}: " + ("ok" if not result["problems"] else "; ".join(result["problems"])))
     return EXIT_OK if all(not r["problems"] for r in results) else EXIT_FAILED
-
-
-def is_preview_run(run: str) -> bool:
-    """RUN names a preview run of the repository here (its run file has kind "preview")."""
-    from diylisis.edges import probes
-    from diylisis.edges.workspace import Workspace
-
-    try:
-        probes.load_record(Path(Workspace.open().git_dir), run)
-    except BadInput:
-        return False
-    return True
-
-
-def resume_preview_run(run: str, answers_file: Path | None, no_input: bool, output_format: str) -> int:
-    """`git distill resume RUN` for a preview run: as `git distill preview --resume RUN`."""
-    from diylisis.app import preview as app
-    from diylisis.core.safe_text import visible
-    from diylisis.edges.workspace import Workspace
-
-    workspace = Workspace.open()
-    as_json = output_format == "json"
-    terminal = _terminal if not no_input and sys.stdin.isatty() and not as_json else None
-    result = app.resume_preview(Path(workspace.root), Path(workspace.git_dir), run, answers_file, terminal,
-                                lambda line: None if as_json else click.echo(visible(line)))
-    if as_json:
-        click.echo(json.dumps(result.report, ensure_ascii=False, sort_keys=True))
-    return result.exit_code

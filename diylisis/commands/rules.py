@@ -6,18 +6,13 @@ import json
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_OK, BadInput
 
 
 @click.command()
 @click.argument("rule_id", required=False)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@options.output_format()
 def command(rule_id: str | None, output_format: str) -> int:
     """List the rules (id, name, category, languages, severity, summary); with RULE_ID, explain one."""
     from diylisis.core.detectors import RULES, rule_by_key

@@ -12,6 +12,7 @@ import os
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_OK, BadInput
 from diylisis.core.safe_text import visible, visible_json
 
@@ -21,8 +22,7 @@ if TYPE_CHECKING:
 
     from diylisis.edges.workspace import Workspace
 
-FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]),
-                      default="text", show_default=True, help="Output for people or for scripts.")
+FORMAT = options.output_format()
 
 
 def _age(seconds: int) -> str:
@@ -45,21 +45,10 @@ def _row(workspace: Workspace, run_id: str) -> dict[str, Any]:
     try:
         kind = run_kinds.kind_of_run(workspace, run_id)
     except BadInput as error:
-        return {"run": run_id, "kind": None, "record": "?", "role": None, "status": "damaged",
-                "age_seconds": _age_of(workspace, run_id), "pass": None, "what": error.message, "open_items": [],
-                "repair_commits": [], "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
+        from diylisis.edges import run_files
+
+        return {"kind": None, **run_files.damaged_row(workspace.git_dir, run_id, error.message)}
     return kind.describe(workspace, run_id)
-
-
-def _age_of(workspace: Workspace, run_id: str) -> int:
-    import time
-
-    from diylisis.edges import run_files
-
-    try:
-        return max(0, int(time.time() - os.stat(run_files.run_file(workspace.git_dir, run_id)).st_mtime))
-    except OSError:
-        return 0
 
 
 @click.group(invoke_without_command=True)

@@ -6,13 +6,13 @@ import json
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 
 
 @click.command()
 @click.argument("target", default="HEAD")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@options.output_format()
 def command(target: str, output_format: str) -> int:
     """Show every certificate stored under TARGET's current content (all roles)."""
     from diylisis.app import certification

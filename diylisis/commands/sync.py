@@ -11,11 +11,10 @@ import json
 
 import click
 
-from diylisis.app.sync import SyncResult, fetch_and_merge, sync
+from diylisis.app.sync import SyncResult, sync
+from diylisis.commands import options
 from diylisis.core import codec
 from diylisis.edges.gitio import toplevel
-
-__all__ = ["SyncResult", "command", "fetch_and_merge", "render_text", "sync"]
 
 
 def render_text(result: SyncResult) -> str:
@@ -35,10 +34,8 @@ def render_text(result: SyncResult) -> str:
 @click.argument("remote", required=False, default="origin")
 @click.option("--push", "mode", flag_value="push", help="Only push local certificates.")
 @click.option("--fetch", "mode", flag_value="fetch", help="Only fetch and merge the remote's.")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
-def command(remote: str, mode: str | None, fmt: str) -> int:
+@options.output_format()
+def command(remote: str, mode: str | None, output_format: str) -> int:
     """Push or fetch certificates (refs/notes/distill*) with a remote; default: fetch, then push.
 
     A push the remote rejects because it moved is fetched, merged and pushed again (not with
@@ -48,7 +45,7 @@ def command(remote: str, mode: str | None, fmt: str) -> int:
 
     result = sync(toplevel("."), remote, fetch=mode in (None, "fetch"), push=mode in (None, "push"))
     # a ref name may come from a committed config
-    if fmt == "json":
+    if output_format == "json":
         click.echo(visible_json(json.dumps(codec.encode(result), sort_keys=True)))
     else:
         click.echo(visible_block(render_text(result)))

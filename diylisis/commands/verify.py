@@ -30,8 +30,7 @@ if TYPE_CHECKING:
 @click.option("--allowed-signers", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Who may sign, in git's ssh allowed-signers format (default: [verify] allowed_signers, "
                    "else git config gpg.ssh.allowedSignersFile).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text",
-              show_default=True)
+@options.output_format("sarif")
 @click.option("-v", "--verbose", is_flag=True, help="Also list the records that verify.")
 def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs: int, role: str | None,
             min_realization: str | None, require_signed: bool, allowed_signers: Path | None, output_format: str,
@@ -122,17 +121,15 @@ def _open_workspace() -> Workspace:
 
 def _hint_unfetched(workspace: Workspace, notes_ref: str) -> None:
     """Say so when certificates are missing because this clone never fetched the notes ref."""
+    from diylisis.app.sync import default_remote
     from diylisis.core.safe_text import visible
     from diylisis.edges import store
-    from diylisis.edges.gitio import try_git
 
     if store.ref_tips(workspace.root, (notes_ref,))[notes_ref]:
         return
-    code, out, _ = try_git(["remote"], workspace.root)
-    remotes = out.decode("utf-8", errors="replace").split() if code == 0 else []
-    if not remotes:
+    remote = default_remote(workspace.root)
+    if remote is None:
         return  # nothing to fetch from: no certificate was ever made here
-    remote = "origin" if "origin" in remotes else remotes[0]
     fetch = (f"git fetch {remote} '+{notes_ref}:{notes_ref}'" if workspace.root == workspace.git_dir
              else f"git distill sync --fetch {remote}")
     click.echo(visible(f"git distill: this repository has no {notes_ref}: its certificates were never fetched "

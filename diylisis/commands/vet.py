@@ -7,8 +7,10 @@ from pathlib import Path
 
 import click
 
+from diylisis.commands import options
 from diylisis.core.errors import EXIT_OK, EXIT_PAUSED, BadInput
 from diylisis.core.safe_text import visible
+
 
 def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
     """Print a run's outcome (paused or vetted) and return its exit code."""
@@ -119,8 +121,7 @@ ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=Fal
                        help='TOML answers, one table per claim keyed by challenge: [a-ID] 1 = { verdict = "...", '
                             'plus at most one of withdraw = true, revisit = "CONDITION", handoff = "DEFICIT" }.')
 NO_INPUT = click.option("--no-input", is_flag=True, help="Never prompt: open claims pause the run (exit 3).")
-FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]), default="text",
-                      show_default=True, help="Output for people or for scripts; sarif only with --verify.")
+FORMAT = options.output_format("sarif", help="Output for people or for scripts; sarif only with --verify.")
 
 
 @click.command()

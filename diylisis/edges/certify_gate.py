@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diylisis.core import gate as core_gate
-from diylisis.core.errors import BadInput
 from diylisis.core.gate import Answer
 from diylisis.core.state import Question, RunState
 
@@ -126,24 +125,8 @@ class InteractiveGate:
         return TerminalGate(check=self.check, introduce=introduce).ask(tuple(as_gate_question(q) for q in questions))
 
 
-def parse_answer(item_id: str, option: str, value: str | None) -> Answer:
-    """One answer from `git distill answer` or a file; a missing value is exit 2."""
-    answer = core_gate.choice(item_id, option, value)
-    wrong = core_gate.problem(template_for(item_id), answer)
-    if wrong is not None:
-        raise BadInput(wrong)
-    return answer
-
-
 def load_answers(path: Path) -> tuple[Answer, ...]:
     """Read `--answers FILE.toml`: `id = "drop"` or `id = { resolve = "text" }` per item."""
     from diylisis.edges import answers_file
 
     return answers_file.load(path, template_for)
-
-
-def parse_answers(text: str, name: str) -> tuple[Answer, ...]:
-    """The answers in an answers file's text; anything else is BadInput, one line naming the file."""
-    from diylisis.edges import answers_file
-
-    return answers_file.parse(text, name, template_for)

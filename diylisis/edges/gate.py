@@ -10,8 +10,7 @@ API (questions and answers are `diylisis.core.gate` values):
   its reason and asked again. `introduce` prints what comes before the first question.
 - `AnswersGate(answers, source, check)`: answers read by `diylisis.edges.answers_file`; an
   answer that does not fit the question it answers is a BadInput naming the file (exit 2),
-  raised before the kind acts on any answer of the batch. `unasked(asked)` lists the ids of
-  the file that no question has matched.
+  raised before the kind acts on any answer of the batch.
 - `PausedGate()`: answers nothing.
 - `choose(answers, no_input, ...)`: the file's gate when there is one, the terminal on a
   terminal unless no_input, else paused.
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol
 
-    Introduce = Callable[[Any], None]  # given the rich console on stderr
 else:
     Protocol = object  # a protocol only types: nothing checks isinstance against it
 
@@ -73,9 +71,6 @@ class AnswersGate:
             if wrong is not None:
                 raise BadInput(f"answers file {self.source}: {wrong}")
         return tuple(answer for _, answer in given)
-
-    def unasked(self, asked: frozenset[str]) -> tuple[str, ...]:
-        return tuple(a.item_id for a in self.answers if a.item_id not in asked)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -164,13 +159,6 @@ def choose(answers: tuple[gate.Answer, ...] | None, source: str, no_input: bool,
     if not no_input and sys.stdin.isatty():
         return TerminalGate(check=check, introduce=introduce)
     return PausedGate()
-
-
-def paused_items(questions: tuple[gate.Question, ...]) -> list[dict[str, Any]]:
-    """Open questions as the paused JSON lists them (`items`)."""
-    return [{"id": q.id, "gate": q.kind, "subject": q.subject, "line": q.line, "evidence": list(q.evidence),
-             "instructions": list(q.instructions), "options": list(q.option_names),
-             "verdict": q.verdict, "flags": [flag.name for flag in q.flags]} for q in questions]
 
 
 def paused_lines(run_id: str, questions: tuple[gate.Question, ...]) -> list[str]:

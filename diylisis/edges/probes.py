@@ -18,7 +18,6 @@ runs, once more after a second, retries once, and declares `DiscardFailed` with 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 import tempfile
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from diylisis.core.errors import BadInput, GitError
-from diylisis.edges import confinement, gitio
+from diylisis.edges import confinement, gitio, run_files
 
 STAMP = "PREVIEW-PLACEHOLDER.txt"
 ProbeStatus = Literal["registered", "created", "populated", "failed", "timed_out"]
@@ -97,34 +96,21 @@ class Substrate:
         return self.probe_dir(index) / "tree"
 
 
-def run_path(git_dir: Path, run: str) -> Path:
-    return git_dir / "distill" / "runs" / f"{run}.json"
+KIND = "preview"  # the kind of run this module saves (diylisis.edges.run_files)
 
 
 def load_record(git_dir: Path, run: str) -> dict[str, Any]:
-    """The run file's content; BadInput when there is no such run."""
-    try:
-        data: dict[str, Any] = json.loads(run_path(git_dir, run).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInput(f"no preview run {run!r} in this repository (git distill preview --list)") from None
-    except (OSError, ValueError) as error:
-        raise BadInput(f"the preview run file of {run!r} cannot be read: {error}") from None
-    if not isinstance(data, dict) or data.get("kind") != "preview":
+    """The run file's content, its kind included; BadInput when there is no such preview run."""
+    stored = run_files.load(git_dir, run)
+    if stored.kind != KIND:
         raise BadInput(f"run {run!r} is not a preview run")
-    return data
+    return {"kind": KIND, **stored.data}
 
 
 def save_record(git_dir: Path, run: str, data: Mapping[str, Any]) -> None:
-    """Write the run file atomically and durably (fsync of the file and its folder)."""
-    path = run_path(git_dir, run)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(data, ensure_ascii=False, indent=1))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    folder = os.open(path.parent, os.O_RDONLY)
+    """Write the run file atomically and durably (run_files.save, then an fsync of its folder)."""
+    path = run_files.save(git_dir, KIND, run, dict(data))
+    folder = os.open(os.path.dirname(path), os.O_RDONLY)
     try:
         os.fsync(folder)
     finally:
@@ -139,16 +125,13 @@ def update_record(git_dir: Path, run: str, change: Callable[[dict[str, Any]], No
 
 
 def list_runs(git_dir: Path) -> tuple[dict[str, Any], ...]:
-    """Every preview run file of the repository (kind "preview"), oldest first."""
-    folder = git_dir / "distill" / "runs"
+    """Every readable preview run file of the repository, oldest first."""
     found = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+    for run in run_files.run_ids(git_dir):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            found.append(load_record(git_dir, run))
+        except BadInput:
             continue
-        if isinstance(data, dict) and data.get("kind") == "preview":
-            found.append(data)
     return tuple(found)
 
 

@@ -26,7 +26,8 @@ from dataclasses import replace
 
 from diylisis.core.errors import BadInput, GitError
 from diylisis.core.state import RunState
-from diylisis.edges import crashpoint, gitio, runs
+from diylisis.edges import crashpoint, gitio, run_files, runs
+from diylisis.edges.records.base import head_commit
 from diylisis.edges.runs import PendingRepair
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
@@ -58,7 +59,7 @@ def commit(root: str, git_dir: str, state: RunState, locator: str, new_bytes: by
     original = _read(full, path)
     pending = PendingRepair(
         path=path, mode=_mode(root, path, full), original_blob=_blob(root, original),
-        repaired_blob=_blob(root, new_bytes), head_before=_head(root), pass_n=state.pass_n,
+        repaired_blob=_blob(root, new_bytes), head_before=head_commit(root), pass_n=state.pass_n,
         message=message_for(state, path))
     runs.save(git_dir, state, pending)
     crashpoint.reached("repair-journaled")
@@ -97,7 +98,7 @@ def finish(root: str, git_dir: str, state: RunState, pending: PendingRepair, *, 
                            f"middle of a repair; undo that repair with: git distill runs abort {state.run_id}")
         if current != repaired:
             _write(git_dir, state.run_id, full, repaired)
-        made = _commit(root, git_dir, state.run_id, pending, repaired, _head(root), sign=sign)
+        made = _commit(root, git_dir, state.run_id, pending, repaired, head_commit(root), sign=sign)
     elif current == _cat(root, pending.original_blob):
         _write(git_dir, state.run_id, full, repaired)
     _refresh_index(root, pending, made)
@@ -136,7 +137,7 @@ def abort(root: str, git_dir: str, state: RunState, pending: PendingRepair | Non
     earlier = [c[:12] for c in state.repair_commits]
     if earlier:
         said.append(f"earlier repair commits of this run stay: {', '.join(earlier)}")
-    runs.remove(git_dir, state.run_id)
+    run_files.remove(git_dir, state.run_id)
     said.append(f"removed run {state.run_id}")
     return tuple(said)
 
@@ -188,14 +189,9 @@ def _cat(root: str, blob: str) -> bytes:
     return gitio.run_git(["cat-file", "blob", blob], root)
 
 
-def _head(root: str) -> str | None:
-    code, out, _ = gitio.try_git(["rev-parse", "-q", "--verify", "HEAD^{commit}"], root)
-    return out.decode().strip() if code == 0 else None
-
-
 def _write(git_dir: str, run_id: str, full: str, data: bytes) -> None:
     """Replace the file's bytes by a rename from .git/distill/tmp, keeping its mode."""
-    folder = runs.scratch_dir(git_dir)
+    folder = run_files.scratch_dir(git_dir)
     os.makedirs(folder, exist_ok=True)
     temporary = os.path.join(folder, f"{run_id}.{os.getpid()}.new")
     try:
@@ -233,7 +229,7 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
     """Commit data at pending.path on head (HEAD as last read) through a private index; HEAD moves
     only from the commit the tree was built on, so a certifier committing meanwhile costs a
     rebuild, not its work."""
-    folder = runs.scratch_dir(git_dir)
+    folder = run_files.scratch_dir(git_dir)
     os.makedirs(folder, exist_ok=True)
     index = os.path.join(folder, f"{run_id}.{os.getpid()}.index")
     private = {"GIT_INDEX_FILE": index}
@@ -242,7 +238,7 @@ def _commit(root: str, git_dir: str, run_id: str, pending: PendingRepair, data: 
     try:
         for attempt in _lock_waits():
             if attempt:
-                head = _head(root)  # HEAD moved or was locked: build again on what it names now
+                head = head_commit(root)  # HEAD moved or was locked: build again on what it names now
             if head != pending.head_before and _moved_under(root, pending):
                 raise BadInput(f"{pending.path} was committed by another process during its repair; "
                                f"the repair was not committed: git distill runs abort {run_id}")

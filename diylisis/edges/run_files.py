@@ -99,6 +99,21 @@ def read(path: str, run_id: str) -> StoredRun:
     return StoredRun(run_id=run_id, kind=kind, data=data)
 
 
+def age_seconds(git_dir: str | Path, run_id: str) -> int:
+    """Seconds since the run's file was last saved; 0 when it is gone."""
+    try:
+        return max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
+    except OSError:
+        return 0
+
+
+def damaged_row(git_dir: str | Path, run_id: str, why: str) -> dict[str, Any]:
+    """The row `git distill runs` shows for a run whose file cannot be read: it can still be aborted."""
+    return {"run": run_id, "record": "?", "role": None, "status": "damaged",
+            "age_seconds": age_seconds(git_dir, run_id), "pass": None, "what": why, "open_items": [],
+            "repair_commits": [], "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
+
+
 def kind_of(git_dir: str | Path, run_id: str) -> str:
     """The kind of a saved run (exit 2 when there is no such run or its file is damaged)."""
     return load(git_dir, run_id).kind

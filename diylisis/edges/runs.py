@@ -11,7 +11,6 @@ kept run is doing and what can be done next (`git distill runs` prints it).
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 
 from diylisis.core import codec
@@ -25,14 +24,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-runs_dir = run_files.runs_dir
-run_file = run_files.run_file
-scratch_dir = run_files.scratch_dir
-new_run_id = run_files.new_run_id
-run_ids = run_files.run_ids
-remove = run_files.remove
-is_run_id = run_files.is_run_id
-_check_id = run_files.check_id
 KIND = "certify"  # the kind of run this module saves (diylisis.edges.run_files)
 
 
@@ -57,25 +48,22 @@ def save(git_dir: str | Path, state: RunState, pending: PendingRepair | None = N
     flight when there is one; the file's path."""
     data = codec.encode(state)
     if pending is not None:
-        data[_PENDING_KEY] = {name: getattr(pending, name) for name in _PENDING_FIELDS}
+        data[_PENDING_KEY] = codec.encode(pending)
     return run_files.save(git_dir, KIND, state.run_id, data)
-
-
-_PENDING_FIELDS = ("path", "mode", "original_blob", "repaired_blob", "head_before", "pass_n", "message")
 
 
 def pending_repair(git_dir: str | Path, run_id: str) -> PendingRepair | None:
     """The repair in flight saved in a run's file, or None (also when the file is gone)."""
     try:
-        return _read(run_file(git_dir, run_id))[1]
+        return _read(run_files.run_file(git_dir, run_id))[1]
     except (OSError, BadInput):
         return None
 
 
 def load_with_pending(git_dir: str | Path, run_id: str) -> tuple[RunState, PendingRepair | None]:
     """A saved run and the repair it has in flight (None when none); bad ids and files are exit 2."""
-    _check_id(git_dir, run_id)
-    return _read(run_file(git_dir, run_id))
+    run_files.check_id(git_dir, run_id)
+    return _read(run_files.run_file(git_dir, run_id))
 
 
 def _read(path: str) -> tuple[RunState, PendingRepair | None]:
@@ -85,21 +73,11 @@ def _read(path: str) -> tuple[RunState, PendingRepair | None]:
     data = stored.data
     try:
         pending = data.get(_PENDING_KEY)
-        return codec.decode(RunState, data), None if pending is None else _pending_from(pending)
+        return codec.decode(RunState, data), None if pending is None else codec.decode(PendingRepair, pending)
     except (ValueError, TypeError, codec.DecodeError) as error:
         raise BadInput(f"run file {os.path.basename(path)} is damaged: {error}") from None
     except RecursionError:  # the codec recurses once per level of nesting
         raise BadInput(f"run file {os.path.basename(path)} is damaged: it is nested too deeply") from None
-
-
-def _pending_from(data: object) -> PendingRepair:
-    if not isinstance(data, dict) or any(name not in data for name in _PENDING_FIELDS):
-        raise codec.DecodeError("its repair in flight is incomplete")
-    values = {name: data[name] for name in _PENDING_FIELDS}
-    if not all(isinstance(values[n], str) for n in _PENDING_FIELDS if n not in ("head_before", "pass_n")) \
-            or not isinstance(values["pass_n"], int) or not isinstance(values["head_before"], str | None):
-        raise codec.DecodeError("its repair in flight has a field of the wrong type")
-    return PendingRepair(**values)
 
 
 def load(git_dir: str | Path, run_id: str) -> RunState:
@@ -112,7 +90,6 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     from diylisis.edges import repair_commit
 
     state, pending = load_with_pending(git_dir, run_id)
-    age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
     if pending is not None:
         status = "in-repair"
         made = repair_commit.commit_made(root, run_id, pending)
@@ -140,7 +117,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
             if state.status == RunStatus.RUNNING:
                 then.insert(0, f"git distill resume {run_id}")
     return {"run": run_id, "record": str(state.target), "role": state.contract.role, "status": status,
-            "age_seconds": age, "pass": state.pass_n, "what": what,
+            "age_seconds": run_files.age_seconds(git_dir, run_id), "pass": state.pass_n, "what": what,
             "open_items": [q.id for q in state.open_questions],
             "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
 
@@ -150,10 +127,4 @@ def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     try:
         return describe(root, git_dir, run_id)
     except BadInput as error:
-        try:
-            age = max(0, int(time.time() - os.stat(run_file(git_dir, run_id)).st_mtime))
-        except OSError:
-            age = 0
-        return {"run": run_id, "record": "?", "role": None, "status": "damaged", "age_seconds": age,
-                "pass": None, "what": error.message, "open_items": [], "repair_commits": [],
-                "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
+        return run_files.damaged_row(git_dir, run_id, error.message)

@@ -4,6 +4,8 @@ Code scanning needs a repository-relative physical location per result. A file r
 points at its path and the finding's line; a commit message has no file, so its results
 point at the pseudo-path `commit-message/<commit id>` with the line inside the message,
 and name the commit in a logical location (as diylisis.edges.sarif_verify does).
+The log's shape, table rules and that location are defined here once, for the
+verify and vet --verify logs too.
 """
 
 from __future__ import annotations
@@ -11,13 +13,38 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from diylisis.app.scan import ScanResult
 from diylisis.core.detectors import RULES, is_blocking
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.model import Finding, RecordKind, Severity
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from diylisis.app.scan import ScanResult
+
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def sarif_log(version: str, rules: list[dict[str, Any]], results: list[dict[str, Any]], **run: Any
+              ) -> dict[str, Any]:
+    """A SARIF 2.1.0 log of one git-distill run: its rules, its results and the run's other fields
+    (RUN). The one shape scan, verify and vet --verify write."""
+    return {"$schema": SCHEMA_URI, "version": "2.1.0",
+            "runs": [{"tool": {"driver": {"name": "git-distill", "version": version, "rules": rules}},
+                      "results": results, **run}]}
+
+
+def table_rules(table: Iterable[tuple[str, str, str, str]]) -> list[dict[str, Any]]:
+    """SARIF rules from rows of (rule id, name, short description, help), every one an error."""
+    return [{"id": rule_id, "name": name, "shortDescription": {"text": short}, "fullDescription": {"text": short},
+             "help": {"text": help_text}, "defaultConfiguration": {"level": "error"}}
+            for rule_id, name, short, help_text in table]
+
+
+def commit_location(uri: str, commit: str, **physical: Any) -> dict[str, Any]:
+    """A location for what has no file of its own: the pseudo-path URI, the commit named logically."""
+    return {"physicalLocation": {"artifactLocation": {"uri": uri}, **physical},
+            "logicalLocations": [{"name": commit, "fullyQualifiedName": f"commit:{commit}", "kind": "commit"}]}
 
 
 def scan_sarif(results: Iterable[ScanResult], version: str, rules: tuple[Rule, ...] = RULES) -> dict[str, Any]:
@@ -29,24 +56,7 @@ def scan_sarif(results: Iterable[ScanResult], version: str, rules: tuple[Rule, .
             sarif_results.append(_result(result, finding, index, suppressed=False))
         for finding in result.suppressed:
             sarif_results.append(_result(result, finding, index, suppressed=True))
-    return {
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "git-distill",
-                        "informationUri": "https://github.com/",
-                        "version": version,
-                        "rules": [_rule(rule) for rule in rules],
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": sarif_results,
-            }
-        ],
-    }
+    return sarif_log(version, [_rule(rule) for rule in rules], sarif_results, columnKind="unicodeCodePoints")
 
 
 def _rule(rule: Rule) -> dict[str, Any]:
@@ -69,15 +79,7 @@ def _result(result: ScanResult, finding: Finding, index: dict[str, int], *, supp
         "snippet": {"text": finding.token},
     }
     if result.kind is RecordKind.COMMIT and result.revision:
-        location: dict[str, Any] = {
-            "physicalLocation": {
-                "artifactLocation": {"uri": f"commit-message/{result.revision}"},
-                "region": region,
-            },
-            "logicalLocations": [
-                {"name": result.revision, "fullyQualifiedName": f"commit:{result.revision}", "kind": "commit"}
-            ],
-        }
+        location = commit_location(f"commit-message/{result.revision}", result.revision, region=region)
     elif result.path:
         location = {
             "physicalLocation": {

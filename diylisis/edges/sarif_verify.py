@@ -14,8 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from diylisis.core.model import RecordKind
-
-SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+from diylisis.edges.sarif import commit_location, sarif_log, table_rules
 
 # failure prefix (verification.Check.failures) -> (rule id, name, short description, help)
 RULES: dict[str, tuple[str, str, str, str]] = {
@@ -73,30 +72,11 @@ OTHER = ("distill/verification-failure", "verification-failure",
          "The record failed verification.", "Run git distill verify for details.")
 
 
-def rule_for(failure: str) -> tuple[str, str, str, str]:
-    """The rule a failure line belongs to, by its prefix (`missing: ...`)."""
-    prefix = failure.split(":", 1)[0].strip()
-    return RULES.get(prefix, OTHER)
-
-
-def _rules() -> list[dict[str, Any]]:
-    return [
-        {"id": rule_id, "name": name, "shortDescription": {"text": short},
-         "fullDescription": {"text": short}, "help": {"text": help_text},
-         "defaultConfiguration": {"level": "error"}}
-        for rule_id, name, short, help_text in (*RULES.values(), OTHER)
-    ]
-
-
 def _location(check: Any) -> dict[str, Any]:
     target = check.target
     if target.kind is RecordKind.COMMIT:
         commit_id = check.revision or target.locator
-        return {
-            "physicalLocation": {"artifactLocation": {"uri": f"commit-message/{commit_id}"}},
-            "logicalLocations": [{"name": commit_id, "fullyQualifiedName": f"commit:{commit_id}",
-                                  "kind": "commit"}],
-        }
+        return commit_location(f"commit-message/{commit_id}", commit_id)
     if target.kind is RecordKind.FILE:
         return {
             "physicalLocation": {"artifactLocation": {"uri": target.locator,
@@ -111,7 +91,7 @@ def _location(check: Any) -> dict[str, Any]:
 
 
 def _result(check: Any, failure: str, index: dict[str, int]) -> dict[str, Any]:
-    rule_id = rule_for(failure)[0]
+    rule_id = RULES.get(failure.split(":", 1)[0].strip(), OTHER)[0]  # by its prefix (`missing: ...`)
     subject = f"{check.target}"
     return {
         "ruleId": rule_id,
@@ -131,7 +111,7 @@ def sarif_for_checks(checks: Iterable[Any]) -> dict[str, Any]:
     The checks are read once and not kept, so a long range costs memory only for its failures."""
     from diylisis import __version__
 
-    rules = _rules()
+    rules = table_rules((*RULES.values(), OTHER))
     index = {rule["id"]: number for number, rule in enumerate(rules)}
     results: list[dict[str, Any]] = []
     records = verified = 0
@@ -139,13 +119,4 @@ def sarif_for_checks(checks: Iterable[Any]) -> dict[str, Any]:
         records += 1
         verified += check.ok
         results.extend(_result(check, failure, index) for failure in check.failures)
-    return {
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "git-distill", "version": __version__,
-                                "rules": rules}},
-            "results": results,
-            "properties": {"records": records, "verified": verified},
-        }],
-    }
+    return sarif_log(__version__, rules, results, properties={"records": records, "verified": verified})

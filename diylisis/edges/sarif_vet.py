@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+from diylisis.edges.sarif import commit_location, sarif_log, table_rules
 
 # check name (diylisis.core.vet.verify.Check.name) -> (rule id, name, short description, help)
 RULES: dict[str, tuple[str, str, str, str]] = {
@@ -44,12 +44,6 @@ OTHER = ("distill-vet/check-failed", "vet-check-failed", "A check of the vet res
 _AUDIT = re.compile(r"^(a-[0-9a-f]{10}): ")
 
 
-def _rules() -> list[dict[str, Any]]:
-    return [{"id": rule_id, "name": name, "shortDescription": {"text": short}, "fullDescription": {"text": short},
-             "help": {"text": help_text}, "defaultConfiguration": {"level": "error"}}
-            for rule_id, name, short, help_text in (*RULES.values(), OTHER)]
-
-
 def _file(path: str, line: int, logical: str) -> dict[str, Any]:
     return {"physicalLocation": {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
                                  "region": {"startLine": max(line, 1)}},
@@ -67,9 +61,7 @@ def _where(problem: str, commit: str, places: Mapping[str, tuple[str, int]],
     for path in sources:
         if problem.startswith((f"{path}:", f"{path} ")):
             return _file(path, 1, f"file:{path}"), path
-    return ({"physicalLocation": {"artifactLocation": {"uri": f"vet-result/{commit}"}},
-             "logicalLocations": [{"name": commit, "fullyQualifiedName": f"commit:{commit}", "kind": "commit"}]},
-            commit)
+    return commit_location(f"vet-result/{commit}", commit), commit
 
 
 def sarif_for_vet(commit: str, action: str, checks: tuple[Any, ...], places: Mapping[str, tuple[str, int]],
@@ -79,7 +71,7 @@ def sarif_for_vet(commit: str, action: str, checks: tuple[Any, ...], places: Map
     PLACES: audit id -> (source path, line) of each stored claim; SOURCES: the vetted paths."""
     from diylisis import __version__
 
-    rules = _rules()
+    rules = table_rules((*RULES.values(), OTHER))
     index = {rule["id"]: number for number, rule in enumerate(rules)}
     results: list[dict[str, Any]] = []
     for check in checks:
@@ -94,13 +86,6 @@ def sarif_for_vet(commit: str, action: str, checks: tuple[Any, ...], places: Map
                 "partialFingerprints": {"distillVetResult/v1": f"{commit}:{rule_id}:{key}"},
                 "properties": {"check": check.name, "commit": commit, "action": action},
             })
-    return {
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "git-distill", "version": __version__, "rules": rules}},
-            "results": results,
-            "properties": {"commit": commit, "action": action, "checks": len(checks),
-                           "failed": sum(not check.ok for check in checks)},
-        }],
-    }
+    return sarif_log(__version__, rules, results,
+                     properties={"commit": commit, "action": action, "checks": len(checks),
+                                 "failed": sum(not check.ok for check in checks)})

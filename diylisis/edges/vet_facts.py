@@ -1,5 +1,6 @@
 """The git measurements behind vet's tags: who cites a record, when a claim's line was written,
-which later commits touched what it names, and what code and config hold for a key.
+which later commits touched what it names, what code and config hold for a key, and who owns
+a path by CODEOWNERS.
 
 Each function runs a few git commands at a pinned revision and returns plain values or the
 frozen facts of `diylisis.core.tagging`; the command that shows each fact travels with it as
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from diylisis.core import tagging
 from diylisis.core.errors import GitError
+from diylisis.core.vet import owners
 from diylisis.edges.gitio import GitProcess, first_line, try_git
 
 COMMIT_PREFIX = "commit:"  # a commit message as a source: `commit:SHA`
@@ -162,11 +164,6 @@ def citation_patterns(source: str, basenames: Mapping[str, int]) -> tuple[str, .
     return tuple(patterns)
 
 
-def citations(root: str | Path, commit: str, source: str, tracked: Sequence[str]) -> tagging.LeverageTag:
-    """The distinct files at COMMIT that name SOURCE, SOURCE itself left out (citations_of for one)."""
-    return citations_of(root, commit, (source,), tracked)[source]
-
-
 def citations_of(root: str | Path, commit: str, sources: Sequence[str],
                  tracked: Sequence[str]) -> dict[str, tagging.LeverageTag]:
     """The distinct files at COMMIT that name each of SOURCES, the source itself left out: one
@@ -192,15 +189,6 @@ def citations_of(root: str | Path, commit: str, sources: Sequence[str],
     return tags
 
 
-def blame_line(root: str | Path, commit: str, path: str, line: int) -> tuple[str, int]:
-    """(the commit that wrote PATH's line LINE as of COMMIT, that commit's committer time)."""
-    out = _git(root, ["blame", "--porcelain", "-L", f"{line},{line}", commit, "--", path])
-    lines = out.decode("utf-8", errors="replace").splitlines()
-    author = lines[0].split(" ", 1)[0]
-    times = [row.split(" ", 1)[1] for row in lines if row.startswith("committer-time ")]
-    return author, int(times[0])
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LagQuery:
     """What one claim's lag is measured from: its line's blame commit, and the paths and
@@ -215,12 +203,6 @@ def _token_lines(stored: StoredObject | None, token: str) -> tuple[str, ...] | N
     if stored is None or stored.type != "blob":
         return None
     return tuple(line for line in object_text(stored).split("\n") if token in line)
-
-
-def lag(root: str | Path, since: str, commit: str, paths: Sequence[str], tokens: Sequence[str],
-        exempt: frozenset[str] = frozenset()) -> tuple[tuple[tagging.LagCommit, ...], tuple[str, ...]]:
-    """The lag of one claim (lags for one query)."""
-    return lags(root, commit, (LagQuery(since=since, paths=tuple(paths), tokens=tuple(tokens)),), exempt)[0]
 
 
 def lags(root: str | Path, commit: str, queries: Sequence[LagQuery], exempt: frozenset[str] = frozenset()
@@ -299,11 +281,6 @@ def code_facts(root: str | Path, commit: str, keys: frozenset[str]) -> tuple[tag
         if stored is not None:
             facts.extend(tagging.code_facts(path, object_text(stored), keys))
     return tuple(facts)
-
-
-def enforcement(root: str | Path, commit: str, key: str) -> tuple[tuple[tagging.Enforcement, ...], str]:
-    """The test and CI lines at COMMIT that name KEY as a word (enforcement_of for one key)."""
-    return enforcement_of(root, commit, (key,))[key]
 
 
 def enforcement_of(root: str | Path, commit: str, keys: Sequence[str]
@@ -442,3 +419,14 @@ def worktree_blob(root: str | Path, path: str) -> str | None:
     """The blob id the work tree's PATH would have (None when it is missing); writes nothing."""
     code, out, _ = try_git(["hash-object", "--", path], root)
     return out.decode().strip() if code == 0 else None
+
+
+def ownership(root: str | Path, commit: str, action_commit: str, tracked: Sequence[str]) -> owners.Ownership | None:
+    """The first CODEOWNERS file GitHub would read at COMMIT (TRACKED: the paths there), with the
+    author email of ACTION_COMMIT; None when there is no such file."""
+    path = next((p for p in owners.CODEOWNERS_PATHS if p in tracked), None)
+    if path is None:
+        return None
+    code, out, _ = try_git(["log", "-1", "--format=%ae", action_commit, "--"], root)
+    author = out.decode("utf-8", errors="replace").strip() if code == 0 else ""
+    return owners.Ownership(path=path, rules=owners.parse(path, blob_text(root, f"{commit}:{path}")), author=author)

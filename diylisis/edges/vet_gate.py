@@ -81,11 +81,7 @@ def check_slots(chosen: gates.Gate, current: Mapping[str, int]) -> None:
 
 def realization(chosen: gates.Gate) -> str:
     """Who answered, as the note records it: terminal, answers-file or pause."""
-    if isinstance(chosen, gates.AnswersGate):
-        return "answers-file"
-    if isinstance(chosen, gates.TerminalGate):
-        return "terminal"
-    return "pause"
+    return {gates.AnswersGate: "answers-file", gates.TerminalGate: "terminal"}.get(type(chosen), "pause")
 
 
 def _reach_note(console: Any) -> None:

@@ -3,18 +3,18 @@
 It keeps what the run cannot recompute: the pinned sources (by blob), what the action reads of
 each, the audits formed, every antithesis posited (append-only), the ledger J with its history
 and the claims presented. The audits themselves are recomputed from the pinned blobs on resume.
+The file is written, read and removed through `diylisis.edges.run_files`, as every kind's is.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import judgment, result
 from diylisis.core.vet.model import Antithesis, Origin
+from diylisis.edges import run_files
 
 KIND = "vet"
 
@@ -47,27 +47,6 @@ class VetRun:
     what_if: str | None = None  # Pattern B's condition, posited again when a Revisit re-enters a claim
 
 
-def run_path(git_dir: Path, run_id: str) -> Path:
-    """Where the run's file lives."""
-    if not run_id or any(c not in "0123456789abcdefghijklmnopqrstuvwxyz-" for c in run_id):
-        raise BadInput(f"not a run id: {run_id!r}")
-    return git_dir / "distill" / "runs" / f"{run_id}.json"
-
-
-def kind_of(git_dir: Path, run_id: str) -> str | None:
-    """The kind a run file declares ("vet"), None for a certify run (which declares none), or a
-    BadInput when there is no such run."""
-    path = run_path(git_dir, run_id)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInput(f"no run {run_id} (git distill runs lists them)") from None
-    except (OSError, ValueError):
-        return None
-    kind = data.get("kind") if isinstance(data, dict) else None
-    return kind if isinstance(kind, str) else None
-
-
 def _ledger_json(ledger: judgment.Ledger) -> dict[str, object]:
     return {"entries": [{"audit": e.audit, **result.entry_json(e)} for e in ledger.entries],
             "history": [{"audit": h.audit, "antithesis": h.antithesis,
@@ -85,12 +64,10 @@ def _entry(data: dict[str, object]) -> judgment.LedgerEntry:
                                 judged=answer, basis=basis if isinstance(basis, str) else None)
 
 
-def save(git_dir: Path, run: VetRun) -> Path:
-    """Write the run file atomically; its path."""
-    path = run_path(git_dir, run.run_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def save(git_dir: Path, run: VetRun) -> str:
+    """Write the run file atomically (diylisis.edges.run_files); its path."""
     data = {
-        "kind": KIND, "run": run.run_id, "action": run.action, "commit": run.commit, "leans_on": list(run.leans_on),
+        "run": run.run_id, "action": run.action, "commit": run.commit, "leans_on": list(run.leans_on),
         "sources": [{"locator": s.locator, "path": s.path, "blob": s.blob, "origin": s.origin.value}
                     for s in run.sources],
         "reads": [[path_, list(lines)] for path_, lines in run.reads],
@@ -98,23 +75,15 @@ def save(git_dir: Path, run: VetRun) -> Path:
         "ledger": _ledger_json(run.ledger), "presented": list(run.presented), "realization": run.realization,
         "what_if": run.what_if,
     }
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(temporary, path)
-    return path
+    return run_files.save(git_dir, KIND, run.run_id, data)
 
 
 def load(git_dir: Path, run_id: str) -> VetRun:
     """The saved vet run; exit 2 when it is missing, of another kind, or damaged."""
-    path = run_path(git_dir, run_id)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInput(f"no run {run_id}: it ended, or never existed (git distill runs lists them)") from None
-    except (OSError, ValueError):
-        raise BadInput(f"run {run_id}'s file is damaged") from None
-    if not isinstance(data, dict) or data.get("kind") != KIND:
+    stored = run_files.load(git_dir, run_id)
+    if stored.kind != KIND:
         raise BadInput(f"run {run_id} is not a vet run")
+    data = stored.data
     try:
         ledger = data["ledger"]
         return VetRun(
@@ -134,8 +103,3 @@ def load(git_dir: Path, run_id: str) -> VetRun:
             what_if=None if data.get("what_if") is None else str(data["what_if"]))
     except (KeyError, TypeError, ValueError):
         raise BadInput(f"run {run_id}'s file is damaged") from None
-
-
-def remove(git_dir: Path, run_id: str) -> None:
-    """Drop the run's file (the run ended)."""
-    run_path(git_dir, run_id).unlink(missing_ok=True)

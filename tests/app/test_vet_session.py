@@ -12,7 +12,7 @@ import pytest
 from diylisis.app import vet, vet_session
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import judgment
-from diylisis.edges import answers_file, vet_gate, vet_note, vet_runs
+from diylisis.edges import answers_file, run_files, vet_gate, vet_note
 from diylisis.edges.gate import PausedGate
 from tests.conftest import distill, git
 from tests.terminal import converse
@@ -68,7 +68,7 @@ def test_terminal_answers_file_and_pause_answer_resume_give_the_same_ledger(repo
                            withdraw=instruction == "withdraw", revisit=None, handoff=None)
     resumed = vet_session.resume(repo, _git_dir(repo), paused.run_id, PausedGate())
     assert resumed.status == "vetted"
-    assert not vet_runs.run_path(_git_dir(repo), paused.run_id).exists()
+    assert not Path(run_files.run_file(_git_dir(repo), paused.run_id)).exists()
 
     assert _ledger_of(terminal) == _ledger_of(from_file.result) == _ledger_of(resumed.result)
     dispositions, _ = _ledger_of(terminal)

@@ -78,16 +78,17 @@ def test_resolving_is_not_supporting() -> None:
 def test_the_fixture_measures_leverage_age_lag_and_both_pairs(repo: Path) -> None:
     fixture = build(repo)
     tracked = vet_facts.tracked_paths(repo, fixture.tip)
-    leverage = vet_facts.citations(repo, fixture.tip, "docs/design.md", tracked)
+    leverage = vet_facts.citations_of(repo, fixture.tip, ("docs/design.md",), tracked)["docs/design.md"]
     assert leverage.downstream_count == 5
     assert [b.locator for b in leverage.branches] == [
         "src/retry.py:3", "tasks/cache-1.md:3", "tasks/cache-2.md:3", "tasks/cache-3.md:3", "tasks/handoff.md:4"]
     assert leverage.basis.startswith("git grep -I -n -F -e docs/design.md")
 
-    written_by, observed_at = vet_facts.blame_line(repo, fixture.tip, "docs/design.md", 3)
+    written_by, observed_at = vet_facts.blame_lines(repo, fixture.tip, "docs/design.md", (3,))[3]
     assert written_by == fixture.written
-    lag, basis = vet_facts.lag(repo, written_by, fixture.tip, tagging.named_paths(TIMEOUT_CLAIM),
-                               tagging.named_tokens(TIMEOUT_CLAIM))
+    query = vet_facts.LagQuery(since=written_by, paths=tagging.named_paths(TIMEOUT_CLAIM),
+                               tokens=tagging.named_tokens(TIMEOUT_CLAIM))
+    (lag, basis), = vet_facts.lags(repo, fixture.tip, (query,))
     assert [(c.commit, c.path, c.token) for c in lag] == [(fixture.raised, "src/cache.py", "TIMEOUT")]
     assert basis == (f"git log -GTIMEOUT {written_by[:12]}..{fixture.tip[:12]} -- src/cache.py",)
     fresh = tagging.freshness(written_by, observed_at, vet_facts.commit_time(repo, fixture.tip), "DocumentRead",
@@ -104,7 +105,8 @@ def test_the_fixture_measures_leverage_age_lag_and_both_pairs(repo: Path) -> Non
 def test_a_sixth_citing_file_gives_six(repo: Path) -> None:
     fixture = build(repo, extra_citing=1)
     tracked = vet_facts.tracked_paths(repo, fixture.tip)
-    assert vet_facts.citations(repo, fixture.tip, "docs/design.md", tracked).downstream_count == 6
+    cited = vet_facts.citations_of(repo, fixture.tip, ("docs/design.md",), tracked)["docs/design.md"]
+    assert cited.downstream_count == 6
 
 
 def test_reverting_the_raise_removes_the_lag_and_the_pairs(repo: Path) -> None:
@@ -112,7 +114,8 @@ def test_reverting_the_raise_removes_the_lag_and_the_pairs(repo: Path) -> None:
     assert fixture.raised is not None
     git(repo, "revert", "--no-edit", fixture.raised)
     tip = git(repo, "rev-parse", "HEAD").strip()
-    lag, _ = vet_facts.lag(repo, fixture.written, tip, ("src/cache.py",), ("TIMEOUT",))
+    query = vet_facts.LagQuery(since=fixture.written, paths=("src/cache.py",), tokens=("TIMEOUT",))
+    (lag, _), = vet_facts.lags(repo, tip, (query,))
     assert lag == ()
     claim = tagging.ClaimLine(source="docs/design.md", line=3, text=TIMEOUT_CLAIM, paragraph=TIMEOUT_CLAIM)
     contradictions, agreements = tagging.compare(claim, vet_facts.code_facts(
@@ -122,8 +125,8 @@ def test_reverting_the_raise_removes_the_lag_and_the_pairs(repo: Path) -> None:
 
 def test_a_test_naming_the_key_is_enforcement(repo: Path) -> None:
     fixture = build(repo)
-    assert vet_facts.enforcement(repo, fixture.tip, "TIMEOUT")[0] == ()
+    assert vet_facts.enforcement_of(repo, fixture.tip, ("TIMEOUT",))["TIMEOUT"][0] == ()
     commit_at(repo, "2024-03-08", "Test the timeout", {"tests/test_cache.py": "from src.cache import TIMEOUT\n"})
-    found, basis = vet_facts.enforcement(repo, "HEAD", "TIMEOUT")
+    found, basis = vet_facts.enforcement_of(repo, "HEAD", ("TIMEOUT",))["TIMEOUT"]
     assert [(e.path, e.line) for e in found] == [("tests/test_cache.py", 1)]
     assert basis.startswith("git grep -n -w TIMEOUT")

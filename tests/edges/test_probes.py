@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from diylisis.edges import confinement, probes
+from diylisis.edges import confinement, probes, run_files
 from tests.edges.user_state import dirty_repository, user_state
 
 needs_namespaces = pytest.mark.skipif(not confinement.sandbox_available(),
@@ -142,7 +142,7 @@ def test_a_preview_killed_while_probes_run_is_cleaned_up_completely(repo: Path, 
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            saved = json.loads(probes.run_path(repo / ".git", run).read_text())
+            saved = json.loads(Path(run_files.run_file(repo / ".git", run)).read_text())
             if len(saved["probes"]) == 3 and all(entry.get("pid") for entry in saved["probes"]):
                 break
         except (OSError, ValueError):

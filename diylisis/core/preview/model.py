@@ -193,6 +193,3 @@ class Trace:
     """The transformation trace of the steps completed so far."""
 
     steps: tuple[str, ...] = field(default_factory=tuple)
-
-    def plus(self, step: str) -> Trace:
-        return Trace(steps=self.steps + (step,))

@@ -15,6 +15,7 @@ from diylisis.core.model import (
     SweepStatus,
     ZeroMemoryVerdict,
 )
+from diylisis.core.phases.f1_deixis import slug
 from diylisis.core.phases.f4_judgments import basis_supports
 from diylisis.core.refuter import RefuterInput
 
@@ -97,7 +98,7 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
     rows.append(_row(11, list(request.uncertified_siblings),
                      "routed record files (task, design and plan files) for their own certificate"))
     premised = {_premised_slug(p.id) for p in request.premises}
-    findings = [f for f in findings if _slug(f.token) not in premised]  # not re-Failed (Rule 31)
+    findings = [f for f in findings if slug(f.token) not in premised]  # not re-Failed (Rule 31)
     rows.sort(key=lambda row: row.category)
     return ZeroMemoryVerdict(passed=not findings, realization=Realization.LINT_FALLBACK,
                              sweep=tuple(rows), findings=tuple(findings))
@@ -105,16 +106,10 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
 
 def _premised_slug(premise_id: str) -> str:
     """The token slug a premise stands for: its id without the defer-/claim- and item-kind prefixes."""
-    slug = premise_id.removeprefix("defer-").removeprefix("claim-")
+    rest = premise_id.removeprefix("defer-").removeprefix("claim-")
     for prefix in ("refuter-", "recurrence-"):
-        slug = slug.removeprefix(prefix)
-    return slug
-
-
-def _slug(token: str) -> str:
-    from diylisis.core.phases.f1_deixis import slug
-
-    return slug(token)
+        rest = rest.removeprefix(prefix)
+    return rest
 
 
 def _row(number: int, hits: list[str], checked: str) -> SweepRow:

@@ -1,7 +1,7 @@
 """CODEOWNERS for BoundaryUndefined (/bound), pure: a claim about a path that CODEOWNERS gives to
 another owner is not the action author's to settle (design/vet.md, the four local claims).
 
-The file is read at the vetted commit by `diylisis.edges.vet_owners`. Its rules follow GitHub's
+The file is read at the vetted commit by `diylisis.edges.vet_facts.ownership`. Its rules follow GitHub's
 reading: gitignore-style patterns, the last matching rule wins, and a rule with no owners
 releases the path. A catch-all rule (`*`) names the repository's default owners, which cover the
 author's own paths as well, so it draws no boundary. The author is the action commit's author

@@ -8,61 +8,33 @@ the msgfile adapter alone.
 
 from __future__ import annotations
 
+import importlib
+
 from diylisis.core.model import RecordKind, Snapshot, Target
 from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, parse_target, root_of
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
+    from diylisis.edges.records import commit, file, msgfile, prbody
     from diylisis.edges.records.base import RecordAdapter
 
-
-# Each loader imports its adapter module on first use; the module itself is the adapter, and
-# the type checker checks it against RecordAdapter here.
-def _commit() -> RecordAdapter:
-    from diylisis.edges.records import commit
-
-    return commit
-
-
-def _file() -> RecordAdapter:
-    from diylisis.edges.records import file
-
-    return file
-
-
-def _msgfile() -> RecordAdapter:
-    from diylisis.edges.records import msgfile
-
-    return msgfile
-
-
-def _prbody() -> RecordAdapter:
-    from diylisis.edges.records import prbody
-
-    return prbody
-
-
-LOADERS: dict[RecordKind, Callable[[], RecordAdapter]] = {
-    RecordKind.COMMIT: _commit,
-    RecordKind.FILE: _file,
-    RecordKind.MSGFILE: _msgfile,
-    RecordKind.PRBODY: _prbody,
-}
+    # each adapter module is checked against RecordAdapter here
+    _ADAPTER_MODULES: tuple[RecordAdapter, ...] = (commit, file, msgfile, prbody)
 
 
 def adapter(kind: RecordKind) -> RecordAdapter:
-    """The adapter module for a record kind, imported on first use."""
-    return LOADERS[kind]()
+    """The adapter module for a record kind (the module named as the kind), imported on first use."""
+    module: RecordAdapter = importlib.import_module(f"{__name__}.{kind.value}")
+    return module
 
 
 def __getattr__(name: str) -> dict[RecordKind, RecordAdapter]:
     """ADAPTERS: kind -> adapter module, every adapter imported when something asks for them all."""
     if name == "ADAPTERS":
-        return {kind: adapter(kind) for kind in LOADERS}
+        return {kind: adapter(kind) for kind in RecordKind}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -102,7 +74,6 @@ def describe(target: Target) -> str:
 __all__ = [
     "ADAPTERS",
     "DEFAULT_MAX_BYTES",
-    "LOADERS",
     "WriteChannel",
     "adapter",
     "apply",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from diylisis.core.errors import BadInput, DistillError
 from diylisis.core.model import RecordKind, Snapshot, Target
+from diylisis.edges.gitio import try_git
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -53,6 +54,12 @@ class RecordAdapter(Protocol):
 
     def describe(self, target: Target) -> str:
         """A short human description of the record."""
+
+
+def head_commit(repo_root: str) -> str | None:
+    """The commit HEAD names, or None on an unborn branch: the tree a record's paths resolve against."""
+    code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], repo_root)
+    return out.decode().strip() if code == 0 and out.strip() else None
 
 
 def check_record(data: bytes, what: str, max_bytes: int) -> bytes:

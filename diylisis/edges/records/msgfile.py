@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from diylisis.core.errors import BadInput
 from diylisis.core.model import Snapshot, Target
-from diylisis.edges.gitio import config_values, try_git
-from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, replace_file
+from diylisis.edges.gitio import config_values
+from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, head_commit, replace_file
 
 AUTO_CANDIDATES = "#;@!$%^&|:"
 CUT_LINE = b"------------------------ >8 ------------------------\n"
@@ -274,7 +274,7 @@ def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
     raw = _read_file(target.locator, max_bytes)
     if facts is None:
         cleanup, comment = read_config(repo_root)
-        facts = GitFacts(cleanup=cleanup, comment=comment, head=_head(repo_root),
+        facts = GitFacts(cleanup=cleanup, comment=comment, head=head_commit(repo_root),
                          editor=editor_from(os.environ))
     cleanup, comment = facts.cleanup, facts.comment
     candidates = readings(raw, cleanup, comment, facts.editor)
@@ -300,11 +300,6 @@ def _read_file(path: str, max_bytes: int) -> bytes:
         raise BadInput(f"message file {path} does not exist") from None
     except OSError as error:
         raise BadInput(f"cannot read message file {path}: {error.strerror}") from None
-
-
-def _head(repo_root: str) -> str | None:
-    code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], repo_root)
-    return out.decode().strip() if code == 0 and out.strip() else None
 
 
 def write_channel(target: Target, repo_root: str) -> WriteChannel | None:

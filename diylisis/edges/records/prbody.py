@@ -12,8 +12,14 @@ import sys
 
 from diylisis.core.errors import BadInput
 from diylisis.core.model import Snapshot, Target
-from diylisis.edges.gitio import try_git
-from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel, replace_file
+from diylisis.edges.records.base import (
+    DEFAULT_MAX_BYTES,
+    WriteChannel,
+    check_record,
+    head_commit,
+    no_channel,
+    replace_file,
+)
 
 STDIN = "-"
 _stdin_bytes: list[bytes] = []  # one entry once standard input has been read
@@ -35,7 +41,7 @@ def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES) 
         target=target,
         data=data,
         boundary="the PR body text with CRLF turned to LF",
-        tree_revision=_head(repo_root),
+        tree_revision=head_commit(repo_root),
     )
 
 
@@ -55,11 +61,6 @@ def _read_path(locator: str, max_bytes: int) -> bytes:
         raise BadInput(f"PR body file {locator} does not exist") from None
     except OSError as error:
         raise BadInput(f"cannot read PR body file {locator}: {error.strerror}") from None
-
-
-def _head(repo_root: str) -> str | None:
-    code, out, _ = try_git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], repo_root)
-    return out.decode().strip() if code == 0 and out.strip() else None
 
 
 def write_channel(target: Target, repo_root: str) -> WriteChannel | None:
