@@ -8,6 +8,7 @@ from diylisis.core.detectors._match import lexicon_findings
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.terms import names_code_session
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
 
@@ -21,8 +22,15 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         "prose",
         "narrates a private review or tool run; the reader cannot see it or check what it found",
         "state the findings and the reasons for the change; drop who reviewed it privately",
-        keep=lambda m: not names_code_session(doc, m.group()),  # "another session" of the code's own
+        keep=lambda m: not names_code_session(doc, m.group())  # "another session" of the code's own
+        and not (_ENVIRONMENT.search(m.group()) and _LINK.search(doc.line_of(m.start()))),
     )
+
+
+# A run on a shared environment is evidenced by a link to it on the same line ("Tested on staging:
+# https://ci.example.org/runs/42")
+_ENVIRONMENT = LazyPattern(r"(?i)(?<![\w-])(?:staging|prod|production)(?![\w-])")
+_LINK = LazyPattern(r"https?://")
 
 
 def user_decisions(doc: Doc) -> Iterator[Finding]:
@@ -35,15 +43,39 @@ def user_decisions(doc: Doc) -> Iterator[Finding]:
         "prose",
         "cites a decision made in a conversation the reader never saw",
         "state the decision and its reason as the record's own; link a public issue if one exists",
+        keep=lambda m: not (_VENUE.search(m.group()) and _PUBLIC_RECORD_AFTER.search(_rest_of_paragraph(doc, m.end()))),
     )
+
+
+# A chat, a call or a channel named as where something was discussed ("after discussions on IRC")
+_VENUE = LazyPattern(
+    r"(?i)(?<![\w-])(?:irc|matrix|gitter|telegram|wechat|mattermost|slack|discord|zoom|teams|online|calls?|meetings?|"
+    r"stand-?ups?|syncs?|huddles?|chats?)(?![\w-])"
+)
+# The paragraph goes on to name where the discussion is on record: "a discussion on IRC and on several
+# issues", "follows a discussion on IRC. For more, see the pull request": the reader can read it there.
+_PUBLIC_RECORD_AFTER = LazyPattern(
+    r"(?i)(?<![\w-])(?:issues?|pull requests?|PR|mailing list|thread|https?://)(?![\w-])|#\d+|\[\d+\]"
+)
+_AFTER_LIMIT = 160
+
+
+def _rest_of_paragraph(doc: Doc, offset: int) -> str:
+    """The text after offset up to the end of its paragraph (at most _AFTER_LIMIT characters)."""
+    rest = doc.text[offset : offset + _AFTER_LIMIT]
+    blank = rest.find("\n\n")
+    return rest if blank < 0 else rest[:blank]
 
 
 _DOC_REVIEW = """\
 What it flags: narration of private reviews and tool runs: "cross-reviewed with codex",
 "from adversarial review", "convergent findings (2/2 reviewer agreement)", "surfaced while
 running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
-"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과". Pointing at the
-review of a numbered pull request on the host is not narration.
+"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", an agent's slash
+command run on the text ("checked via /ground"; root folders such as /proc are paths), and
+what the author did on a shared environment ("test-deploying on staging", "deleted the
+files on the staging servers"; a link to the run on the same line evidences it). Pointing
+at the review of a numbered pull request on the host is not narration.
 
 Why a fresh reader fails: the review happened in the author's session; the reader cannot
 see what it examined, so "found by review" is no evidence and no reason.
@@ -57,9 +89,11 @@ Repair: keep the finding and its reason; drop who reviewed what, privately.
 _DOC_USER = """\
 What it flags: decisions, requests and approvals from a chat or a call: "the user decided",
 "User requested:", a sentence or list item opening "User asked …", "User wanted …", "at the
-user's request", "came up in the call yesterday", "worked through with Karl", "사용자 결정",
+user's request", "came up in the call yesterday", "after discussions on IRC", "this came up
+online", "we've heard reports of", "worked through with Karl", "사용자 결정",
 "사용자 요청", "사용자 승인", "지시에 따라", "브리프에 명시". "The user requested" inside a
-sentence about what the program does is not flagged.
+sentence about what the program does is not flagged, nor a discussion whose paragraph goes
+on to name where it is on record (an issue, a pull request, a list, a link).
 
 Why a fresh reader fails: the conversation is not part of the repository; the reader
 cannot tell what was decided, by whom, or why.
