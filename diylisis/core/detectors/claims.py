@@ -321,7 +321,9 @@ regression", "sweep 31/39", a lone "39/39"); a check mark before a check noun; a
 ratio in a sentence that places the run on the author's own machine ("On my machine this
 gives a ~20% improvement", "about 3x faster locally"), unless a line of its paragraph names
 the benchmark ("Benchmark (one thread, the kernel tree):"); an evidence noun that "shows"
-("real data showed", "performance testing shows"); "works perfectly". A goal, a
+("real data showed", "performance testing shows"); "works perfectly", "looks perfect";
+"provides better stability"; a run on something local ("local build and test via the
+emulator", "checked against local logs"). A goal, a
 condition or a negation in the clause ("make the tests pass", "until CI is green", "no
 longer passes"), an object after the verb ("passes the flag to the linker") and the story
 of a bug ("the test passed, but the site crashed") are not claims. A claim followed by quoted output or a fenced
