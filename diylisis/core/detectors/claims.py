@@ -321,7 +321,8 @@ regression", "sweep 31/39", a lone "39/39"); a check mark before a check noun; a
 ratio in a sentence that places the run on the author's own machine ("On my machine this
 gives a ~20% improvement", "about 3x faster locally"), unless a line of its paragraph names
 the benchmark ("Benchmark (one thread, the kernel tree):"); an evidence noun that "shows"
-("real data showed", "performance testing shows"); "works perfectly", "looks perfect";
+("real data showed", "performance testing shows"); "works perfectly", "looks perfect", "is
+now fully functional", "three known failures";
 "provides better stability"; a run on something local ("local build and test via the
 emulator", "checked against local logs"). A goal, a
 condition or a negation in the clause ("make the tests pass", "until CI is green", "no

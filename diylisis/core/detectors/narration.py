@@ -12,6 +12,10 @@ from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
 
+_WHY_REVIEW = "narrates a private review or tool run; the reader cannot see it or check what it found"
+_FIX_REVIEW = "state the findings and the reasons for the change; drop who reviewed it privately"
+
+
 def private_reviews(doc: Doc) -> Iterator[Finding]:
     """NP601: private reviews, agent panels and tool runs narrated ("cross-reviewed with codex")."""
     yield from lexicon_findings(
@@ -20,11 +24,24 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         Category.PROCESS_NARRATION,
         "private_review",
         "prose",
-        "narrates a private review or tool run; the reader cannot see it or check what it found",
-        "state the findings and the reasons for the change; drop who reviewed it privately",
+        _WHY_REVIEW,
+        _FIX_REVIEW,
         keep=lambda m: not names_code_session(doc, m.group())  # "another session" of the code's own
         and not (_ENVIRONMENT.search(m.group()) and _LINK.search(doc.line_of(m.start()))),
     )
+    if "/" in doc.claims:
+        for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
+            yield doc.finding("NP601", Category.PROCESS_NARRATION, match.start(), match.end(), _WHY_REVIEW, _FIX_REVIEW)
+
+
+# An agent's slash command run on the work ("checked via /ground", "surfaced while running `/claim
+# --review`", "(Codex + /frame checker)"): a word after a lone slash, bare or opening a code span. Root
+# folders of a machine ("via /proc", "into /tmp") are paths, and a second slash or a dot makes a path.
+_ROOT_FOLDERS = "tmp|proc|dev|usr|etc|opt|bin|sbin|var|home|root|mnt|srv|sys|boot|lib|lib64|run|media|nix|private|users|volumes"
+_SLASH_COMMAND_RUN = LazyPattern(
+    rf"(?i)(?:(?<![\w-])(?:via|using|with|ran|running|through)|\((?:codex|claude|gemini|copilot|cursor) ?[+&,]) `?"
+    rf"/(?!(?:{_ROOT_FOLDERS})(?![\w-]))[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/.-])"
+)
 
 
 # A run on a shared environment is evidenced by a link to it on the same line ("Tested on staging:
@@ -71,8 +88,9 @@ _DOC_REVIEW = """\
 What it flags: narration of private reviews and tool runs: "cross-reviewed with codex",
 "from adversarial review", "convergent findings (2/2 reviewer agreement)", "surfaced while
 running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
-"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", an agent's slash
-command run on the text ("checked via /ground"; root folders such as /proc are paths), and
+"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", "review of the
+rewrite turned up", an agent's slash command run on the text ("checked via /ground", "while
+running `/claim`", "(Codex + /frame)"; root folders such as /proc are paths), and
 what the author did on a shared environment ("test-deploying on staging", "deleted the
 files on the staging servers"; a link to the run on the same line evidences it). Pointing
 at the review of a numbered pull request on the host is not narration.
@@ -88,7 +106,7 @@ Repair: keep the finding and its reason; drop who reviewed what, privately.
 
 _DOC_USER = """\
 What it flags: decisions, requests and approvals from a chat or a call: "the user decided",
-"User requested:", a sentence or list item opening "User asked …", "User wanted …", "at the
+"User requested:", a sentence or list item opening "User asked …", "User wanted …", "User approved …", "at the
 user's request", "came up in the call yesterday", "after discussions on IRC", "this came up
 online", "we've heard reports of", "worked through with Karl", "사용자 결정",
 "사용자 요청", "사용자 승인", "지시에 따라", "브리프에 명시". "The user requested" inside a
@@ -114,7 +132,7 @@ RULES = (
         doc=_DOC_REVIEW,
         detect=private_reviews,
         lexicon_keys=("private_review",),
-        requires=("private_review",),
+        requires=("private_review", _SLASH_COMMAND_RUN),
     ),
     Rule(
         id="NP602",

@@ -67,6 +67,12 @@ def test_ratios_that_are_not_private_measurements_are_left_alone(body: str) -> N
         ("Checked the totals against local billing logs.", "UC701", "against local billing logs"),
         ("The regenerated changelog looks perfect.", "UC701", "looks perfect"),
         ("This should address the concerns about the lock order.", "DX102", "address the concerns"),
+        ("Found while running `/sweep --all` on the docs.", "NP601", "running `/sweep"),
+        ("Agreed on the wording (Claude + /style-check).", "NP601", "(Claude + /style-check"),
+        ("Review of the cache rewrite turned up two races.", "NP601", "Review of the cache rewrite turned up"),
+        ("- User approved the new layout", "NP602", "- User approved"),
+        ("The sync worker is now fully operational.", "UC701", "is now fully operational"),
+        ("Four known failures remain in the UI suite.", "UC701", "Four known failures"),
     ],
 )
 def test_private_results_and_narration_are_found_by_their_shape(body: str, rule: str, token: str) -> None:
@@ -80,6 +86,7 @@ def test_private_results_and_narration_are_found_by_their_shape(body: str, rule:
         "After a discussion on IRC and in several issues, the old helper goes.",
         "This follows a chat on Slack. For the details, see the pull request.",
         "Read the limits via /proc and write logs via /dev/null.",
+        "Show a running/pending badge and build with `/usr/bin/env`.",
         "Tested on staging: see https://ci.example.org/runs/42 for the run.",
         "This addresses the comments on the pull request about the lock order.",
     ],
