@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_findings
+from diylisis.core.detectors.claims import UNTICKED
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.terms import names_code_session
 from diylisis.core.detectors.text import Doc
@@ -27,11 +28,29 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         _WHY_REVIEW,
         _FIX_REVIEW,
         keep=lambda m: not names_code_session(doc, m.group())  # "another session" of the code's own
-        and not (_ENVIRONMENT.search(m.group()) and _LINK.search(doc.line_of(m.start()))),
+        and not (_ENVIRONMENT.search(m.group()) and _LINK.search(doc.line_of(m.start())))
+        and not UNTICKED.match(doc.line_of(m.start()))  # a box to tick later is a to-do, not an account
+        and not (_PULL_REQUEST_SUBJECT.search(doc.text.split("\n", 1)[0]) and not _PRIVATE_REVIEWER.search(m.group()))
+        and not _not_an_account(doc, m.start(), m.end(), plain=not _PRIVATE_REVIEWER.search(m.group())),
     )
     if "/" in doc.claims:
         for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
             yield doc.finding("NP601", Category.PROCESS_NARRATION, match.start(), match.end(), _WHY_REVIEW, _FIX_REVIEW)
+
+
+def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:
+    """A review or audit the clause negates ("it wasn't caught in review") or proposes ("an audit to
+    check this would make a good clean-up"); or a plain one (no agent, nothing private) whose object it
+    names, so anyone can repeat it ("found during an audit of the flag table")."""
+    clause_start = max(doc.prose.rfind(stop, 0, start) for stop in (". ", ".\n", ";", "\n\n")) + 1
+    ends = [at for at in (doc.prose.find(stop, end) for stop in (". ", ".\n", ";", ":", ",", "(", "\n\n")) if at >= 0]
+    before, after = doc.prose[clause_start:start], doc.prose[end : min(ends, default=len(doc.prose))]
+    return bool(_NEGATED_BEFORE.search(before) or _PROPOSED_AFTER.search(after) or plain and _OBJECT_NAMED.match(after))
+
+
+_NEGATED_BEFORE = LazyPattern(r"(?i)(?<![\w-])(?:not|never|no|nobody|nothing|without)(?![\w-])|n't\b")
+_PROPOSED_AFTER = LazyPattern(r"(?i)(?<![\w-])(?:would|could|should|might)(?![\w-])")
+_OBJECT_NAMED = LazyPattern(r"(?i)\s+of\s+(?:the|this|that|these|our|its|every|all)\s+\w")
 
 
 # An agent's slash command run on the work ("checked via /ground", "surfaced while running `/claim
@@ -44,6 +63,15 @@ _SLASH_COMMAND_RUN = LazyPattern(
 )
 
 
+# A squash-merged pull request names its number at the end of the subject ("Fix the cache (#1304)"):
+# "flagged during review" there is the pull request's review, which the host shows. A reviewer named as
+# an agent or qualified as private is still narration.
+_PULL_REQUEST_SUBJECT = LazyPattern(r"\(#\d+\)\s*$")
+_PRIVATE_REVIEWER = LazyPattern(
+    r"(?i)(?<![\w-])(?:codex|claude|gemini|copilot|cursor|gpt[\w.-]*|opus|sonnet|chatgpt|grok|deepseek|agents?|"
+    r"sub-?agents?|llm|ai|model|internal|private|offline|off-list|adversarial|independent|red-team|cross(?:-\w+)?|"
+    r"ensemble|multi-agent|sandbox|session)(?![\w-])|/"
+)
 # A run on a shared environment is evidenced by a link to it on the same line ("Tested on staging:
 # https://ci.example.org/runs/42")
 _ENVIRONMENT = LazyPattern(r"(?i)(?<![\w-])(?:staging|prod|production)(?![\w-])")
@@ -93,7 +121,12 @@ rewrite turned up", an agent's slash command run on the text ("checked via /grou
 running `/claim`", "(Codex + /frame)"; root folders such as /proc are paths), and
 what the author did on a shared environment ("test-deploying on staging", "deleted the
 files on the staging servers"; a link to the run on the same line evidences it). Pointing
-at the review of a numbered pull request on the host is not narration.
+at the review of a numbered pull request on the host is not narration, nor a review in a
+squash-merged pull request (its subject ends "(#N)") unless the reviewer is named as an
+agent or the review as private, nor a review in a checklist box still to tick, nor one the
+clause negates ("it was not caught in review") or proposes ("an audit ... would make a good
+clean-up"), nor a plain one whose object it names ("found during an audit of the flag
+table"), which anyone can repeat.
 
 Why a fresh reader fails: the review happened in the author's session; the reader cannot
 see what it examined, so "found by review" is no evidence and no reason.

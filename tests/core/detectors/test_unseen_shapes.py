@@ -117,3 +117,44 @@ def test_a_key_a_committed_tracker_export_holds_is_defined(tmp_path: Path) -> No
     )
     found = _blocking("Name the agent slots (qz-k4vw9)\n\nEach agent gets one slot.\n", context)
     assert "SI206" not in {rule for rule, _ in found}, found
+
+
+def test_review_talk_in_a_squash_merged_pull_request_is_its_public_review() -> None:
+    public = _blocking("Sort the catalog (#812)\n\nDrop the unused field flagged during review.\n")
+    assert "NP601" not in {rule for rule, _ in public}, public
+    private = _blocking("Sort the catalog (#812)\n\nDrop the unused field flagged during the agent review.\n")
+    assert "NP601" in {rule for rule, _ in private}, private
+    unmerged = _blocking("Sort the catalog\n\nDrop the unused field flagged during review.\n")
+    assert "NP601" in {rule for rule, _ in unmerged}, unmerged
+
+
+def test_a_review_in_a_box_still_to_tick_is_a_to_do() -> None:
+    todo = _blocking("Release steps\n\n- [ ] Independent review has no open findings.\n")
+    assert "NP601" not in {rule for rule, _ in todo}, todo
+    done = _blocking("Release steps\n\n- [x] Independent review has no open findings.\n")
+    assert "NP601" in {rule for rule, _ in done}, done
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The stray guard slipped in while debugging, and it was not caught in review.",
+        "A separate audit to prove the counter can go would make a good clean-up.",
+        "Fix two stale rows found during an audit of the option table.",
+    ],
+)
+def test_a_review_negated_proposed_or_given_its_object_is_no_account(body: str) -> None:
+    found = _blocking(f"Tidy the option table\n\n{body}\n")
+    assert "NP601" not in {rule for rule, _ in found}, found
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Fix two stale rows found during an audit.", "found during an audit"),
+        ("Fix two stale rows found during a codex audit of the option table.", "found during a codex audit"),
+        ("Layout per cross-vendor consult: keep the table, would be simpler.", "cross-vendor consult"),
+    ],
+)
+def test_a_private_or_unrepeatable_review_is_still_narration(body: str, token: str) -> None:
+    assert ("NP601", token) in _blocking(f"Tidy the option table\n\n{body}\n")
