@@ -39,6 +39,9 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
     for start, end in _result_shapes(doc.claims):
         if not _evidenced(doc, start):
             yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
+    for start, end in _measurements(doc.prose):
+        if not _evidenced(doc, start) and not _near_quoted_output(doc, start) and not _benchmark_named(doc, start):
+            yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 
 
 # The shapes of a result claim, in English, whatever the phrasing: a check noun and a result
@@ -58,7 +61,9 @@ _RESULT = (
 # What every shape holds, as plain literals the rule's prefilter looks for ("/" for a lone count).
 SHAPE_NEEDS = LazyPattern(
     r"(?i)test|spec|check|build|lint|compil|ci|regression|smoke|e2e|pipeline|validat|tsc|clippy|mypy|ruff|jest|"
-    r"rspec|phpunit|✅|✔|☑|verified|confirmed|an `|/"
+    r"rspec|phpunit|✅|✔|☑|verified|confirmed|an `|/|%|×|times|faster|slower|"
+    r"quicker|speed|sped|improv|reduc|decreas|increas|drop|cut|shr|slow|lower|boost|shorten|better|worse|gain|saving|"
+    r"less|fewer|more|higher|smaller"
 )
 _CLAUSE_RESULT = LazyPattern(
     rf"(?i)(?<![\w-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
@@ -174,6 +179,78 @@ def _fractions(view: str) -> Iterator[tuple[int, int]]:
             yield match.start(), match.end()
 
 
+# The shape of a measured result, whatever was measured: a ratio and a comparison ("a ~20% improvement",
+# "2.8-4.4x speed improvement", "about 10x slower"), a cost measure changed by a ratio ("dropped execution
+# time of the rebase by 2%", "cuts memory use by 40%"), or a ratio that went from one value to another
+# ("improved from 88.89% to 96.67%").
+_RATIO = r"(?:~\s?|(?:about|around|roughly|nearly|almost|over|some) )?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?\s?(?:%|x(?![\w-])|×|times(?![\w-]))"
+_COMPARISON = (
+    r"(?:improvement|speed-?ups?|faster|slower|quicker|reduction|slowdown|better|worse|gain|boost|savings?|"
+    r"(?:less|fewer|lower|smaller) (?:memory|cpu|time|latency|allocations|overhead|start-?up|ram|i/o|calls|disk))"
+)
+_COST = r"(?:time|times|runtime|run-?time|latency|memory|speed|throughput|cpu|usage|overhead|allocations|start-?up|footprint|size)"
+_MEASURED = LazyPattern(
+    rf"(?i)(?<![\w.$/:=-])(?P<ratio>{_RATIO})[ \t]+(?:[\w-]+[ \t]+){{0,2}}?{_COMPARISON}(?![\w-])"
+    rf"|(?<![\w-])(?:improv|speed|sped|reduc|decreas|increas|drop|cut|shr[iu]nk|slow|lower|boost|shorten)[a-z]*"
+    rf"(?:[ \t]+(?:up|down))?(?=(?:[^.;!?\n]|\n(?![ \t]*\n)){{0,60}}?{_COST})(?:[^.;!?\n]|\n(?![ \t]*\n)){{0,80}}?"
+    rf"(?<![\w-])by[ \t]+(?P<by>{_RATIO})"
+    rf"|(?<![\w-])(?:improv|went|drop|reduc|increas|decreas|rose|fell|grew|shr[iu]nk)[a-z]*[ \t]+from[ \t]+"
+    rf"\d+(?:\.\d+)?\s?%[ \t]+to[ \t]+\d+(?:\.\d+)?\s?%"
+)
+# Words before the ratio in its clause that make it a goal, a limit or a condition ("should be 2x
+# faster", "aim for a 20% reduction", "could cut memory by half", "if it is 10x slower").
+_MEASURE_HEDGE = LazyPattern(
+    r"(?i)(?<![\w-])(?:should|must|will|would|could|can|might|may|aim|aims|target|targets|goal|expect|expected|"
+    r"if|when|unless|until|whether|hope|hopefully|try|trying|want|need|needs|not|estimate|estimates|estimated|"
+    r"projected|predicted|potential|potentially|theoretical|theoretically)(?![\w-])|n't"
+)
+# A line that introduces the measurements below it by naming the benchmark ("Benchmark (single-threaded,
+# the Chromium file list):", "Timings on a 4-core laptop:"): the claim states what was measured, on what.
+_BENCHMARK_LEAD = LazyPattern(r"(?i)(?<![\w-])(?:benchmark(?:s|ed)?|measured|measurements?|timings?|hyperfine|perf)(?![\w-])[^\n]*:[ \t]*$")
+_QUOTED_NEARBY = 8  # lines either side of a measurement that quoted output (a benchmark's table) may take
+
+
+# Where the measurement ran, when that is the author's own machine ("On my machine, this gives a ~20%
+# improvement", "about 2x faster locally"). Careful histories state measured ratios all the time, most
+# of them with a benchmark's output or a setup anyone can rerun; a ratio measured on the author's
+# machine, with nothing quoted, is the claim only the author can check.
+_PRIVATE_RUN = LazyPattern(
+    r"(?i)(?<![\w-])(?:(?:on|with|using) (?:my|our) (?:own |local |dev |work )?(?:machine|laptop|desktop|box|computer|"
+    r"system|setup|workstation|hardware|mac|macbook|pc|server)s?|locally|in my (?:tests|testing|benchmarks|runs|measurements))(?![\w-])"
+)
+
+
+def _measurements(view: str) -> Iterator[tuple[int, int]]:
+    """Spans of measured results stated as a ratio, in a sentence that says they were measured on the
+    author's own machine (see the patterns above), not goals or conditions."""
+    if not any(mark in view for mark in ("%", "x", "×", "times")):
+        return
+    for match in _MEASURED.finditer(view):
+        clause_start = max(view.rfind(stop, 0, match.start()) for stop in (". ", ".\n", ";", "!", "?", "\n\n")) + 1
+        if _MEASURE_HEDGE.search(view[clause_start : match.start()] + " " + match.group()):
+            continue
+        ends = [at for at in (view.find(stop, match.end()) for stop in (". ", ".\n", "\n\n")) if at >= 0]
+        sentence = view[max(view.rfind(stop, 0, match.start()) for stop in (". ", ".\n", "\n\n")) + 1 : min(ends, default=len(view))]
+        if _PRIVATE_RUN.search(sentence):
+            yield match.start(), match.end()
+
+
+def _near_quoted_output(doc: Doc, offset: int) -> bool:
+    """Quoted output (an indented transcript, a fenced block, a table) within a few lines of the claim:
+    the measurement's evidence, as a benchmark's before-and-after table."""
+    line = doc.position(offset)[0]
+    quoted = doc.indented_lines | doc.output_lines
+    return any(abs(number - line) <= _QUOTED_NEARBY for number in quoted)
+
+
+def _benchmark_named(doc: Doc, offset: int) -> bool:
+    """A line of the claim's paragraph, at or before it, introduces it by naming the benchmark."""
+    paragraph_start = doc.text.rfind("\n\n", 0, offset) + 2 if "\n\n" in doc.text[:offset] else 0
+    line_end = doc.text.find("\n", offset)
+    lines = doc.text[paragraph_start : len(doc.text) if line_end < 0 else line_end].split("\n")
+    return any(_BENCHMARK_LEAD.search(line) for line in lines[:-1])
+
+
 @functools.cache
 def _opening(words: tuple[str, ...]) -> re.Pattern[str]:
     alternation = "|".join(re.escape(word) for word in words)
@@ -240,7 +317,14 @@ shown", "테스트 통과", "정적 검사 fail 0". Besides these phrases it rea
 result claim in English: a check noun (tests, build, lint, type check, compilation, CI,
 regression) and a result word (passed, OK, green, successful, zero errors, ✅) in one clause
 ("Parse regression OK", "TypeScript compilation: ✅ Passing"); a count of runs ("12/12
-regression", "sweep 31/39", a lone "39/39"); a check mark before a check noun. A goal, a
+regression", "sweep 31/39", a lone "39/39"); a check mark before a check noun; a measured
+ratio in a sentence that places the run on the author's own machine ("On my machine this
+gives a ~20% improvement", "about 3x faster locally"), unless a line of its paragraph names
+the benchmark ("Benchmark (one thread, the kernel tree):"); an evidence noun that "shows"
+("real data showed", "performance testing shows"); "works perfectly", "looks perfect", "is
+now fully functional", "three known failures";
+"provides better stability"; a run on something local ("local build and test via the
+emulator", "checked against local logs"). A goal, a
 condition or a negation in the clause ("make the tests pass", "until CI is green", "no
 longer passes"), an object after the verb ("passes the flag to the linker") and the story
 of a bug ("the test passed, but the site crashed") are not claims. A claim followed by quoted output or a fenced

@@ -172,7 +172,8 @@ Repair: name what the session produced (the decision, the file, the commit) in t
 
 _DOC_DISCOURSE = """\
 What it flags: pointers to a conversation: "as discussed", "as agreed", "per our
-discussion", "the approach we settled on", "논의한 대로", "말씀하신 대로".
+discussion", "the approach we settled on", "addresses the concerns" (with no place the
+concerns were raised), "논의한 대로", "말씀하신 대로".
 
 Why a fresh reader fails: the discussion lives in a chat or a call the reader cannot see,
 so the reason behind the change is missing.

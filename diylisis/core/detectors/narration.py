@@ -5,10 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_findings
+from diylisis.core.detectors.claims import UNTICKED
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.terms import names_code_session
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
+
+
+_WHY_REVIEW = "narrates a private review or tool run; the reader cannot see it or check what it found"
+_FIX_REVIEW = "state the findings and the reasons for the change; drop who reviewed it privately"
 
 
 def private_reviews(doc: Doc) -> Iterator[Finding]:
@@ -19,10 +25,57 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         Category.PROCESS_NARRATION,
         "private_review",
         "prose",
-        "narrates a private review or tool run; the reader cannot see it or check what it found",
-        "state the findings and the reasons for the change; drop who reviewed it privately",
-        keep=lambda m: not names_code_session(doc, m.group()),  # "another session" of the code's own
+        _WHY_REVIEW,
+        _FIX_REVIEW,
+        keep=lambda m: not names_code_session(doc, m.group())  # "another session" of the code's own
+        and not (_ENVIRONMENT.search(m.group()) and _LINK.search(doc.line_of(m.start())))
+        and not UNTICKED.match(doc.line_of(m.start()))  # a box to tick later is a to-do, not an account
+        and not (_PULL_REQUEST_SUBJECT.search(doc.text.split("\n", 1)[0]) and not _PRIVATE_REVIEWER.search(m.group()))
+        and not _not_an_account(doc, m.start(), m.end(), plain=not _PRIVATE_REVIEWER.search(m.group())),
     )
+    if "/" in doc.claims:
+        for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
+            yield doc.finding("NP601", Category.PROCESS_NARRATION, match.start(), match.end(), _WHY_REVIEW, _FIX_REVIEW)
+
+
+def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:
+    """A review or audit the clause negates ("it wasn't caught in review") or proposes ("an audit to
+    check this would make a good clean-up"); or a plain one (no agent, nothing private) whose object it
+    names, so anyone can repeat it ("found during an audit of the flag table")."""
+    clause_start = max(doc.prose.rfind(stop, 0, start) for stop in (". ", ".\n", ";", "\n\n")) + 1
+    ends = [at for at in (doc.prose.find(stop, end) for stop in (". ", ".\n", ";", ":", ",", "(", "\n\n")) if at >= 0]
+    before, after = doc.prose[clause_start:start], doc.prose[end : min(ends, default=len(doc.prose))]
+    return bool(_NEGATED_BEFORE.search(before) or _PROPOSED_AFTER.search(after) or plain and _OBJECT_NAMED.match(after))
+
+
+_NEGATED_BEFORE = LazyPattern(r"(?i)(?<![\w-])(?:not|never|no|nobody|nothing|without)(?![\w-])|n't\b")
+_PROPOSED_AFTER = LazyPattern(r"(?i)(?<![\w-])(?:would|could|should|might)(?![\w-])")
+_OBJECT_NAMED = LazyPattern(r"(?i)\s+of\s+(?:the|this|that|these|our|its|every|all)\s+\w")
+
+
+# An agent's slash command run on the work ("checked via /ground", "surfaced while running `/claim
+# --review`", "(Codex + /frame checker)"): a word after a lone slash, bare or opening a code span. Root
+# folders of a machine ("via /proc", "into /tmp") are paths, and a second slash or a dot makes a path.
+_ROOT_FOLDERS = "tmp|proc|dev|usr|etc|opt|bin|sbin|var|home|root|mnt|srv|sys|boot|lib|lib64|run|media|nix|private|users|volumes"
+_SLASH_COMMAND_RUN = LazyPattern(
+    rf"(?i)(?:(?<![\w-])(?:via|using|with|ran|running|through)|\((?:codex|claude|gemini|copilot|cursor) ?[+&,]) `?"
+    rf"/(?!(?:{_ROOT_FOLDERS})(?![\w-]))[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/.-])"
+)
+
+
+# A squash-merged pull request names its number at the end of the subject ("Fix the cache (#1304)"):
+# "flagged during review" there is the pull request's review, which the host shows. A reviewer named as
+# an agent or qualified as private is still narration.
+_PULL_REQUEST_SUBJECT = LazyPattern(r"\(#\d+\)\s*$")
+_PRIVATE_REVIEWER = LazyPattern(
+    r"(?i)(?<!\w)(?:codex|claude|gemini|copilot|cursor|gpt[\w.-]*|opus|sonnet|chatgpt|grok|deepseek|agents?|"
+    r"sub-?agents?|llm|ai|model|internal|private|offline|off-list|adversarial|independent|red-team|cross(?:-\w+)?|"
+    r"ensemble|multi-agent|sandbox|session)(?!\w)|/"
+)
+# A run on a shared environment is evidenced by a link to it on the same line ("Tested on staging:
+# https://ci.example.org/runs/42")
+_ENVIRONMENT = LazyPattern(r"(?i)(?<![\w-])(?:staging|prod|production)(?![\w-])")
+_LINK = LazyPattern(r"https?://")
 
 
 def user_decisions(doc: Doc) -> Iterator[Finding]:
@@ -35,15 +88,45 @@ def user_decisions(doc: Doc) -> Iterator[Finding]:
         "prose",
         "cites a decision made in a conversation the reader never saw",
         "state the decision and its reason as the record's own; link a public issue if one exists",
+        keep=lambda m: not (_VENUE.search(m.group()) and _PUBLIC_RECORD_AFTER.search(_rest_of_paragraph(doc, m.end()))),
     )
+
+
+# A chat, a call or a channel named as where something was discussed ("after discussions on IRC")
+_VENUE = LazyPattern(
+    r"(?i)(?<![\w-])(?:irc|matrix|gitter|telegram|wechat|mattermost|slack|discord|zoom|teams|online|calls?|meetings?|"
+    r"stand-?ups?|syncs?|huddles?|chats?)(?![\w-])"
+)
+# The paragraph goes on to name where the discussion is on record: "a discussion on IRC and on several
+# issues", "follows a discussion on IRC. For more, see the pull request": the reader can read it there.
+_PUBLIC_RECORD_AFTER = LazyPattern(
+    r"(?i)(?<![\w-])(?:issues?|pull requests?|PR|mailing list|thread|https?://)(?![\w-])|#\d+|\[\d+\]"
+)
+_AFTER_LIMIT = 160
+
+
+def _rest_of_paragraph(doc: Doc, offset: int) -> str:
+    """The text after offset up to the end of its paragraph (at most _AFTER_LIMIT characters)."""
+    rest = doc.text[offset : offset + _AFTER_LIMIT]
+    blank = rest.find("\n\n")
+    return rest if blank < 0 else rest[:blank]
 
 
 _DOC_REVIEW = """\
 What it flags: narration of private reviews and tool runs: "cross-reviewed with codex",
 "from adversarial review", "convergent findings (2/2 reviewer agreement)", "surfaced while
 running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
-"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과". Pointing at the
-review of a numbered pull request on the host is not narration.
+"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", "review of the
+rewrite turned up", an agent's slash command run on the text ("checked via /ground", "while
+running `/claim`", "(Codex + /frame)"; root folders such as /proc are paths), and
+what the author did on a shared environment ("test-deploying on staging", "deleted the
+files on the staging servers"; a link to the run on the same line evidences it). Pointing
+at the review of a numbered pull request on the host is not narration, nor a review in a
+squash-merged pull request (its subject ends "(#N)") unless the reviewer is named as an
+agent or the review as private, nor a review in a checklist box still to tick, nor one the
+clause negates ("it was not caught in review") or proposes ("an audit ... would make a good
+clean-up"), nor a plain one whose object it names ("found during an audit of the flag
+table"), which anyone can repeat.
 
 Why a fresh reader fails: the review happened in the author's session; the reader cannot
 see what it examined, so "found by review" is no evidence and no reason.
@@ -56,10 +139,12 @@ Repair: keep the finding and its reason; drop who reviewed what, privately.
 
 _DOC_USER = """\
 What it flags: decisions, requests and approvals from a chat or a call: "the user decided",
-"User requested:", a sentence or list item opening "User asked …", "User wanted …", "at the
-user's request", "came up in the call yesterday", "worked through with Karl", "사용자 결정",
+"User requested:", a sentence or list item opening "User asked …", "User wanted …", "User approved …", "at the
+user's request", "came up in the call yesterday", "after discussions on IRC", "this came up
+online", "we've heard reports of", "worked through with Karl", "사용자 결정",
 "사용자 요청", "사용자 승인", "지시에 따라", "브리프에 명시". "The user requested" inside a
-sentence about what the program does is not flagged.
+sentence about what the program does is not flagged, nor a discussion whose paragraph goes
+on to name where it is on record (an issue, a pull request, a list, a link).
 
 Why a fresh reader fails: the conversation is not part of the repository; the reader
 cannot tell what was decided, by whom, or why.
@@ -80,7 +165,7 @@ RULES = (
         doc=_DOC_REVIEW,
         detect=private_reviews,
         lexicon_keys=("private_review",),
-        requires=("private_review",),
+        requires=("private_review", _SLASH_COMMAND_RUN),
     ),
     Rule(
         id="NP602",

@@ -204,6 +204,15 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
             yield from _key_finding(doc, match)
 
 
+def _cited_by_own_change(doc: Doc, key: str) -> bool:
+    """The commit's own change cites the key in parentheses, as a code comment citing the ticket does
+    ("// slot fields (gt-h5sza)"): that carries the tracker's label into the tree and defines nothing
+    the reader can open. A tree that also holds the key as a quoted value (a committed tracker export,
+    `"id":"bd-12"`) defines it."""
+    context = doc.context
+    return context is not None and context.in_change(f"({key})") and not context.mentions(f'"{key}"')
+
+
 @functools.cache
 def _public_prefixes(lexicon: Lexicon) -> frozenset[str]:
     # keyed by the lexicon: hashing its 65 prefixes on every call cost more than the rule's search
@@ -213,7 +222,7 @@ def _public_prefixes(lexicon: Lexicon) -> frozenset[str]:
 def _key_finding(doc: Doc, match: re.Match[str]) -> Iterator[Finding]:
     key = match.group()
     url = doc.settings.tracker_url(key)
-    if url is None and _defined(doc, key):
+    if url is None and _defined(doc, key) and not _cited_by_own_change(doc, key):
         return
     yield doc.finding(
         "SI206",
@@ -298,7 +307,8 @@ Repair: drop the agent's name; commit authorship and trailers already record who
 
 _DOC_KEY = """\
 What it flags: issue keys of a tracker ("ABC-123", "bd-a1b2", "bd-o0u.6", "dolt-am0wf")
-that no committed file mentions and that [detect] trackers does not map to a URL. Public
+that no committed file mentions and that [detect] trackers does not map to a URL. A key the
+commit's own change adds to the tree (a code comment citing the ticket) is still a key. Public
 identifier families (UTF-8, SHA-256, RFC-7231, CVE-..., SEP-...) are not keys; nor are
 versions ("ld-1167") and two-letter abbreviations ("gcc-rs"). When config maps the prefix, the
 finding carries the full URL as its resolution.

@@ -107,7 +107,7 @@ def test_narration_is_found_by_its_shape(body: str, rule: str, token: str) -> No
         "When the user asked for help, print the usage.",
         "Several users reported a crash on start-up.",
         "From user feedback: the example was confusing.",
-        "This follows a discussion on IRC with the maintainers.",
+        "This follows a discussion on IRC with the maintainers, summed up in issue 412.",
     ],
 )
 def test_program_behaviour_and_public_feedback_are_not_narration(body: str) -> None:
