@@ -146,3 +146,20 @@ def tree(repo: Path) -> PygitContext:
 def test_a_tracked_path_inside_chinese_text_is_no_untracked_path(tree: PygitContext) -> None:
     assert findings("修复导出\n\n更新src/export.py的逻辑。", tree) == []
     assert findings("修复导出\n\n更新src/missing.py的逻辑。", tree) == [("EP507", "src/missing.py")]
+
+
+def test_the_cjk_ranges_hold_each_script_and_its_punctuation() -> None:
+    import re
+
+    from diylisis.core.cjk import CJK_LETTERS, CJK_PUNCTUATION, HAN, HANGUL, KANA
+
+    for ranges, inside, outside in (
+        (HAN, "汉漢㐀", "かカ한a"),
+        (KANA, "かカㇰ", "汉한a"),
+        (HANGUL, "한ㄱᄀ", "汉かa"),
+        (CJK_LETTERS, "汉かカ한ㄱ", "aé。，"),
+        (CJK_PUNCTUATION, "、。「」（），：", "汉か한a."),
+    ):
+        pattern = re.compile(f"[{ranges}]")
+        assert all(pattern.fullmatch(c) for c in inside), inside
+        assert not any(pattern.fullmatch(c) for c in outside), outside
