@@ -55,6 +55,8 @@ def test_chinese_and_japanese_ship_lexicons() -> None:
         ("修复导出\n\n前端现在可以正常构建。", "UC701", "现在可以正常构建"),
         ("修复导出\n\n测试结果：\n- TestExportRows: PASS", "UC701", "测试结果：\n- TestExportRows: PASS"),
         ("修复导出\n\n--bug=1023456 --user=张三 【导出】空文件", "SI203", "bug=1023456"),
+        ("修复导出\n\n经测试，功能正常。", "UC701", "经测试，功能正常"),
+        ("修复导出\n\n已在本地验证，结果无误。", "UC701", "已在本地验证，结果无误"),
     ],
 )
 def test_chinese_residue_is_found(text: str, rule: str, token: str) -> None:
@@ -98,6 +100,7 @@ def test_japanese_residue_is_found(text: str, rule: str, token: str) -> None:
         "修复登录\n\n登录验证通过后跳转首页。",
         "新增审查\n\n添加独立审查代理的定义。",  # an agent the change adds
         "修复导出\n\n两种方案一致时不再提示。",
+        "修复导出\n\n经测试，空行在 Windows 上读作两个换行。",  # a finding, not a result
         "エクスポートを修正\n\nテストが通るように期待値を直した。",  # a purpose
         "エクスポートを修正\n\nユーザーが選択したファイルを開く。",
         "ログインを修正\n\n現在のセッションのトークンを更新する。",
