@@ -29,6 +29,7 @@ HISTORIES = (
     "BurntSushi/ripgrep",
     "git/git",
     "dromara/Sa-Token",
+    "xuxueli/xxl-job",
     "pypa/pip",
     "sharkdp/fd",
 )

@@ -77,7 +77,7 @@ ALLOWED = frozenset({
     "diylisis.core.detectors.rule", "diylisis.core.detectors.session", "diylisis.core.detectors.settings",
     "diylisis.core.detectors.suppressions",
     "diylisis.core.detectors.terms", "diylisis.core.detectors.text",
-    "diylisis.core.safe_text", "diylisis.core", "diylisis.core.generated", "diylisis.core.skip",
+    "diylisis.core.safe_text", "diylisis.core", "diylisis.core.generated", "diylisis.core.skip", "diylisis.core.cjk",
     "diylisis.core.detectors.prefilter", "diylisis.core.lazy_pattern",
     "diylisis.edges.user_cache",
     # the layer packages (DESIGN.md, Layout), and F0's file-system guard and F5's choice of

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 
+from diylisis.core.cjk import HAN, HANGUL, KANA
+
 # (language, letters of its script): CJK first, as a line of kana and Chinese characters is Japanese
 _SCRIPTS = (
-    ("ko", re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")),
-    ("ja", re.compile("[\u3040-\u30ff\u31f0-\u31ff]")),
-    ("zh", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
+    ("ko", re.compile(f"[{HANGUL}]")),
+    ("ja", re.compile(f"[{KANA}]")),
+    ("zh", re.compile(f"[{HAN}]")),
     ("und-Cyrl", re.compile("[\u0400-\u04ff\u0500-\u052f]")),
     ("el", re.compile("[\u0370-\u03ff\u1f00-\u1fff]")),
     ("und-Arab", re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")),

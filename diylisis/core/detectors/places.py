@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from diylisis.core.cjk import CJK_LETTERS, CJK_TEXT
 from diylisis.core.detectors._match import lexicon_findings
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import TRACE_LINE, Doc
@@ -16,9 +17,7 @@ from diylisis.core.model import Category, Finding, Severity
 # A path ends at a space, a quote or bracket, or CJK text and punctuation ("/tmp/run.log。계속"):
 # Chinese and Japanese put no space after a path. A run of CJK letters stays in the path only
 # as a name with an extension or a folder ("/tmp/日志.txt", "docs/设计/a.md").
-_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff"
-_TAIL = rf"(?:[^\s`'\"),;\]{_CJK}]|[{CJK_LETTERS}]+(?=\.[A-Za-z0-9]|[/\\]))"
+_TAIL = rf"(?:[^\s`'\"),;\]{CJK_TEXT}]|[{CJK_LETTERS}]+(?=\.[A-Za-z0-9]|[/\\]))"
 TEMP_PATH = LazyPattern(
     r"(?:/(?<![A-Za-z0-9_.~/-]/)(?:tmp|var/tmp|private/tmp|private/var/folders|var/folders|dev/shm)"
     r"|%(?<![\w.~/-]%)(?:TEMP%|TMP%)|\$(?<![\w.~/-]\$)TMPDIR"
@@ -27,7 +26,7 @@ TEMP_PATH = LazyPattern(
 )
 MACHINE_PATH = LazyPattern(
     r"(?<![A-Za-z0-9_.~/-])(?:/Users/|/home/|[A-Za-z]:\\Users\\|/mnt/|/Volumes/|/media/)"
-    rf"(?P<owner>[^\s/\\`'\"),;{_CJK}]+)(?:[/\\]{_TAIL}*)?"
+    rf"(?P<owner>[^\s/\\`'\"),;{CJK_TEXT}]+)(?:[/\\]{_TAIL}*)?"
     rf"|(?<![\w.~/-])~/(?!\.){_TAIL}+"
     rf"|(?<![\w.~/-])(?:%USERPROFILE%|%APPDATA%|%LOCALAPPDATA%){_TAIL}*"
     rf"|(?<![\w\\?])[D-Zd-z]:\\(?!Windows\\|Program Files){_TAIL}+"

@@ -6,8 +6,8 @@ import functools
 import re
 from collections.abc import Iterator
 
+from diylisis.core.cjk import CJK_LETTERS
 from diylisis.core.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
-from diylisis.core.detectors.places import CJK_LETTERS
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
 from diylisis.core.lazy_pattern import LazyPattern

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import re
 
+from diylisis.core.cjk import CJK_LETTERS, HANGUL
 from diylisis.core.phases import repair
 
 SENTENCE_MARKS = ".!?。！？"
 CLAUSE_MARKS = ",;，；、"
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+CJK = re.compile(f"[{CJK_LETTERS}]")
 LIST_MARKER = r"[ \t]*(?:[-*+]|\d+[.)]|#+)[ \t]+"
 
 # words that only lead into the phrase after them: left alone, they dangle
@@ -98,7 +99,7 @@ def _ends_phrase(text: str, end: int) -> bool:
 
 def _with_particle(text: str, end: int) -> int:
     rest = text[end:]
-    korean = bool(re.match(r"[\uac00-\ud7af]", rest))
+    korean = bool(re.match(f"[{HANGUL}]", rest))
     for particle in (KO_PARTICLES if korean else JA_PARTICLES):
         if rest.startswith(particle):
             after = rest[len(particle):len(particle) + 1]

@@ -47,6 +47,16 @@ def test_chinese_and_japanese_ship_lexicons() -> None:
         ("修复导出\n\n改动后 42 个测试全部通过。", "UC701", "42 个测试全部通过"),
         ("修复导出\n\n格式检查通过：无告警。", "UC701", "格式检查通过"),
         ("修复导出\n\n本地跑过，没问题。", "UC701", "本地跑过，没问题"),
+        ("修复导出\n\n全量测试通过（12 个文件）。", "UC701", "全量测试通过"),
+        ("修复导出\n\n验证：\n- 导出格式验证通过\n- 页面渲染正常", "UC701", "导出格式验证通过"),
+        ("修复导出\n\n验证：\n- 导出格式验证通过\n- 页面渲染正常", "UC701", "页面渲染正常"),
+        ("修复导出\n\n✅ 生产构建成功", "UC701", "生产构建成功"),
+        ("修复导出\n\n改动已通过 lint 和单元测试验证。", "UC701", "已通过 lint 和单元测试验证"),
+        ("修复导出\n\n前端现在可以正常构建。", "UC701", "现在可以正常构建"),
+        ("修复导出\n\n测试结果：\n- TestExportRows: PASS", "UC701", "测试结果：\n- TestExportRows: PASS"),
+        ("修复导出\n\n--bug=1023456 --user=张三 【导出】空文件", "SI203", "bug=1023456"),
+        ("修复导出\n\n经测试，功能正常。", "UC701", "经测试，功能正常"),
+        ("修复导出\n\n已在本地验证，结果无误。", "UC701", "已在本地验证，结果无误"),
     ],
 )
 def test_chinese_residue_is_found(text: str, rule: str, token: str) -> None:
@@ -84,6 +94,13 @@ def test_japanese_residue_is_found(text: str, rule: str, token: str) -> None:
         "修复导出\n\n按照约定，批量接口不带后缀。",  # by convention
         "修复导出\n\n用户选择文件后开始上传。",
         "修复登录\n\n获取当前会话的令牌时不再抛出异常。",  # login-session code
+        "修复导出\n\n- [ ] 构建成功",  # a box still to tick
+        "修复导出\n\n- 确保构建成功",
+        "修复登录\n\n如果验证通过，返回令牌。",  # what the code does
+        "修复登录\n\n登录验证通过后跳转首页。",
+        "新增审查\n\n添加独立审查代理的定义。",  # an agent the change adds
+        "修复导出\n\n两种方案一致时不再提示。",
+        "修复导出\n\n经测试，空行在 Windows 上读作两个换行。",  # a finding, not a result
         "エクスポートを修正\n\nテストが通るように期待値を直した。",  # a purpose
         "エクスポートを修正\n\nユーザーが選択したファイルを開く。",
         "ログインを修正\n\n現在のセッションのトークンを更新する。",
@@ -132,3 +149,20 @@ def tree(repo: Path) -> PygitContext:
 def test_a_tracked_path_inside_chinese_text_is_no_untracked_path(tree: PygitContext) -> None:
     assert findings("修复导出\n\n更新src/export.py的逻辑。", tree) == []
     assert findings("修复导出\n\n更新src/missing.py的逻辑。", tree) == [("EP507", "src/missing.py")]
+
+
+def test_the_cjk_ranges_hold_each_script_and_its_punctuation() -> None:
+    import re
+
+    from diylisis.core.cjk import CJK_LETTERS, CJK_PUNCTUATION, HAN, HANGUL, KANA
+
+    for ranges, inside, outside in (
+        (HAN, "汉漢㐀", "かカ한a"),
+        (KANA, "かカㇰ", "汉한a"),
+        (HANGUL, "한ㄱᄀ", "汉かa"),
+        (CJK_LETTERS, "汉かカ한ㄱ", "aé。，"),
+        (CJK_PUNCTUATION, "、。「」（），：", "汉か한a."),
+    ):
+        pattern = re.compile(f"[{ranges}]")
+        assert all(pattern.fullmatch(c) for c in inside), inside
+        assert not any(pattern.fullmatch(c) for c in outside), outside
