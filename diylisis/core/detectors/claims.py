@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_matches
 from diylisis.core.detectors.rule import Rule
-from diylisis.core.detectors.text import Doc
+from diylisis.core.detectors.text import Doc, quoted_output_near
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
@@ -27,7 +27,9 @@ def _evidenced(doc: Doc, offset: int) -> bool:
     if CI_LINK.search(line) or UNTICKED.match(line):
         return True
     after = doc.text[offset : offset + 400].split("\n")[1:4]
-    return any(a.lstrip().startswith(("```", "~~~", "> ")) for a in after if a.strip())
+    if any(a.lstrip().startswith(("```", "~~~", "> ")) for a in after if a.strip()):
+        return True
+    return quoted_output_near(doc, offset)
 
 
 def pass_claims(doc: Doc) -> Iterator[Finding]:
@@ -243,8 +245,9 @@ regression) and a result word (passed, OK, green, successful, zero errors, ✅) 
 regression", "sweep 31/39", a lone "39/39"); a check mark before a check noun. A goal, a
 condition or a negation in the clause ("make the tests pass", "until CI is green", "no
 longer passes"), an object after the verb ("passes the flag to the linker") and the story
-of a bug ("the test passed, but the site crashed") are not claims. A claim followed by quoted output or a fenced
-block, or with a CI link on its line, is evidenced. Test counts that assert nothing
+of a bug ("the test passed, but the site crashed") are not claims. A claim followed by quoted output or
+a fenced block, a claim whose sentence ends in a colon before quoted output ("Benchmarked on …:" and its
+table), or with a CI link on its line, is evidenced. Test counts that assert nothing
 ("Rust 197 tests") and unticked template boxes are not claims.
 
 Why a fresh reader fails: the run happened on the author's machine; the reader cannot

@@ -316,8 +316,22 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
         ) or previous_quoted and len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
         if quoted:
             out.update(range(start, end))
+        elif not flag:
+            out.update(_introduced_lines(lines, start, end))
         previous, previous_quoted = paragraph, quoted
     return frozenset(out)
+
+
+def _introduced_lines(lines: list[str], start: int, end: int) -> range:
+    """0-based lines of a margin paragraph that quote output under the line introducing them: a
+    line closing with a colon, then only lines indented by two spaces or more, the first no list
+    item ("Timings (best of 5):" and the table under it, no blank line between)."""
+    for number in range(start, end - 1):
+        if lines[number].rstrip().endswith(":") and not lines[number].startswith((" ", "\t")):
+            rest = lines[number + 1 : end]
+            if all(line.startswith(("  ", "\t")) for line in rest) and not LIST_ITEM.match(rest[0]):
+                return range(number + 1, end)
+    return range(0)
 
 
 _SHELL_FENCES = frozenset({"sh", "bash", "shell", "zsh", "fish", "console", "shell-session", "powershell", "ps1",
@@ -494,6 +508,74 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
         position = end
     out.append(text[position:])
     return "".join(out)
+
+
+# A sentence ends at one of these marks followed by a blank or the end ("2.20GHz" is no end).
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+# What a caption under quoted figures opens with: "Measured on a laptop, Ubuntu 24.04."
+_MEASUREMENT_CAPTION = re.compile(r"(?i)(?:measured|benchmarked|timed|profiled)(?![\w-])")
+_CAPTIONS = 2  # prose paragraphs ending in a colon that may stand between a claim and its output
+
+
+def quoted_output_near(doc: Doc, offset: int) -> bool:
+    """The claim at offset comes with the output that backs it, so the record itself carries
+    what a reader needs to check it ("Benchmarked on a 1.8M-commit repository:" and its table).
+
+    After: the claim's sentence closes its paragraph with a colon, and the next paragraph, past
+    at most two short captions that also end in a colon ("Cold cache:"), is quoted output (an
+    indented transcript, a fence, a quote or a table). Before: the claim is a one-sentence
+    paragraph opening with a measurement word right under quoted output that holds figures, the
+    caption of that output ("Measured on a laptop, Ubuntu 24.04.").
+    """
+    lines = doc.text.split("\n")
+    line, _ = doc.position(offset)
+    claim_line = line - 1
+
+    def quoted(number: int) -> bool:
+        return (
+            number + 1 in doc.indented_lines
+            or number + 1 in doc.output_lines
+            or lines[number].lstrip().startswith(("```", "~~~", ">"))
+        )
+
+    def paragraph_end(number: int) -> int:
+        while number + 1 < len(lines) and lines[number + 1].strip() and not quoted(number + 1):
+            number += 1
+        return number
+
+    end = paragraph_end(claim_line)
+    claim = doc.text[offset : doc.line_starts[end] + len(lines[end])].rstrip()
+    if claim.endswith(":") and not _SENTENCE_END.search(claim[:-1]):
+        number, captions = end + 1, 0
+        while number < len(lines):
+            if not lines[number].strip():
+                number += 1
+                continue
+            if quoted(number):
+                return True
+            caption_end = paragraph_end(number)
+            if captions == _CAPTIONS or caption_end - number > 2 or not lines[caption_end].rstrip().endswith(":"):
+                break
+            captions += 1
+            number = caption_end + 1
+    start = claim_line
+    while start and lines[start - 1].strip() and not quoted(start - 1):
+        start -= 1
+    above = start - 1
+    while above >= 0 and not lines[above].strip():
+        above -= 1
+    if (
+        above < 0
+        or doc.text[doc.line_starts[start] : offset].strip()
+        or not _MEASUREMENT_CAPTION.match(doc.text, offset)
+        or len(_SENTENCE_END.findall(claim)) > 1
+        or not quoted(above)
+    ):
+        return False
+    first = above
+    while first and lines[first - 1].strip() and quoted(first - 1):
+        first -= 1
+    return any(character.isdigit() for character in "".join(lines[first : above + 1]))
 
 
 def sentences(view: str) -> Iterator[tuple[int, int]]:
