@@ -83,3 +83,31 @@ def test_quoted_output_near_reads_the_claims_own_sentence() -> None:
     doc = _doc(PROFILE_THEN_FIGURES)
     assert quoted_output_near(doc, doc.text.index("Profiling shows"))
     assert not quoted_output_near(doc, doc.text.index("walk: stop"))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "It documents the steps to install the demo app so that all tests pass.",
+        "Get the tests passing again",
+        "The helper may be missing on some systems, even though\ntests still pass there.",
+        "Each header lists what it needs to\ncompile successfully.",
+        "The option --no-color-lint passed to the runner is now ignored.",
+        "We die() before any lookup, so the performance impact is negligible.",
+        "ci: rerun the workflow for a second validation pass",
+    ],
+)
+def test_a_pass_phrase_framed_as_goal_concession_name_or_noun_is_no_claim(body: str) -> None:
+    assert _blocking(f"Adjust the runner\n\n{body}\n") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("- see the guide for the steps\n- all tests are passing with `make test`", "all tests are passing"),
+        ("Rework the parser. All tests pass.", "All tests pass"),
+        ("The lint pass found nothing; tests pass now.", "tests pass now"),
+    ],
+)
+def test_a_pass_claim_in_its_own_clause_still_blocks(body: str, token: str) -> None:
+    assert ("UC701", token) in _blocking(f"Adjust the runner\n\n{body}\n")
