@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_findings
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.terms import names_code_session
 from diylisis.core.detectors.text import Doc
+from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
 
@@ -21,8 +23,31 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         "prose",
         "narrates a private review or tool run; the reader cannot see it or check what it found",
         "state the findings and the reasons for the change; drop who reviewed it privately",
-        keep=lambda m: not names_code_session(doc, m.group()),  # "another session" of the code's own
+        keep=lambda m: not names_code_session(doc, m.group()) and not _open_review(doc, m),
     )
+
+
+# Issue 16 (precision on careful human histories): a review nobody is named for is the project's
+# own public one ("it wasn't caught in review"); an audit of a thing the sentence names is the
+# author reading it ("found during an audit of the flag table"); an audit proposed is not narrated
+# ("An independent audit ... would make a good clean-up").
+_PLAIN_REVIEW = LazyPattern(r"(?i)^(?:surfaced|found|caught|spotted|flagged) (?:in|during) (?:code )?review$")
+_NAMED_OBJECT = LazyPattern(r"(?i)^(?:surfaced|found|caught|spotted|flagged) (?:in|during) (?:an?|the) audit$")
+_ARTICLE_BEFORE = LazyPattern(r"(?i)(?<![\w-])an? $")
+_PROPOSAL = LazyPattern(r"(?i)(?<![\w-])(?:would|could|should|might)(?![\w-])")
+
+
+def _open_review(doc: Doc, match: re.Match[str]) -> bool:
+    """The review or audit matched is the public review, the reading of a named thing, or a proposal."""
+    phrase = " ".join(match.group().split())
+    if _PLAIN_REVIEW.match(phrase):
+        return True
+    if _NAMED_OBJECT.match(phrase) and doc.prose.startswith(" of ", match.end()):
+        return True
+    if _ARTICLE_BEFORE.search(doc.prose[max(0, match.start() - 4) : match.start()]) is None:
+        return False
+    rest_of_sentence = re.split(r"[.!?](?:\s|$)", doc.prose[match.end() :], maxsplit=1)[0]
+    return _PROPOSAL.search(rest_of_sentence) is not None
 
 
 def user_decisions(doc: Doc) -> Iterator[Finding]:
@@ -43,7 +68,9 @@ What it flags: narration of private reviews and tool runs: "cross-reviewed with 
 "from adversarial review", "convergent findings (2/2 reviewer agreement)", "surfaced while
 running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
 "codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과". Pointing at the
-review of a numbered pull request on the host is not narration.
+review of a numbered pull request on the host is not narration, nor is a review nobody is named
+for ("it was not caught in review": the project's own), an audit of a thing the sentence names
+("found during an audit of the flag table") or an audit proposed ("an independent audit … would").
 
 Why a fresh reader fails: the review happened in the author's session; the reader cannot
 see what it examined, so "found by review" is no evidence and no reason.

@@ -111,3 +111,27 @@ def test_a_pass_phrase_framed_as_goal_concession_name_or_noun_is_no_claim(body: 
 )
 def test_a_pass_claim_in_its_own_clause_still_blocks(body: str, token: str) -> None:
     assert ("UC701", token) in _blocking(f"Adjust the runner\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "I forgot to drop the debug flag before sending it, and it was not caught in review.",
+        "Fix two stale rows found during an audit of the bit allocation table.",
+        "An independent audit to show that the counter can go would make a good follow-up.",
+    ],
+)
+def test_the_projects_own_review_and_an_authors_reading_are_not_private_narration(body: str) -> None:
+    assert _blocking(f"Tidy the table\n\n{body}\n") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Two races were caught in the adversarial review.", "caught in the adversarial review"),
+        ("This was found during a codex review of the branch.", "found during a codex review"),
+        ("An independent audit found three more stale rows.", "independent audit"),
+    ],
+)
+def test_private_reviews_still_block(body: str, token: str) -> None:
+    assert ("NP601", token) in _blocking(f"Tidy the table\n\n{body}\n")
