@@ -226,6 +226,9 @@ def prepare(
             indented = False
         if number in attributions:
             prose_spans.append(span)
+    prose_spans.extend(match.span() for match in _DRAWING.finditer(text))
+    if "-by: " in text:
+        prose_spans.extend((starts[n], starts[n] + len(lines[n])) for n in _credit_lines(lines, trailer_from))
     masked = _masked(text, prose_spans)
     linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
     # A literal a view holds is in the text too: most records need none of the inline patterns.
@@ -490,6 +493,22 @@ def _attribution_lines(lines: list[str], start: int) -> frozenset[int]:
         if crediting:
             out.add(number)
     return frozenset(out)
+
+
+# A diagram drawn with box-drawing and block characters ("┃ T1 ┃ T2 ┃", "█ ██"): from its first
+# such character to the end of the line, a line is a picture whose labels (T1, L2) are not prose.
+_DRAWING = re.compile("[\u2500-\u259f][^\n]*")
+_EMAIL = re.compile(r"<[^<>\s@]+@[^<>\s]+>")
+
+
+def _credit_lines(lines: list[str], trailer_from: int) -> frozenset[int]:
+    """0-based body lines before the trailer block that credit a person by name and address
+    ("Signed-off-by: Name <name@example.org>" above the body's prose): credit wherever it stands."""
+    return frozenset(
+        number
+        for number in range(1, min(trailer_from, len(lines)))
+        if ATTRIBUTION.match(lines[number]) and _EMAIL.search(lines[number])
+    )
 
 
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:

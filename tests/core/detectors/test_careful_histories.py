@@ -135,3 +135,25 @@ def test_the_projects_own_review_and_an_authors_reading_are_not_private_narratio
 )
 def test_private_reviews_still_block(body: str, token: str) -> None:
     assert ("NP601", token) in _blocking(f"Tidy the table\n\n{body}\n")
+
+
+def test_a_credit_line_above_the_body_is_not_read_as_a_tracker_key() -> None:
+    text = (
+        "tests: skip the symlink case on Windows\n\n"
+        "Signed-off-by: QRX-7 <QRX-7@users.noreply.example.org>\n\n"
+        "Windows checkouts have no symlinks, so the case cannot run there.\n"
+    )
+    assert _blocking(text) == []
+    named_in_prose = text.replace("Signed-off-by: QRX-7 <QRX-7@users.noreply.example.org>", "Tracks QRX-7.")
+    assert ("SI206", "QRX-7") in _blocking(named_in_prose)
+
+
+def test_a_drawing_is_a_picture_not_prose() -> None:
+    text = (
+        "pool: hand out the first jobs first\n\n"
+        "Jobs went to the workers in    ┃ W1 ┃ W2 ┃ W7 ┃ W9 ┃\n"
+        "a round-robin order:           ┗━━━━┻━━━━┻━━━━┻━━━━┛\n"
+    )
+    doc = _doc(text)
+    assert "W7" not in doc.prose and "round-robin order:" in doc.prose
+    assert _blocking(text) == []
