@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pygit2
 import pytest
 
 from diylisis.core.detectors import DetectSettings, detect_text, is_blocking
 from diylisis.core.detectors.lexicon import lexicon_for
 from diylisis.core.detectors.text import prepare, quoted_output_near
+from diylisis.edges.gitio.context import PygitContext
+from tests.conftest import commit, git
 
 
 def _blocking(text: str, context: object | None = None) -> list[tuple[str, str]]:
@@ -157,3 +162,34 @@ def test_a_drawing_is_a_picture_not_prose() -> None:
     doc = _doc(text)
     assert "W7" not in doc.prose and "round-robin order:" in doc.prose
     assert _blocking(text) == []
+
+
+@pytest.fixture
+def tool_repo(tmp_path: Path) -> Path:
+    git(tmp_path, "init", "-q", "-b", "main")
+    commit(
+        tmp_path,
+        "Add the state cache",
+        {"src/state.py": 'import os\n\n\ndef path(root, key):\n    return os.path.join(root, "statecache", key)\n'},
+    )
+    return tmp_path
+
+
+def test_a_glob_over_a_folder_the_code_names_is_the_programs_own_files(tool_repo: Path) -> None:
+    context = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
+    assert _blocking("Refactor the cache\n\nMove the lookup of `statecache/*.json` into one helper.\n", context) == []
+    assert ("EP507", "dumps/run_*.json") in _blocking("Refactor the cache\n\nRead `dumps/run_*.json` first.\n", context)
+
+
+def test_a_misnamed_path_to_a_file_the_change_edits_is_its_subject(tool_repo: Path) -> None:
+    commit(tool_repo, "Add the template", {".forge/TEMPLATE/settings.yml": "blank: false\n"})
+    context = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
+    assert _blocking("Add `about` to TEMPLATES/settings.yml\n", context) == []
+    assert ("EP507", "TEMPLATES/other.yml") in _blocking("Add `about` to TEMPLATES/other.yml\n", context)
+
+
+def test_a_system_header_resolves_against_the_include_path(tool_repo: Path) -> None:
+    context = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
+    text = "Include sys/types.h before sys/event.h, which is not standalone.\n"
+    assert _blocking(text, context) == []
+    assert ("EP507", "plans/event.h") in _blocking("Include plans/event.h first.\n", context)
