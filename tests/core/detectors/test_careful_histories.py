@@ -164,6 +164,11 @@ def test_a_drawing_is_a_picture_not_prose() -> None:
     assert _blocking(text) == []
 
 
+def test_as_before_alone_is_the_code_before_the_change() -> None:
+    assert _blocking("Keep an empty digest, as before\n") == []
+    assert ("DX103", "as mentioned before") in _blocking("Apply the limit as mentioned before\n")
+
+
 @pytest.fixture
 def tool_repo(tmp_path: Path) -> Path:
     git(tmp_path, "init", "-q", "-b", "main")
