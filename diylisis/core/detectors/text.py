@@ -160,8 +160,7 @@ def prepare(
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    fence: str | None = None
-    shell_fence = False
+    fence_end = 0  # the line after the fenced block being read
     indented = False
     indented_lines: set[int] = set()
     output_lines: set[int] = set()
@@ -185,28 +184,25 @@ def prepare(
         else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
     for number, line in numbered:
+        if number < fence_end:
+            continue  # masked with its fence
         start = starts[number]
         span = (start, start + len(line))
-        if number in transcript and fence is None:
+        if number in transcript:
             indented_lines.add(number + 1)
             prose_spans.append(span)
             continue
-        if fence is None and line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
+        if line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
             if line.strip():
                 indented = False
             if number in attributions:
                 prose_spans.append(span)
             continue
         opened = FENCE.match(line)
-        if fence is not None or opened:
-            prose_spans.append(span)
-            if fence is None and opened:
-                fence = opened.group(1)[0] * len(opened.group(1))
-                shell_fence = line[opened.end() :].strip().lower() in _SHELL_FENCES
-            elif opened and fence is not None and opened.group(1).startswith(fence):
-                fence = None
-            elif not shell_fence and not _COMMAND_LINE.match(line):
-                output_lines.add(number + 1)
+        if opened:
+            fence_end = _fence_end(lines, number, opened.group(1))
+            prose_spans.append((start, starts[fence_end - 1] + len(lines[fence_end - 1])))
+            output_lines.update(_fence_output(lines, number, fence_end, opened.group(1), line[opened.end() :]))
             continue
         if line.startswith("|") and number in tables:
             output_lines.add(number + 1)
@@ -340,6 +336,36 @@ def _introduced_lines(lines: list[str], start: int, end: int) -> range:
 _SHELL_FENCES = frozenset({"sh", "bash", "shell", "zsh", "fish", "console", "shell-session", "powershell", "ps1",
                            "bat", "cmd"})
 _COMMAND_LINE = re.compile(r"^\s*(?:[$%#>] |cd |pushd |export |source |\.\s+)")
+
+
+def _fence_end(lines: list[str], opening: int, marker: str) -> int:
+    """The line after the fenced block opened at line `opening` with marker (``` or ~~~ or longer):
+    after its closing fence, or the end of the text for a fence never closed (CommonMark)."""
+    for number in range(opening + 1, len(lines)):
+        if _closes(lines[number], marker):
+            return number + 1
+    return len(lines)
+
+
+def _closes(line: str, marker: str) -> bool:
+    """The line closes a fence opened with marker: the same character, at least as many, nothing after."""
+    closing = FENCE.match(line)
+    return closing is not None and closing.group(1).startswith(marker) and not line[closing.end() :].strip()
+
+
+def _fence_output(lines: list[str], opening: int, end: int, marker: str, info: str) -> Iterator[int]:
+    """1-based lines of the fenced block from line `opening` to end (exclusive) that quote output:
+    its content lines but commands (a prompt, `cd`), and none of a fence whose info string names
+    a shell ("```bash", "```console title"); the one rule for commit messages and Markdown."""
+    words = info.split()
+    if words and words[0].lower() in _SHELL_FENCES:
+        return
+    last = end - 1 if end - 1 > opening and _closes(lines[end - 1], marker) else end
+    for number in range(opening + 1, last):
+        if not _COMMAND_LINE.match(lines[number]):
+            yield number + 1
+
+
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -370,9 +396,7 @@ def _markdown_blocks(text: str, lines: list[str]) -> tuple[set[int], set[int], s
         start, end = token.map
         if token.type == "fence":
             hidden.update(range(start, end))
-            shell = token.info.strip().split(" ")[0].lower() in _SHELL_FENCES if token.info.strip() else False
-            if not shell:
-                output.update(n + 1 for n in range(start + 1, end) if not _COMMAND_LINE.match(lines[n]))
+            output.update(_fence_output(lines, start, end, token.markup, token.info))
         elif token.type == "code_block":
             hidden.update(range(start, end))
             code.update(range(start + 1, end + 1))

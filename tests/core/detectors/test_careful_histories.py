@@ -198,3 +198,13 @@ def test_a_system_header_resolves_against_the_include_path(tool_repo: Path) -> N
     text = "Include sys/types.h before sys/event.h, which is not standalone.\n"
     assert _blocking(text, context) == []
     assert ("EP507", "plans/event.h") in _blocking("Include plans/event.h first.\n", context)
+
+
+def test_fences_follow_one_rule_in_commit_messages_and_markdown() -> None:
+    text = "Fix the loader\n\n```bash title\n$ make\nok\n```\n\n```\nerror: no loader\n```python\nmore\n```\n\nAfter.\n"
+    settings = DetectSettings()
+    as_message = prepare(text, lexicon_for(settings.languages), settings)
+    as_markdown = prepare(text, lexicon_for(settings.languages), settings, markdown=True)
+    # a shell fence quotes commands; "```python" inside a plain fence is content, not its close
+    assert as_message.output_lines == as_markdown.output_lines == frozenset({9, 10, 11})
+    assert "more" not in as_message.prose and "After." in as_message.prose
