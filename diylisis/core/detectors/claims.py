@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_matches
 from diylisis.core.detectors.rule import Rule
-from diylisis.core.detectors.text import Doc, quoted_output_near
+from diylisis.core.detectors.text import Doc, quoted_output_near, titles_a_test_change
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
@@ -240,6 +240,8 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
             continue
         if _continues_sentence(doc, start):
             continue  # "...and I\ntested that": a wrapped line, not a sentence start
+        if titles_a_test_change(doc, start):
+            continue
         yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 
 
@@ -293,7 +295,9 @@ Repair: attach the output or a CI link, or drop the claim.
 
 _DOC_OPENING = """\
 What it flags: sentences or list items that open with a bare past participle claiming a
-check: "Verified with …", "Tested by …", "Measured on …", "Confirmed …".
+check: "Verified with …", "Tested by …", "Measured on …", "Confirmed …". The subject line
+of a commit whose change adds or removes tests ("Tested the retry timeout") names those
+tests and is not flagged.
 
 Why a fresh reader fails: no subject, no output, no recipe to rerun: the claim cannot be
 checked.

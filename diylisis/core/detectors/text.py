@@ -621,6 +621,17 @@ def quoted_output_near(doc: Doc, offset: int) -> bool:
     return any(character.isdigit() for character in "".join(lines[first : above + 1]))
 
 
+def titles_a_test_change(doc: Doc, offset: int) -> bool:
+    """The offset lies in the subject line of a commit whose change adds or removes test code (a
+    path or line holding "test"): "Tested the retry timeout" as the title of such a change names
+    the tests it adds, not a run the author reports."""
+    subject_end = doc.text.find("\n")
+    if 0 <= subject_end <= offset or not doc.has_tree:
+        return False
+    assert doc.context is not None
+    return doc.context.in_change("test")
+
+
 def sentences(view: str) -> Iterator[tuple[int, int]]:
     """Spans of sentences or list items in a view (for rules that need a sentence's context)."""
     for match in re.finditer(r"[^\n.!?。]+(?:[.!?。]|$)", view, re.M):

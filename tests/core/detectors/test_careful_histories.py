@@ -208,3 +208,15 @@ def test_fences_follow_one_rule_in_commit_messages_and_markdown() -> None:
     # a shell fence quotes commands; "```python" inside a plain fence is content, not its close
     assert as_message.output_lines == as_markdown.output_lines == frozenset({9, 10, 11})
     assert "more" not in as_message.prose and "After." in as_message.prose
+
+
+def test_a_tested_subject_titles_the_tests_its_change_adds(tool_repo: Path) -> None:
+    commit(tool_repo, "Tested the cache timeout", {"tests/test_cache.py": "def test_timeout():\n    assert True\n"})
+    context = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
+    assert _blocking("Tested the cache timeout\n", context) == []
+    assert ("UC702", "Tested on Windows and Linux") in _blocking(
+        "Add the cache timeout\n\nTested on Windows and Linux.\n", context
+    )
+    commit(tool_repo, "Tested on Windows", {"src/cache.py": "TIMEOUT = 5\n"})
+    code_only = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
+    assert ("UC702", "Tested on Windows") in _blocking("Tested on Windows\n", code_only)
