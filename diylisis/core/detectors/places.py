@@ -54,7 +54,9 @@ REL_PATH = LazyPattern(
 )
 # ref namespaces, diff prefixes (a/x.c b/x.c), numbers
 _PATH_NOT_A_FILE = LazyPattern(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b)/|^[\d/.*-]+$|^\.+/?$")
-_SYSTEM_HEADER = re.compile(r"^(?:sys|linux|asm|asm-generic|net|netinet6?|arpa|machine|bits|mach|uapi)/[\w/.-]+\.h$")
+# A C or C++ header ("sys/param.h", "openssl/ssl.h", "netlink/*.h") resolves against the include
+# path (the system's, a dependency's), not the tree; "HTTP/1.x" is a protocol and its version.
+_INCLUDE_OR_PROTOCOL = re.compile(r"\.(?:h|hh|hpp|hxx)$|^[A-Z][A-Z0-9]*/\d")
 _BUILD_OUTPUT = re.compile(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
 _FILE_LIKE = re.compile(r"^[^.].*\.[A-Za-z]{1,6}$")
 # The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
@@ -197,8 +199,8 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             continue  # "A/file...except" is elided prose; ".gitignore/.rgignore/.ignore" lists files
         if _changed(doc, bare) or _changed(doc, bare.rsplit("/", 1)[-1]):
             continue  # the commit's change holds the path or its file (a fixture, a file it writes or edits)
-        if _globs_code_folder(doc, bare) or _SYSTEM_HEADER.match(bare):
-            continue  # "sys/param.h" resolves against the system's include path, not the tree
+        if _globs_code_folder(doc, bare) or _INCLUDE_OR_PROTOCOL.search(bare):
+            continue
         # A missing file in a folder the reader has is often generated (po/git.pot), renamed or a
         # placeholder; a folder that does not exist at all (plans/…) is a place only the author had.
         parent = bare.rsplit("/", 1)[0]

@@ -193,11 +193,11 @@ def test_a_misnamed_path_to_a_file_the_change_edits_is_its_subject(tool_repo: Pa
     assert ("EP507", "TEMPLATES/other.yml") in _blocking("Add `about` to TEMPLATES/other.yml\n", context)
 
 
-def test_a_system_header_resolves_against_the_include_path(tool_repo: Path) -> None:
+def test_a_header_resolves_against_the_include_path_and_a_protocol_is_no_path(tool_repo: Path) -> None:
     context = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
-    text = "Include sys/types.h before sys/event.h, which is not standalone.\n"
+    text = "Include sys/types.h before sys/event.h, which is not standalone; see lzma/*.h and HTTP/1.x.\n"
     assert _blocking(text, context) == []
-    assert ("EP507", "plans/event.h") in _blocking("Include plans/event.h first.\n", context)
+    assert ("EP507", "plans/event.md") in _blocking("Include sys/event.h as plans/event.md says.\n", context)
 
 
 def test_fences_follow_one_rule_in_commit_messages_and_markdown() -> None:
