@@ -71,6 +71,9 @@ _FRACTION = LazyPattern(
     rf"(?i)(?<![\w/.])(?P<done>\d{{1,5}})\s?/\s?(?P<of>\d{{1,5}})(?![\w/]|\.\d)"
     rf"(?:\s+(?:[\w-]+\s+){{0,3}}?(?:{_CHECK}|cases|passing|pass(?:ed)?|green)(?![\w-]))?"
 )
+# One test's number before a pair: "test 800/847" and "test1983/1984" name two tests, not runs passed.
+_TEST_NUMBER_LEAD = LazyPattern(r"(?i)(?<![\w-])test ?$")
+_TEST_NUMBERS = LazyPattern(r"(?i)^test ?(?P<one>\d+)\s*/\s*(?P<two>\d+)$")
 _FRACTION_LEAD = LazyPattern(rf"(?i)(?:{_CHECK}|sweep|suite|run|cases)\s*:?\s*(?:(?!(?:for|of|in|on|with|and|or)\s)[\w-]+\s+)?$")
 # Words in the clause that make the result a goal, a condition or a negation, not a claim
 # ("make the tests pass", "until CI is green", "tests that pass by accident", "build no longer passes").
@@ -169,7 +172,10 @@ def _fractions(view: str) -> Iterator[tuple[int, int]]:
         done, of = int(match.group("done")), int(match.group("of"))
         if done > of or of < 2:
             continue
-        led = _FRACTION_LEAD.search(view[max(0, match.start() - 40) : match.start()].rsplit("\n", 1)[-1])
+        lead = view[max(0, match.start() - 40) : match.start()].rsplit("\n", 1)[-1]
+        if done != of and _TEST_NUMBER_LEAD.search(lead):
+            continue
+        led = _FRACTION_LEAD.search(lead)
         followed = match.end() > match.end("of")
         alone = re.match(r"\s*(?:$|[.,;:!?)])", view[match.end() :]) is not None
         if led or followed or (done == of and of >= 3 and alone):
@@ -198,12 +204,23 @@ _RESULT_WORD = LazyPattern(r"(?i)pass|succe|green|(?<![\w-])ok(?![\w-])|clean|ne
 
 def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
     """The pass phrase between start and end is a goal, a concession, part of a name or a noun."""
+    numbers = _TEST_NUMBERS.match(view[start:end])
+    if numbers:
+        return numbers.group("one") != numbers.group("two")
     if not _RESULT_WORD.search(view[start:end]):
         return False
     before = _CLAUSE_START.compiled().split(view[max(0, start - 40) : start])[-1]
     if view[start - 1 : start] == "-" or _GOAL_OR_CONCESSION.search(before):
         return True
     return bool(_SINGULAR_PASS.match(view[start:end]) and _COUNTED_RUN.search(before))
+
+
+# A check that names the test doing it: "Verified by test 2119", "Verified in test1560", "Confirmed
+# with the new test". The test is in the repository (or in this change), where the reader runs it.
+_NAMED_TEST = LazyPattern(
+    r"(?i)(?:verified|tested|confirmed|validated)\s+(?:by|in|with|using)\s+"
+    r"(?:tests?\s*\d+|the\s+(?:new|added)\s+(?:unit\s+|regression\s+)?tests?(?![\w-]))"
+)
 
 
 @functools.cache
@@ -240,7 +257,7 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
             continue
         if _continues_sentence(doc, start):
             continue  # "...and I\ntested that": a wrapped line, not a sentence start
-        if titles_a_test_change(doc, start):
+        if titles_a_test_change(doc, start) or _NAMED_TEST.match(doc.claims, start):
             continue
         yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 

@@ -220,3 +220,24 @@ def test_a_tested_subject_titles_the_tests_its_change_adds(tool_repo: Path) -> N
     commit(tool_repo, "Tested on Windows", {"src/cache.py": "TIMEOUT = 5\n"})
     code_only = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
     assert ("UC702", "Tested on Windows") in _blocking("Tested on Windows\n", code_only)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Verified by test 4127",
+        "Verified in test4127: the second handle reuses the proxy",
+        "Confirmed with the new regression test.",
+        "- test 812/905: clarify the names\n- test1402/1403: drop duplicates",
+    ],
+)
+def test_a_check_that_names_its_test_or_a_pair_of_test_numbers_is_no_bare_claim(body: str) -> None:
+    assert _blocking(f"urlparse: keep empty fragments\n\n{body}\n") == []
+
+
+@pytest.mark.parametrize(
+    ("body", "rule"),
+    [("Verified by running the suite twice.", "UC702"), ("Parser tests 12/12.", "UC701")],
+)
+def test_a_check_with_no_named_test_still_blocks(body: str, rule: str) -> None:
+    assert rule in [found for found, _ in _blocking(f"urlparse: keep empty fragments\n\n{body}\n")]
