@@ -185,8 +185,8 @@ def _fractions(view: str) -> Iterator[tuple[int, int]]:
 # Issue 16 (precision on careful human histories): what frames a pass phrase as no claim. A goal
 # or a conclusion before it ("so that all tests pass", "Get the tests passing again", "need to
 # compile successfully", "So the performance impact is negligible"), a concession ("even though
-# tests still pass"), a longer name it ends ("--no-chain-lint passed to"), a run counted as a noun
-# ("for a second validation pass").
+# tests still pass"), a modal (below), a longer name it ends ("--no-chain-lint passed to"), a run
+# counted as a noun ("for a second validation pass", "after successful `try_recv`").
 _GOAL_OR_CONCESSION = LazyPattern(
     r"(?i)(?<![\w-])(?:so|to|make|makes|making|get|gets|getting|until|once|if|when|whether|ensure|ensures|keep|keeps"
     r"|though|although)\s+(?:[A-Za-z`'-]+\s+){0,3}$"
@@ -197,6 +197,12 @@ _COUNTED_RUN = LazyPattern(
     r"(?i)(?<![\w-])(?:a|an|the|one|another|first|second|third|final|last|next|extra|separate|full|quick)\s+"
     r"(?:[\w-]+\s+)?$"
 )
+# A modal earlier in the clause makes it an expectation ("should still compile successfully",
+# "will merge this after your CI passes", "may still build successfully").
+_MODAL = LazyPattern(r"(?i)(?<![\w-])(?:should|must|will|would|could|can|may|might|shall)(?![\w-])")
+_ADJECTIVE_LEAD = LazyPattern(r"(?i)(?<![\w-])(?:a|an|the|each|every|any|after|before|on|upon|from|of|for|with)\s+$")
+# "successful" before a code name, not a command: `try_recv`, `OwnedPermit::send` (not `npm run build`).
+_SUCCESSFUL_CALL = LazyPattern(r"(?i)^successful `(?=[^`\s]*(?:::|_|\.|\(|[A-Z]))[^`\s]+`$")
 _SINGULAR_PASS = LazyPattern(r"(?i)^[\w-]*[^\Ws]\s+pass$")
 # What makes a match a result phrase: only those can be framed ("at $DAYJOB" never is).
 _RESULT_WORD = LazyPattern(r"(?i)pass|succe|green|(?<![\w-])ok(?![\w-])|clean|negligible|minimal|[✅✔☑]")
@@ -209,9 +215,11 @@ def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
         return numbers.group("one") != numbers.group("two")
     if not _RESULT_WORD.search(view[start:end]):
         return False
-    before = _CLAUSE_START.compiled().split(view[max(0, start - 40) : start])[-1]
-    if view[start - 1 : start] == "-" or _GOAL_OR_CONCESSION.search(before):
+    before = _CLAUSE_START.compiled().split(view[max(0, start - 60) : start])[-1]
+    if view[start - 1 : start] == "-" or _GOAL_OR_CONCESSION.search(before) or _MODAL.search(before):
         return True
+    if _SUCCESSFUL_CALL.match(view[start:end]) and _ADJECTIVE_LEAD.search(before):
+        return True  # "after successful `try_recv`": what the code does, not a command the author ran
     return bool(_SINGULAR_PASS.match(view[start:end]) and _COUNTED_RUN.search(before))
 
 
