@@ -37,9 +37,12 @@ CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
 LINKED_TEXT = re.compile(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
-# Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
+# Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks,
+# a tool's message after its own path or a log's "file:line:" ("/bin/ld: ...", "x.sh: line 10: ...",
+# "configure:9022: ..."), a sanitizer's SUMMARY line.
 TRACE_LINE = LazyPattern(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
+    r"|^/\S+: \S|^[\w.-]+:\d+: \S|^SUMMARY: \w*Sanitizer: "
 )
 _BLOCK_OPENER = r"(?: {0,3}(?:```|~~~|>)| {4}|\t)"
 _BLOCK_START = re.compile("^" + _BLOCK_OPENER, re.M)  # where FENCE, QUOTE or INDENTED may match

@@ -245,3 +245,16 @@ def test_a_check_that_names_its_test_or_a_pair_of_test_numbers_is_no_bare_claim(
 )
 def test_a_check_with_no_named_test_still_blocks(body: str, rule: str) -> None:
     assert rule in [found for found, _ in _blocking(f"urlparse: keep empty fragments\n\n{body}\n")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/opt/cross/bin/ld: /home/builder/out/libz.a(inflate.o): undefined reference",
+        "/Users/ci/work/_temp/step.sh: line 10: nproc: command not found",
+        "configure:9022: /home/builder/out/bin/cc -o conftest conftest.c",
+        "SUMMARY: AddressSanitizer: heap-use-after-free /home/dev/src/app/cache.c:329:26 in put",
+    ],
+)
+def test_a_tools_own_output_line_at_the_margin_quotes_the_machine(line: str) -> None:
+    assert _blocking(f"build: link zlib statically\n\nThe static build failed with:\n\n{line}\n") == []
