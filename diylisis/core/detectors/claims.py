@@ -186,7 +186,8 @@ def _fractions(view: str) -> Iterator[tuple[int, int]]:
 # or a conclusion before it ("so that all tests pass", "Get the tests passing again", "need to
 # compile successfully", "So the performance impact is negligible"), a concession ("even though
 # tests still pass"), a modal (below), a longer name it ends ("--no-chain-lint passed to"), a run
-# counted as a noun ("for a second validation pass", "after successful `try_recv`").
+# counted as a noun ("for a second validation pass", "in a single pass", "after successful
+# `try_recv`"), a negation ("does not build ...").
 _GOAL_OR_CONCESSION = LazyPattern(
     r"(?i)(?<![\w-])(?:so|to|make|makes|making|get|gets|getting|until|once|if|when|whether|ensure|ensures|keep|keeps"
     r"|though|although)\s+(?:[A-Za-z`'-]+\s+){0,3}$"
@@ -203,6 +204,11 @@ _MODAL = LazyPattern(r"(?i)(?<![\w-])(?:should|must|will|would|could|can|may|mig
 _ADJECTIVE_LEAD = LazyPattern(r"(?i)(?<![\w-])(?:a|an|the|each|every|any|after|before|on|upon|from|of|for|with)\s+$")
 # "successful" before a code name, not a command: `try_recv`, `OwnedPermit::send` (not `npm run build`).
 _SUCCESSFUL_CALL = LazyPattern(r"(?i)^successful `(?=[^`\s]*(?:::|_|\.|\(|[A-Z]))[^`\s]+`$")
+# "which does not build binaries in the same pass": a negation right before, a pass counted as a noun.
+_NEGATED = LazyPattern(r"(?i)(?<![\w-])(?:not|never|cannot)\s+(?:[A-Za-z-]+\s+)?$|n't\s+(?:[A-Za-z-]+\s+)?$")
+_PASS_AS_NOUN = LazyPattern(
+    r"(?i)(?<![\w-])(?:a|an|the|one|single|same|another|first|second|third|final|last|next|extra|separate)\s+pass$"
+)
 _SINGULAR_PASS = LazyPattern(r"(?i)^[\w-]*[^\Ws]\s+pass$")
 # What makes a match a result phrase: only those can be framed ("at $DAYJOB" never is).
 _RESULT_WORD = LazyPattern(r"(?i)pass|succe|green|(?<![\w-])ok(?![\w-])|clean|negligible|minimal|[✅✔☑]")
@@ -220,6 +226,8 @@ def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
         return True
     if _SUCCESSFUL_CALL.match(view[start:end]) and _ADJECTIVE_LEAD.search(before):
         return True  # "after successful `try_recv`": what the code does, not a command the author ran
+    if _NEGATED.search(before) or _PASS_AS_NOUN.search(view[start:end]):
+        return True
     return bool(_SINGULAR_PASS.match(view[start:end]) and _COUNTED_RUN.search(before))
 
 

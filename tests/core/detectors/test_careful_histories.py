@@ -103,6 +103,8 @@ def test_quoted_output_near_reads_the_claims_own_sentence() -> None:
         "An empty body, while useless, should still compile successfully.",
         "- `bot merge` will merge this request once it is approved and\n  your CI passes on it",
         "Calling `close` after successful `try_recv` panics.",
+        "The old target does not build the plugins in the same pass.",
+        "Run the regression tests in a single pass.",
     ],
 )
 def test_a_pass_phrase_framed_as_goal_concession_name_or_noun_is_no_claim(body: str) -> None:
