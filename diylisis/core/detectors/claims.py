@@ -200,6 +200,9 @@ _COUNTED_RUN = LazyPattern(
 )
 # A modal earlier in the clause makes it an expectation ("should still compile successfully",
 # "will merge this after your CI passes", "may still build successfully").
+# A condition or a hope anywhere earlier in the clause: "When the count exceeds the limit and all tests
+# pass", "if the call is commented out, all tests still pass", "in the hope that our tests pass".
+_CONDITION = LazyPattern(r"(?i)(?<![\w-])(?:if|when|whenever|unless|whether|until|hope|hoping)(?![\w-])")
 _MODAL = LazyPattern(r"(?i)(?<![\w-])(?:should|must|will|would|could|can|may|might|shall)(?![\w-])")
 _ADJECTIVE_LEAD = LazyPattern(r"(?i)(?<![\w-])(?:a|an|the|each|every|any|after|before|on|upon|from|of|for|with)\s+$")
 # "successful" before a code name, not a command: `try_recv`, `OwnedPermit::send` (not `npm run build`).
@@ -209,7 +212,7 @@ _NEGATED = LazyPattern(r"(?i)(?<![\w-])(?:not|never|cannot)\s+(?:[A-Za-z-]+\s+)?
 _PASS_AS_NOUN = LazyPattern(
     r"(?i)(?<![\w-])(?:a|an|the|one|single|same|another|first|second|third|final|last|next|extra|separate)\s+pass$"
 )
-_SINGULAR_PASS = LazyPattern(r"(?i)^[\w-]*[^\Ws]\s+pass$")
+_SINGULAR_PASS = LazyPattern(r"(?i)^[\w-]*[^\Ws]\s+(?:pass|passing)$")
 # What makes a match a result phrase: only those can be framed ("at $DAYJOB" never is).
 _RESULT_WORD = LazyPattern(r"(?i)pass|succe|green|(?<![\w-])ok(?![\w-])|clean|negligible|minimal|[✅✔☑]")
 
@@ -223,6 +226,8 @@ def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
         return False
     before = _CLAUSE_START.compiled().split(view[max(0, start - 60) : start])[-1]
     if view[start - 1 : start] == "-" or _GOAL_OR_CONCESSION.search(before) or _MODAL.search(before):
+        return True
+    if _CONDITION.search(before):
         return True
     if _SUCCESSFUL_CALL.match(view[start:end]) and _ADJECTIVE_LEAD.search(before):
         return True  # "after successful `try_recv`": what the code does, not a command the author ran
