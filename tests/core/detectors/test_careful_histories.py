@@ -264,3 +264,13 @@ def test_a_check_with_no_named_test_still_blocks(body: str, rule: str) -> None:
 )
 def test_a_tools_own_output_line_at_the_margin_quotes_the_machine(line: str) -> None:
     assert _blocking(f"build: link zlib statically\n\nThe static build failed with:\n\n{line}\n") == []
+
+
+def test_a_double_quoted_phrase_that_wraps_once_is_still_a_mention() -> None:
+    text = (
+        'Read claims in context\n\nIt now reads "Profiling shows\n... in the hot loop:" and its figures as one claim.\n'
+    )
+    doc = _doc(text)
+    assert "Profiling" not in doc.prose and "its figures" in doc.prose
+    assert _blocking(text) == []
+    assert ("UC701", "Profiling shows") in _blocking("Read claims in context\n\nProfiling shows\nit is faster.\n")
