@@ -57,6 +57,9 @@ _PATH_NOT_A_FILE = LazyPattern(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b
 # A C or C++ header ("sys/param.h", "openssl/ssl.h", "netlink/*.h") resolves against the include
 # path (the system's, a dependency's), not the tree; "HTTP/1.x" is a protocol and its version.
 _INCLUDE_OR_PROTOCOL = re.compile(r"\.(?:h|hh|hpp|hxx)$|^[A-Z][A-Z0-9]*/\d")
+# A file in a forge's configuration folder (".github/ISSUE_TEMPLATE/config.yml") is named by the
+# forge's documented convention, a place every reader can look up, never one only the author had.
+_FORGE_CONVENTION = re.compile(r"^\.(?:github|gitlab|gitea|forgejo)/")
 _BUILD_OUTPUT = re.compile(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
 _FILE_LIKE = re.compile(r"^[^.].*\.[A-Za-z]{1,6}$")
 # The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
@@ -199,7 +202,7 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             continue  # "A/file...except" is elided prose; ".gitignore/.rgignore/.ignore" lists files
         if _changed(doc, bare) or _changed(doc, bare.rsplit("/", 1)[-1]):
             continue  # the commit's change holds the path or its file (a fixture, a file it writes or edits)
-        if _globs_code_folder(doc, bare) or _INCLUDE_OR_PROTOCOL.search(bare):
+        if _globs_code_folder(doc, bare) or _INCLUDE_OR_PROTOCOL.search(bare) or _FORGE_CONVENTION.match(bare):
             continue
         # A missing file in a folder the reader has is often generated (po/git.pot), renamed or a
         # placeholder; a folder that does not exist at all (plans/…) is a place only the author had.

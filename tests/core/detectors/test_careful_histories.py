@@ -274,3 +274,11 @@ def test_a_double_quoted_phrase_that_wraps_once_is_still_a_mention() -> None:
     assert "Profiling" not in doc.prose and "its figures" in doc.prose
     assert _blocking(text) == []
     assert ("UC701", "Profiling shows") in _blocking("Read claims in context\n\nProfiling shows\nit is faster.\n")
+
+
+def test_a_file_of_a_forges_configuration_folder_is_a_convention(tool_repo: Path) -> None:
+    context = PygitContext(pygit2.Repository(str(tool_repo)), "HEAD")
+    assert _blocking("Describe the forms\n\nThe forge reads .github/ISSUE_TEMPLATE/config.yml.\n", context) == []
+    assert ("EP507", "forms/ISSUE/config.yml") in _blocking(
+        "Describe the forms\n\nSee forms/ISSUE/config.yml.\n", context
+    )
