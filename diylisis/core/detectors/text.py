@@ -28,10 +28,10 @@ QUOTE = re.compile(r"^ {0,3}>")
 # A short phrase in quotes is mentioned, not used: 'flag "as discussed"' points at no discussion.
 # A double-quoted phrase may wrap once, as a wrapped commit message quotes ("Profiling shows\n...").
 # Each look-behind follows the quote mark it guards, so the regex engine skips to quote marks
-# instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,80}"(?![\w"'])|...
+# instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,80}(?:\n[^"\n]{1,80})?"(?![\w"'])|...
 QUOTED_MENTION = LazyPattern(
-    r"\"(?<![\w\"']\")[^\"\n]{1,80}(?:\n[^\"\n]{1,80})?(?<=[^\"\n]{2})\"(?![\w\"'])"
-    r"|“[^”\n]{1,80}(?:\n[^”\n]{1,80})?”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
+    r"\"(?<![\w\"']\")[^\"\n]{2,80}(?:\n[^\"\n]{1,80})?\"(?![\w\"'])"
+    r"|“[^”\n]{2,80}(?:\n[^”\n]{1,80})?”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
 )
 INDENTED = re.compile(r"^(?: {4,}|\t)\s*\S")
 LIST_ITEM = LazyPattern(r"^\s*(?:[-*+•]|\d+[.)])\s")
