@@ -227,9 +227,10 @@ def prepare(
             indented = False
         if number in attributions:
             prose_spans.append(span)
-    prose_spans.extend(match.span() for match in _DRAWING.finditer(text))
+    if not text.isascii():  # every drawing character is outside ASCII
+        prose_spans.extend(match.span() for match in _DRAWING.finditer(text))
     if "-by: " in text:
-        prose_spans.extend((starts[n], starts[n] + len(lines[n])) for n in _credit_lines(lines, trailer_from))
+        prose_spans.extend((starts[n], starts[n] + len(lines[n])) for n in _credit_lines(text, starts, trailer_from))
     masked = _masked(text, prose_spans)
     linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
     # A literal a view holds is in the text too: most records need none of the inline patterns.
@@ -273,19 +274,21 @@ def prepare(
 _OUTPUT_OPENER = re.compile(
     r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):|Benchmark #?\d+: \S)"
 )
-_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (", "\nBenchmark ")
+_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (", "\nBenchmark ", "   ")
 _SENTENCE_CLOSE = (".", ":", ")", "!", "?", ";", ",")
 
 
 def _may_hold_transcript(text: str) -> bool:
-    return any(hint in text for hint in _OUTPUT_HINTS)
+    return any(hint in text for hint in _OUTPUT_HINTS) or ("efore" in text and "fter" in text)
 
 
 def _transcript_lines(lines: list[str]) -> frozenset[int]:
     """0-based lines of paragraphs that quote output or commands (git's habit in commit messages).
 
     A paragraph counts when it opens with a shell prompt, a diff, a traceback or a benchmark
-    report, or when every line of it is indented by two spaces or more (four or more are code
+    report, when it pairs output before and after the change ("Before: 735 passed" and "After:
+    738 passed"), when it is a table of aligned columns under a line ending in a colon, or when
+    every line of it is indented by two spaces or more (four or more are code
     anyway), it is not a list, and the message's own prose starts at the margin: git's
     convention is to indent what is quoted and nothing else. An indented paragraph right under a
     plain heading line (one line, no closing punctuation, not "the output was:") stays prose, and
@@ -306,6 +309,8 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
     indented = [all(line.startswith(("  ", "\t")) for line in lines[start:end]) for start, end in paragraphs]
     margin_prose = any(not flag for flag in indented[1:])  # the first (subject) paragraph is never quoted
     out: set[int] = set()
+    joined = "\n".join(lines)
+    introduces = ":\n  " in joined or ":\n\t" in joined  # a colon line right above an indented one
     previous: list[str] = []  # the previous paragraph's lines
     previous_quoted = False
     for (start, end), flag in zip(paragraphs, indented, strict=True):
@@ -320,10 +325,31 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
         ) or previous_quoted and len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
         if quoted:
             out.update(range(start, end))
-        elif not flag:
-            out.update(_introduced_lines(lines, start, end))
+        elif not flag and previous:  # the subject paragraph is never quoted
+            if introduces:
+                out.update(_introduced_lines(lines, start, end))
+            if _is_comparison(paragraph) or previous[-1].rstrip().endswith(":") and _is_margin_table(paragraph):
+                out.update(range(start, end))
         previous, previous_quoted = paragraph, quoted
     return frozenset(out)
+
+
+# "Before: 735 passed, 115 skipped" and "runtests after: ..." lines: a comparison quoting output.
+_COMPARISON_LINE = re.compile(r"(?i)^[\w .-]{0,30}?(?<![\w-])(before|after)(?![\w-])[\w .()-]{0,20}:\s+\S")
+_COLUMNS = re.compile(r"\S {3,}\S")
+
+
+def _is_comparison(paragraph: list[str]) -> bool:
+    """Every line of the paragraph labels output as before or after the change, and both are there."""
+    if len(paragraph) < 2 or not _COMPARISON_LINE.match(paragraph[0]):
+        return False  # most paragraphs: prose from the first line on
+    labels = [_COMPARISON_LINE.match(line) for line in paragraph]
+    return all(labels) and {m.group(1).lower() for m in labels if m} == {"before", "after"}
+
+
+def _is_margin_table(paragraph: list[str]) -> bool:
+    """Rows of aligned columns at the margin (a header line may have none): "8    1944 of 1951 OK"."""
+    return len(paragraph) > 1 and all(_COLUMNS.search(line) for line in paragraph[1:])
 
 
 def _introduced_lines(lines: list[str], start: int, end: int) -> range:
@@ -530,14 +556,21 @@ _DRAWING = re.compile("[\u2500-\u259f][^\n]*")
 _EMAIL = re.compile(r"<[^<>\s@]+@[^<>\s]+>")
 
 
-def _credit_lines(lines: list[str], trailer_from: int) -> frozenset[int]:
+def _credit_lines(text: str, starts: list[int], trailer_from: int) -> frozenset[int]:
     """0-based body lines before the trailer block that credit a person by name and address
-    ("Signed-off-by: Name <name@example.org>" above the body's prose): credit wherever it stands."""
-    return frozenset(
-        number
-        for number in range(1, min(trailer_from, len(lines)))
-        if ATTRIBUTION.match(lines[number]) and _EMAIL.search(lines[number])
-    )
+    ("Signed-off-by: Name <name@example.org>" above the body's prose): credit wherever it stands.
+    Found from each "-by: " before the trailer block (most records have it only in the block)."""
+    limit = starts[trailer_from] if trailer_from < len(starts) else len(text)
+    out = set()
+    at = text.find("-by: ", 0, limit)
+    while at >= 0:
+        number = bisect.bisect_right(starts, at) - 1
+        end = starts[number + 1] - 1 if number + 1 < len(starts) else len(text)
+        line = text[starts[number] : end]
+        if number and ATTRIBUTION.match(line) and _EMAIL.search(line):
+            out.add(number)
+        at = text.find("-by: ", at + 1, limit)
+    return frozenset(out)
 
 
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:

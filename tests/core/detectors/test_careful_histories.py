@@ -282,3 +282,21 @@ def test_a_file_of_a_forges_configuration_folder_is_a_convention(tool_repo: Path
     assert ("EP507", "forms/ISSUE/config.yml") in _blocking(
         "Describe the forms\n\nSee forms/ISSUE/config.yml.\n", context
     )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Before: 611 passed, 40 skipped\nAfter: 614 passed, 37 skipped",
+        "suite after: DONE: 1210 tests out of 1210 reported OK\nsuite before: DONE: 1207 tests out of 1210 reported OK",
+        "Growing the set from each size gives:\n\nSize  Result\n2     801 tests out of 1210 reported OK\n"
+        "8     1209 tests out of 1210 reported OK",
+    ],
+)
+def test_output_compared_before_and_after_or_tabled_under_a_colon_is_quoted(body: str) -> None:
+    assert _blocking(f"sets: grow the string storage lazily\n\n{body}\n") == []
+
+
+def test_prose_with_two_spaces_after_its_stops_is_no_table() -> None:
+    text = "sets: grow lazily\n\nThis gives:\n\nFewer allocations.  All tests pass.  And less memory.\nNothing else.\n"
+    assert ("UC701", "All tests pass") in _blocking(text)
