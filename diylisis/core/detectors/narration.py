@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_findings
@@ -31,7 +32,8 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         and not (_ENVIRONMENT.search(m.group()) and _LINK.search(doc.line_of(m.start())))
         and not UNTICKED.match(doc.line_of(m.start()))  # a box to tick later is a to-do, not an account
         and not (_PULL_REQUEST_SUBJECT.search(doc.text.split("\n", 1)[0]) and not _PRIVATE_REVIEWER.search(m.group()))
-        and not _not_an_account(doc, m.start(), m.end(), plain=not _PRIVATE_REVIEWER.search(m.group())),
+        and not _not_an_account(doc, m.start(), m.end(), plain=not _PRIVATE_REVIEWER.search(m.group()))
+        and not _open_review(doc, m),
     )
     if "/" in doc.claims:
         for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
@@ -76,6 +78,28 @@ _PRIVATE_REVIEWER = LazyPattern(
 # https://ci.example.org/runs/42")
 _ENVIRONMENT = LazyPattern(r"(?i)(?<![\w-])(?:staging|prod|production)(?![\w-])")
 _LINK = LazyPattern(r"https?://")
+
+
+# A review nobody is named for is the project's
+# own public one ("it wasn't caught in review"); an audit of a thing the sentence names is the
+# author reading it ("found during an audit of the flag table"); an audit proposed is not narrated
+# ("An independent audit ... would make a good clean-up").
+_PLAIN_REVIEW = LazyPattern(r"(?i)^(?:surfaced|found|caught|spotted|flagged) (?:in|during) (?:code )?review$")
+_NAMED_OBJECT = LazyPattern(r"(?i)^(?:surfaced|found|caught|spotted|flagged) (?:in|during) (?:an?|the) audit$")
+_ARTICLE_BEFORE = LazyPattern(r"(?i)(?<![\w-])an? $")
+
+
+def _open_review(doc: Doc, match: re.Match[str]) -> bool:
+    """The review or audit matched is the public review, the reading of a named thing, or a proposal."""
+    phrase = " ".join(match.group().split())
+    if _PLAIN_REVIEW.match(phrase):
+        return True
+    if _NAMED_OBJECT.match(phrase) and doc.prose.startswith(" of ", match.end()):
+        return True
+    if _ARTICLE_BEFORE.search(doc.prose[max(0, match.start() - 4) : match.start()]) is None:
+        return False
+    rest_of_sentence = re.split(r"[.!?](?:\s|$)", doc.prose[match.end() :], maxsplit=1)[0]
+    return _PROPOSED_AFTER.search(rest_of_sentence) is not None
 
 
 def user_decisions(doc: Doc) -> Iterator[Finding]:
@@ -126,7 +150,8 @@ squash-merged pull request (its subject ends "(#N)") unless the reviewer is name
 agent or the review as private, nor a review in a checklist box still to tick, nor one the
 clause negates ("it was not caught in review") or proposes ("an audit ... would make a good
 clean-up"), nor a plain one whose object it names ("found during an audit of the flag
-table"), which anyone can repeat.
+table"), which anyone can repeat, nor one nobody is named for ("it was caught in review":
+the project's own).
 
 Why a fresh reader fails: the review happened in the author's session; the reader cannot
 see what it examined, so "found by review" is no evidence and no reason.

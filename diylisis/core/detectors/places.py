@@ -53,6 +53,12 @@ REL_PATH = LazyPattern(
 )
 # ref namespaces, diff prefixes (a/x.c b/x.c), numbers
 _PATH_NOT_A_FILE = LazyPattern(r"^(?:refs|origin|upstream|heads|remotes|tags|a|b)/|^[\d/.*-]+$|^\.+/?$")
+# A C or C++ header ("sys/param.h", "openssl/ssl.h", "netlink/*.h") resolves against the include
+# path (the system's, a dependency's), not the tree; "HTTP/1.x" is a protocol and its version.
+_INCLUDE_OR_PROTOCOL = LazyPattern(r"\.(?:h|hh|hpp|hxx)$|^[A-Z][A-Z0-9]*/\d")
+# A file in a forge's configuration folder (".github/ISSUE_TEMPLATE/config.yml") is named by the
+# forge's documented convention, a place every reader can look up, never one only the author had.
+_FORGE_CONVENTION = LazyPattern(r"^\.(?:github|gitlab|gitea|forgejo)/")
 _BUILD_OUTPUT = LazyPattern(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
 _FILE_LIKE = LazyPattern(r"^[^.].*\.[A-Za-z]{1,6}$")
 # The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
@@ -193,8 +199,10 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             continue  # "../../Documentation/x.sh": a path from a build directory to a tracked file
         if "..." in bare or all(part.startswith(".") for part in bare.split("/")):
             continue  # "A/file...except" is elided prose; ".gitignore/.rgignore/.ignore" lists files
-        if _changed(doc, bare):
-            continue  # the commit's change holds the path (a test's fixture, a file it writes)
+        if _changed(doc, bare) or _changed(doc, bare.rsplit("/", 1)[-1]):
+            continue  # the commit's change holds the path or its file (a fixture, a file it writes or edits)
+        if _globs_code_folder(doc, bare) or _INCLUDE_OR_PROTOCOL.search(bare) or _FORGE_CONVENTION.match(bare):
+            continue
         # A missing file in a folder the reader has is often generated (po/git.pot), renamed or a
         # placeholder; a folder that does not exist at all (plans/…) is a place only the author had.
         parent = bare.rsplit("/", 1)[0]
@@ -224,6 +232,16 @@ def _names_repository(doc: Doc, path: str) -> bool:
     origin = doc.context.origin() if doc.context is not None else None
     parts = path.split("/")
     return origin is not None and len(parts) == 2 and parts[0].lower() == origin[1].lower()
+
+
+def _globs_code_folder(doc: Doc, path: str) -> bool:
+    """A glob over a folder the code names as a string ("selfcheck/*.json" where the code joins
+    `cache_dir, "selfcheck"`): the files the program writes, not a place only the author had."""
+    folder, _, name = path.rpartition("/")
+    folder = folder.rsplit("/", 1)[-1]
+    if "*" not in name or not folder or "*" in folder or doc.context is None:
+        return False
+    return any(doc.context.mentions(f"{quote}{folder}{quote}") for quote in ('"', "'"))
 
 
 def _changed(doc: Doc, token: str) -> bool:

@@ -44,15 +44,17 @@ FORGE_PATHS = {
     "bitbucket": ("/issues/{n}", "/pull-requests/{n}"),
 }
 KNOWN_FORGES = {"github.com": "github", "gitlab.com": "gitlab", "codeberg.org": "forgejo", "bitbucket.org": "bitbucket"}
-KNOWN_HOSTS = {host: FORGE_PATHS[forge] for host, forge in KNOWN_FORGES.items()}
 _COMMON_COMPOUND_PROJECT = LazyPattern(r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$")
 
 
-def issue_url(
-    host: str, owner: str, name: str, number: str, *, pull: bool, forge: str | None = None
-) -> str | None:
-    """The full URL of issue or pull request number on a known host, or one running forge (None: unknown host)."""
-    paths = FORGE_PATHS.get(forge) if forge else KNOWN_HOSTS.get(host.lower())
+def host_forge(doc: Doc, host: str) -> str | None:
+    """The forge a host runs: as [detect] hosts declares it, else the known public host's (None: unknown)."""
+    return doc.settings.forge_of(host) or KNOWN_FORGES.get(host.lower())
+
+
+def issue_url(host: str, owner: str, name: str, number: str, *, pull: bool, forge: str | None) -> str | None:
+    """The full URL of issue or pull request number on a host running forge (None: the forge is unknown)."""
+    paths = FORGE_PATHS.get(forge) if forge else None
     if paths is None:
         return None
     return f"https://{host.lower()}/{owner}/{name}" + paths[1 if pull else 0].format(n=number)
@@ -61,8 +63,8 @@ def issue_url(
 def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
     """RF301: "#123", "PR #668", "GH#2455", "owner/repo#7", "other-project PR #9" without a URL."""
     origin = doc.context.origin() if doc.context is not None else None
-    forge = doc.settings.forge_of(origin[0]) if origin else None
-    if origin is not None and "!" in doc.prose and (forge or KNOWN_FORGES.get(origin[0].lower())) == "gitlab":
+    forge = host_forge(doc, origin[0]) if origin else None
+    if origin is not None and "!" in doc.prose and forge == "gitlab":
         yield from _merge_requests(doc, origin)
     if "#" not in doc.prose and "GH-" not in doc.prose:  # in every match; the gate's literals include "/"
         return
@@ -108,9 +110,9 @@ def _merge_requests(doc: Doc, origin: tuple[str, str, str]) -> Iterator[Finding]
 
 
 def _resolve(
-    match: re.Match[str], origin: tuple[str, str, str] | None, forge: str | None = None
+    match: re.Match[str], origin: tuple[str, str, str] | None, forge: str | None
 ) -> tuple[str | None, str, str]:
-    """(resolution URL or None, why, fix) for one bare reference (forge: what [detect] hosts says the origin runs)."""
+    """(resolution URL or None, why, fix) for one bare reference (forge: what the origin host runs)."""
     unknown_host = (
         "a bare issue number; the origin remote names no known host, so it cannot be followed",
         "write the full issue or pull-request URL, or declare the host in [detect] hosts",
@@ -118,7 +120,7 @@ def _resolve(
     if match.group("slug"):
         owner, name = match.group("slug").split("/", 1)
         host = origin[0] if origin else "github.com"
-        url = issue_url(host, owner, name, match.group("n_slug"), pull=False, forge=forge if origin else None)
+        url = issue_url(host, owner, name, match.group("n_slug"), pull=False, forge=forge if origin else "github")
         return (url, "owner/repo#N; the full URL is clearer", f"write {url}") if url else (None, *unknown_host)
     if match.group("name"):
         number = match.group("n_name")

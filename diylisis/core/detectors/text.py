@@ -26,10 +26,12 @@ if TYPE_CHECKING:
 FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})")
 QUOTE = LazyPattern(r"^ {0,3}>")
 # A short phrase in quotes is mentioned, not used: 'flag "as discussed"' points at no discussion.
+# A double-quoted phrase may wrap once, as a wrapped commit message quotes ("Profiling shows\n...").
 # Each look-behind follows the quote mark it guards, so the regex engine skips to quote marks
-# instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,60}"(?![\w"'])|...
+# instead of trying every position; it reads as (?<![\w"'])"[^"\n]{2,80}(?:\n[^"\n]{1,80})?"(?![\w"'])|...
 QUOTED_MENTION = LazyPattern(
-    r"\"(?<![\w\"']\")[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
+    r"\"(?<![\w\"']\")[^\"\n]{2,80}(?:\n[^\"\n]{1,80})?\"(?![\w\"'])"
+    r"|“[^”\n]{2,80}(?:\n[^”\n]{1,80})?”|'(?<![\w']')[^'\n]{2,60}'(?![\w'])"
 )
 INDENTED = LazyPattern(r"^(?: {4,}|\t)\s*\S")
 LIST_ITEM = LazyPattern(r"^\s*(?:[-*+•]|\d+[.)])\s")
@@ -37,9 +39,12 @@ CODE_SPAN = LazyPattern(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 URL = LazyPattern(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s<>`\"')\]]+[^\s<>`\"')\].,;:!?]")
 LINKED_TEXT = LazyPattern(r"\[([^\]\n]+)\]\((?:https?://|/)[^)\s]*\)")
 HTML_COMMENT = LazyPattern(r"<!--.*?-->", re.S)
-# Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks.
+# Lines of pasted tool output: sanitizer/gdb frames, addresses, "file:line:col:" diagnostics, tracebacks,
+# a tool's message after its own path or a log's "file:line:" ("/bin/ld: ...", "x.sh: line 10: ...",
+# "configure:9022: ..."), a sanitizer's SUMMARY line.
 TRACE_LINE = LazyPattern(
     r"^\s*#\d+\s|\b0x[0-9a-fA-F]{6,}\b|^\s*at \S+|^\s*File \"|\S+:\d+:\d+: (?:error|warning|note)\b|\(\S+:\d+\)\s*$"
+    r"|^/\S+: \S|^[\w.-]+:\d+: \S|^SUMMARY: \w*Sanitizer: "
 )
 _BLOCK_OPENER = r"(?: {0,3}(?:```|~~~|>)| {4}|\t)"
 _BLOCK_START = LazyPattern("^" + _BLOCK_OPENER, re.M)  # where FENCE, QUOTE or INDENTED may match
@@ -160,8 +165,7 @@ def prepare(
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    fence: str | None = None
-    shell_fence = False
+    fence_end = 0  # the line after the fenced block being read
     indented = False
     indented_lines: set[int] = set()
     output_lines: set[int] = set()
@@ -185,28 +189,25 @@ def prepare(
         else ((n, lines[n]) for n in range(trailer_from, len(lines)))
     )
     for number, line in numbered:
+        if number < fence_end:
+            continue  # masked with its fence
         start = starts[number]
         span = (start, start + len(line))
-        if number in transcript and fence is None:
+        if number in transcript:
             indented_lines.add(number + 1)
             prose_spans.append(span)
             continue
-        if fence is None and line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
+        if line[:1] not in _BLOCK_FIRST:  # no fence, quote or indent can open here
             if line.strip():
                 indented = False
             if number in attributions:
                 prose_spans.append(span)
             continue
         opened = FENCE.match(line)
-        if fence is not None or opened:
-            prose_spans.append(span)
-            if fence is None and opened:
-                fence = opened.group(1)[0] * len(opened.group(1))
-                shell_fence = line[opened.end() :].strip().lower() in _SHELL_FENCES
-            elif opened and fence is not None and opened.group(1).startswith(fence):
-                fence = None
-            elif not shell_fence and not _COMMAND_LINE.match(line):
-                output_lines.add(number + 1)
+        if opened:
+            fence_end = _fence_end(lines, number, opened.group(1))
+            prose_spans.append((start, starts[fence_end - 1] + len(lines[fence_end - 1])))
+            output_lines.update(_fence_output(lines, number, fence_end, opened.group(1), line[opened.end() :]))
             continue
         if line.startswith("|") and number in tables:
             output_lines.add(number + 1)
@@ -226,6 +227,10 @@ def prepare(
             indented = False
         if number in attributions:
             prose_spans.append(span)
+    if not text.isascii():  # every drawing character is outside ASCII
+        prose_spans.extend(match.span() for match in _DRAWING.finditer(text))
+    if "-by: " in text:
+        prose_spans.extend((starts[n], starts[n] + len(lines[n])) for n in _credit_lines(text, starts, trailer_from))
     masked = _masked(text, prose_spans)
     linked = [match.span(1) for match in LINKED_TEXT.finditer(text)] if "](" in text else []
     # A literal a view holds is in the text too: most records need none of the inline patterns.
@@ -269,19 +274,21 @@ def prepare(
 _OUTPUT_OPENER = LazyPattern(
     r"^(?:\$ \S|diff --git |@@ -\d|Traceback \(most recent call last\):|Benchmark #?\d+: \S)"
 )
-_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (", "\nBenchmark ")
+_OUTPUT_HINTS = ("\n  ", "\n$ ", "\ndiff --git ", "\n@@ -", "\nTraceback (", "\nBenchmark ", "   ")
 _SENTENCE_CLOSE = (".", ":", ")", "!", "?", ";", ",")
 
 
 def _may_hold_transcript(text: str) -> bool:
-    return any(hint in text for hint in _OUTPUT_HINTS)
+    return any(hint in text for hint in _OUTPUT_HINTS) or ("efore" in text and "fter" in text)
 
 
 def _transcript_lines(lines: list[str]) -> frozenset[int]:
     """0-based lines of paragraphs that quote output or commands (git's habit in commit messages).
 
     A paragraph counts when it opens with a shell prompt, a diff, a traceback or a benchmark
-    report, or when every line of it is indented by two spaces or more (four or more are code
+    report, when it pairs output before and after the change ("Before: 735 passed" and "After:
+    738 passed"), when it is a table of aligned columns under a line ending in a colon, or when
+    every line of it is indented by two spaces or more (four or more are code
     anyway), it is not a list, and the message's own prose starts at the margin: git's
     convention is to indent what is quoted and nothing else. An indented paragraph right under a
     plain heading line (one line, no closing punctuation, not "the output was:") stays prose, and
@@ -302,6 +309,8 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
     indented = [all(line.startswith(("  ", "\t")) for line in lines[start:end]) for start, end in paragraphs]
     margin_prose = any(not flag for flag in indented[1:])  # the first (subject) paragraph is never quoted
     out: set[int] = set()
+    joined = "\n".join(lines)
+    introduces = ":\n  " in joined or ":\n\t" in joined  # a colon line right above an indented one
     previous: list[str] = []  # the previous paragraph's lines
     previous_quoted = False
     for (start, end), flag in zip(paragraphs, indented, strict=True):
@@ -316,13 +325,78 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
         ) or previous_quoted and len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
         if quoted:
             out.update(range(start, end))
+        elif not flag and previous:  # the subject paragraph is never quoted
+            if introduces:
+                out.update(_introduced_lines(lines, start, end))
+            if _is_comparison(paragraph) or previous[-1].rstrip().endswith(":") and _is_margin_table(paragraph):
+                out.update(range(start, end))
         previous, previous_quoted = paragraph, quoted
     return frozenset(out)
+
+
+# "Before: 735 passed, 115 skipped" and "runtests after: ..." lines: a comparison quoting output.
+_COMPARISON_LINE = LazyPattern(r"(?i)^[\w .-]{0,30}?(?<![\w-])(before|after)(?![\w-])[\w .()-]{0,20}:\s+\S")
+_COLUMNS = LazyPattern(r"\S {3,}\S")
+
+
+def _is_comparison(paragraph: list[str]) -> bool:
+    """Every line of the paragraph labels output as before or after the change, and both are there."""
+    if len(paragraph) < 2 or not _COMPARISON_LINE.match(paragraph[0]):
+        return False  # most paragraphs: prose from the first line on
+    labels = [_COMPARISON_LINE.match(line) for line in paragraph]
+    return all(labels) and {m.group(1).lower() for m in labels if m} == {"before", "after"}
+
+
+def _is_margin_table(paragraph: list[str]) -> bool:
+    """Rows of aligned columns at the margin (a header line may have none): "8    1944 of 1951 OK"."""
+    return len(paragraph) > 1 and all(_COLUMNS.search(line) for line in paragraph[1:])
+
+
+def _introduced_lines(lines: list[str], start: int, end: int) -> range:
+    """0-based lines of a margin paragraph that quote output under the line introducing them: a
+    line closing with a colon, then only lines indented by two spaces or more, the first no list
+    item ("Timings (best of 5):" and the table under it, no blank line between)."""
+    for number in range(start, end - 1):
+        if lines[number].rstrip().endswith(":") and not lines[number].startswith((" ", "\t")):
+            rest = lines[number + 1 : end]
+            if all(line.startswith(("  ", "\t")) for line in rest) and not LIST_ITEM.match(rest[0]):
+                return range(number + 1, end)
+    return range(0)
 
 
 _SHELL_FENCES = frozenset({"sh", "bash", "shell", "zsh", "fish", "console", "shell-session", "powershell", "ps1",
                            "bat", "cmd"})
 _COMMAND_LINE = LazyPattern(r"^\s*(?:[$%#>] |cd |pushd |export |source |\.\s+)")
+
+
+def _fence_end(lines: list[str], opening: int, marker: str) -> int:
+    """The line after the fenced block opened at line `opening` with marker (``` or ~~~ or longer):
+    after its closing fence, or the end of the text for a fence never closed (CommonMark)."""
+    for number in range(opening + 1, len(lines)):
+        if _closes(lines[number], marker):
+            return number + 1
+    return len(lines)
+
+
+def _closes(line: str, marker: str) -> bool:
+    """The line closes a fence opened with marker: the same character, at least as many, nothing after."""
+    closing = FENCE.match(line)
+    return closing is not None and closing.group(1).startswith(marker) and not line[closing.end() :].strip()
+
+
+def _fence_output(lines: list[str], opening: int, end: int, marker: str, info: str) -> Iterator[int]:
+    """1-based lines of the fenced block from line `opening` to end (exclusive) that quote output:
+    its content lines but commands (a prompt, `cd`), and none of a fence whose info string names
+    a shell ("```bash", "```console title"); the one rule for commit messages and Markdown."""
+    words = info.split()
+    if words and words[0].lower() in _SHELL_FENCES:
+        return
+    last = end - 1 if end - 1 > opening and _closes(lines[end - 1], marker) else end
+    for number in range(opening + 1, last):
+        if not _COMMAND_LINE.match(lines[number]):
+            yield number + 1
+
+
 _TABLE_RULE = LazyPattern(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -353,9 +427,7 @@ def _markdown_blocks(text: str, lines: list[str]) -> tuple[set[int], set[int], s
         start, end = token.map
         if token.type == "fence":
             hidden.update(range(start, end))
-            shell = token.info.strip().split(" ")[0].lower() in _SHELL_FENCES if token.info.strip() else False
-            if not shell:
-                output.update(n + 1 for n in range(start + 1, end) if not _COMMAND_LINE.match(lines[n]))
+            output.update(_fence_output(lines, start, end, token.markup, token.info))
         elif token.type == "code_block":
             hidden.update(range(start, end))
             code.update(range(start + 1, end + 1))
@@ -478,6 +550,29 @@ def _attribution_lines(lines: list[str], start: int) -> frozenset[int]:
     return frozenset(out)
 
 
+# A diagram drawn with box-drawing and block characters ("┃ T1 ┃ T2 ┃", "█ ██"): from its first
+# such character to the end of the line, a line is a picture whose labels (T1, L2) are not prose.
+_DRAWING = LazyPattern("[\u2500-\u259f][^\n]*")
+_EMAIL = LazyPattern(r"<[^<>\s@]+@[^<>\s]+>")
+
+
+def _credit_lines(text: str, starts: list[int], trailer_from: int) -> frozenset[int]:
+    """0-based body lines before the trailer block that credit a person by name and address
+    ("Signed-off-by: Name <name@example.org>" above the body's prose): credit wherever it stands.
+    Found from each "-by: " before the trailer block (most records have it only in the block)."""
+    limit = starts[trailer_from] if trailer_from < len(starts) else len(text)
+    out = set()
+    at = text.find("-by: ", 0, limit)
+    while at >= 0:
+        number = bisect.bisect_right(starts, at) - 1
+        end = starts[number + 1] - 1 if number + 1 < len(starts) else len(text)
+        line = text[starts[number] : end]
+        if number and ATTRIBUTION.match(line) and _EMAIL.search(line):
+            out.add(number)
+        at = text.find("-by: ", at + 1, limit)
+    return frozenset(out)
+
+
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:
     """text with every character inside the spans but newlines turned into a space."""
     if not spans:
@@ -494,6 +589,85 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
         position = end
     out.append(text[position:])
     return "".join(out)
+
+
+# A sentence ends at one of these marks followed by a blank or the end ("2.20GHz" is no end).
+_SENTENCE_END = LazyPattern(r"[.!?](?=\s|$)")
+# What a caption under quoted figures opens with: "Measured on a laptop, Ubuntu 24.04."
+_MEASUREMENT_CAPTION = LazyPattern(r"(?i)(?:measured|benchmarked|timed|profiled)(?![\w-])")
+_CAPTIONS = 2  # prose paragraphs ending in a colon that may stand between a claim and its output
+
+
+def quoted_output_near(doc: Doc, offset: int) -> bool:
+    """The claim at offset comes with the output that backs it, so the record itself carries
+    what a reader needs to check it ("Benchmarked on a 1.8M-commit repository:" and its table).
+
+    After: the claim's sentence closes its paragraph with a colon, and the next paragraph, past
+    at most two short captions that also end in a colon ("Cold cache:"), is quoted output (an
+    indented transcript, a fence, a quote or a table). Before: the claim is a one-sentence
+    paragraph opening with a measurement word right under quoted output that holds figures, the
+    caption of that output ("Measured on a laptop, Ubuntu 24.04.").
+    """
+    lines = doc.text.split("\n")
+    line, _ = doc.position(offset)
+    claim_line = line - 1
+
+    def quoted(number: int) -> bool:
+        return (
+            number + 1 in doc.indented_lines
+            or number + 1 in doc.output_lines
+            or lines[number].lstrip().startswith(("```", "~~~", ">"))
+        )
+
+    def paragraph_end(number: int) -> int:
+        while number + 1 < len(lines) and lines[number + 1].strip() and not quoted(number + 1):
+            number += 1
+        return number
+
+    end = paragraph_end(claim_line)
+    claim = doc.text[offset : doc.line_starts[end] + len(lines[end])].rstrip()
+    if claim.endswith(":") and not _SENTENCE_END.search(claim[:-1]):
+        number, captions = end + 1, 0
+        while number < len(lines):
+            if not lines[number].strip():
+                number += 1
+                continue
+            if quoted(number):
+                return True
+            caption_end = paragraph_end(number)
+            if captions == _CAPTIONS or caption_end - number > 2 or not lines[caption_end].rstrip().endswith(":"):
+                break
+            captions += 1
+            number = caption_end + 1
+    start = claim_line
+    while start and lines[start - 1].strip() and not quoted(start - 1):
+        start -= 1
+    above = start - 1
+    while above >= 0 and not lines[above].strip():
+        above -= 1
+    if (
+        above < 0
+        or doc.text[doc.line_starts[start] : offset].strip()
+        or not _MEASUREMENT_CAPTION.match(doc.text, offset)
+        or len(_SENTENCE_END.findall(claim)) > 1
+        or not quoted(above)
+    ):
+        return False
+    first = above
+    while first and lines[first - 1].strip() and quoted(first - 1):
+        first -= 1
+    return any(character.isdigit() for character in "".join(lines[first : above + 1]))
+
+
+def titles_a_test_change(doc: Doc, offset: int) -> bool:
+    """The offset lies in the subject line of a commit whose change adds or removes test code (a
+    path or line holding "test"): "Tested the retry timeout" as the title of such a change names
+    the tests it adds, not a run the author reports."""
+    subject_end = doc.text.find("\n")
+    if 0 <= subject_end <= offset or not doc.has_tree:
+        return False
+    assert doc.context is not None
+    return doc.context.in_change("test")
 
 
 def sentences(view: str) -> Iterator[tuple[int, int]]:

@@ -218,7 +218,8 @@ def test_quoted_mention_matches_what_its_plain_form_matches() -> None:
     from diylisis.core.detectors.text import QUOTED_MENTION
 
     plain = re.compile(
-        r"(?<![\w\"'])\"[^\"\n]{2,60}\"(?![\w\"'])|“[^”\n]{2,60}”|(?<![\w'])'[^'\n]{2,60}'(?![\w'])"
+        r"(?<![\w\"'])\"[^\"\n]{2,80}(?:\n[^\"\n]{1,80})?\"(?![\w\"'])|“[^”\n]{2,80}(?:\n[^”\n]{1,80})?”"
+        r"|(?<![\w'])'[^'\n]{2,60}'(?![\w'])"
     )
     pieces = ['"', "'", "“", "”", "a", "ab", " ", "\n", "é", "_", "x y", "don't", "1"]
     generator = random.Random(9)

@@ -124,7 +124,7 @@ def test_review_talk_in_a_squash_merged_pull_request_is_its_public_review() -> N
     assert "NP601" not in {rule for rule, _ in public}, public
     private = _blocking("Sort the catalog (#812)\n\nDrop the unused field flagged during the agent review.\n")
     assert "NP601" in {rule for rule, _ in private}, private
-    unmerged = _blocking("Sort the catalog\n\nDrop the unused field flagged during review.\n")
+    unmerged = _blocking("Sort the catalog\n\nDrop the unused field flagged during the codex review.\n")
     assert "NP601" in {rule for rule, _ in unmerged}, unmerged
 
 
