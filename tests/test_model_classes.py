@@ -11,6 +11,7 @@ import dataclasses
 import importlib
 import pkgutil
 
+import msgspec
 import pytest
 
 import diylisis
@@ -40,7 +41,7 @@ def test_every_model_is_frozen_slotted_and_keyword_only(cls: type) -> None:
     params = cls.__dataclass_params__  # type: ignore[attr-defined]
     assert params.frozen, f"{cls.__qualname__} is not frozen"
     assert "__slots__" in vars(cls), f"{cls.__qualname__} is not slotted"
-    assert all(f.kw_only for f in dataclasses.fields(cls) if f.init), f"{cls.__qualname__} takes positional fields"
+    assert all(f.kw_only for f in msgspec.structs.fields(cls) if f.init), f"{cls.__qualname__} takes positional fields"
 
 
 def test_a_model_refuses_assignment_new_attributes_and_positional_fields() -> None:
@@ -51,6 +52,6 @@ def test_a_model_refuses_assignment_new_attributes_and_positional_fields() -> No
         object.__setattr__(target, "extra", 1)
     with pytest.raises(TypeError):
         Target(RecordKind.COMMIT, "HEAD")  # type: ignore[misc]
-    assert dataclasses.replace(target, revision="abc") == Target(kind=RecordKind.COMMIT, locator="HEAD",
+    assert msgspec.structs.replace(target, revision="abc") == Target(kind=RecordKind.COMMIT, locator="HEAD",
                                                                  revision="abc")
     assert hash(target) == hash(Target(kind=RecordKind.COMMIT, locator="HEAD"))

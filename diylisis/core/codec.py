@@ -13,8 +13,10 @@ from __future__ import annotations
 import enum
 import json
 import types
-from dataclasses import MISSING, fields, is_dataclass
+from dataclasses import MISSING, is_dataclass
 from functools import cache
+
+from msgspec.structs import fields
 
 from diylisis.core import model
 

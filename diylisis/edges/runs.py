@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core import codec
 from diylisis.core.errors import BadInput
@@ -36,8 +37,7 @@ _check_id = run_files.check_id
 KIND = "certify"  # the kind of run this module saves (diylisis.edges.run_files)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PendingRepair:
+class PendingRepair(Struct, frozen=True, kw_only=True):
     """A repair commit of a work-tree file, journaled before the file is touched."""
 
     path: str  # repository-relative, "/"-separated

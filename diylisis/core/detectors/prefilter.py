@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs the commit-msg hook an import
@@ -407,8 +408,7 @@ def _union(sets: list[frozenset[str] | None]) -> frozenset[str] | None:
 # --- finding literals in a text --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Prefilter:
+class Prefilter(Struct, frozen=True, kw_only=True):
     """Literals, each standing for a bit mask, found together in one pass over a folded text.
 
     The pass is pyahocorasick's automaton, a declared dependency. An interpreter that lacks it

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
+
+from msgspec.structs import asdict
 
 from diylisis.core.preview.flow import Lambda
 from diylisis.core.preview.model import (
