@@ -55,12 +55,10 @@ def detect_problems(table: Mapping[str, Any]) -> tuple[Problem, ...]:
     Types and the other keys are DetectSettings.from_mapping's to judge; this adds what it does
     not know (the registry) and says where each problem is.
     """
-    from msgspec.structs import fields
-
     from diylisis.core.detectors.settings import DetectSettings
 
     out: list[Problem] = []
-    known = sorted(f.name for f in fields(DetectSettings))
+    known = sorted(DetectSettings.__struct_fields__)
     out += [Problem(keys=("detect", key), text=f"[detect] unknown key {key!r}; known: {', '.join(known)}")
             for key in table if key not in known]
     for key in ("glossary", "reject", "disable", "languages"):

@@ -220,7 +220,7 @@ class Measure(Struct, frozen=True, kw_only=True):
 
 
 class RunState(Struct, frozen=True, kw_only=True):
-    """Λ: everything one certification run knows, advanced by dataclasses.replace."""
+    """Λ: everything one certification run knows, advanced by msgspec.structs.replace."""
 
     run_id: str
     target: Target

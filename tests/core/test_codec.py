@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import pytest
+from msgspec import Struct, field
 
 from diylisis.core import codec
 from diylisis.core.model import (
@@ -161,28 +161,25 @@ def test_a_verdict_tag_picks_its_class_and_an_unknown_tag_tries_each_in_order() 
     assert isinstance(codec.certificate_from_dict(data).judgments[1].verdict, Reference)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Reading:
+class Reading(Struct, frozen=True, kw_only=True):
     """A test model with the field shapes certificates lack."""
 
     value: float
     count: int = 0
     pair: tuple[str, str] = ("", "")
     labels: dict[str, int] = field(default_factory=dict)
-    seen: tuple[str, ...] = field(default_factory=tuple, init=False)
 
 
 def test_models_built_through_their_init_and_the_remaining_shapes() -> None:
     decoded = codec.decode(Reading, {"value": 2, "pair": ["a", "b"], "labels": {"x": 1}})
     assert decoded == Reading(value=2.0, pair=("a", "b"), labels={"x": 1})
-    assert type(decoded.value) is float and decoded.seen == ()
+    assert type(decoded.value) is float
     assert codec.decode(Reading, {"value": 0.5}).labels == {}
     with pytest.raises(codec.DecodeError, match=r"^Reading\.value: expected float, got bool$"):
         codec.decode(Reading, {"value": True})
     with pytest.raises(codec.DecodeError, match=r"^Reading\.labels: expected int, got str$"):
         codec.decode(Reading, {"value": 1, "labels": {"x": "1"}})
-    with pytest.raises(codec.DecodeError, match=r"unexpected keyword argument 'seen'"):
-        codec.decode(Reading, {"value": 1, "seen": []})
+    assert codec.decode(Reading, {"value": 1, "seen": []}) == Reading(value=1.0)  # an unknown key is ignored
     with pytest.raises(ValueError, match="shorter"):  # a fixed-length array of the wrong length
         codec.decode(Reading, {"value": 1, "pair": ["a"]})
 
