@@ -4,7 +4,8 @@ Frozen models become objects with their field names; enums become their values;
 tuples become arrays. Members of a sum type (`Verdict = Value | Reference`) carry a
 `"type"` tag so they decode to the right class. Decoding is typed by the model's own
 annotations, so a malformed document fails with a clear error instead of half-loading.
-Only decoding imports typing (to read those annotations).
+Encoding is msgspec's to_builtins; decoding is written here, so that an unknown tag falls
+back to the shape and an error names the path to the bad value.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ if TYPE_CHECKING:
     T = TypeVar("T")
     Decoder = Callable[[Any, str], Any]
 
-# classes that are members of a union and therefore need a tag when encoded
+# classes that are members of a union: each carries its Struct tag in the "type" field
 TAGGED: dict[str, type] = {"value": model.Value, "reference": model.Reference}
-_TAG_OF = {cls: tag for tag, cls in TAGGED.items()}
 
 
 class DecodeError(ValueError):
@@ -36,20 +36,8 @@ class DecodeError(ValueError):
 
 
 def encode(value: Any) -> Any:
-    """Model value -> JSON-ready data."""
-    if isinstance(value, msgspec.Struct):
-        data = {name: encode(getattr(value, name)) for name in value.__struct_fields__}
-        tag = _TAG_OF.get(type(value))
-        return {"type": tag, **data} if tag else data
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list | frozenset):
-        return [encode(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): encode(item) for key, item in value.items()}
-    if isinstance(value, bytes):
-        raise TypeError("bytes are not part of any JSON document")
-    return value
+    """Model value -> JSON-ready data (a tuple stays a tuple, which json writes as an array)."""
+    return msgspec.to_builtins(value, str_keys=True)
 
 
 def decode(cls: type[T], data: Any) -> T:

@@ -215,13 +215,13 @@ class InlineEvidence(Struct, frozen=True, kw_only=True):
     content: str
 
 
-class Value(Struct, frozen=True, kw_only=True):
+class Value(Struct, frozen=True, kw_only=True, tag_field="type", tag="value"):
     """KEEP verdict: the content travels inline (Rule 30)."""
 
     evidence: InlineEvidence
 
 
-class Reference(Struct, frozen=True, kw_only=True):
+class Reference(Struct, frozen=True, kw_only=True, tag_field="type", tag="reference"):
     """ROUTE verdict: the recipient dereferences a stable reference (Rule 30)."""
 
     ref: StableRef
