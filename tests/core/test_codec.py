@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 
@@ -192,3 +193,32 @@ def test_run_state_round_trips() -> None:
                    status="running", judgments=_certificate().judgments,
                    repaired_targets=(("#12", "3:5"),))
     assert codec.decode(RunState, json.loads(codec.dumps(run))) == run
+
+
+def test_the_bytes_a_certificate_and_a_run_file_are_written_as_stay_fixed() -> None:
+    """Signatures cover the canonical bytes and notes hold the compact line, so a change of model
+    library or encoder must not change one byte; the digests are those of the encoder the models
+    had before they became Structs. Field order shows in the unsorted, indented --format json."""
+    certificate = _certificate()
+    data = codec.certificate_to_dict(certificate)
+    assert codec.dumps(certificate.judgments[1]) == (
+        '{"basis":"resolves_at held at the certified revision","item":"src/upload.py",'
+        '"verdict":{"ref":{"kind":"path","locator":"src/upload.py"},"type":"reference"}}')
+    assert codec.dumps(certificate.deltas[1]) == '{"added":null,"kind":"excision","location":"4:1"}'
+    digests = {
+        "canonical": hashlib.sha256(codec.canonical_bytes(data)).hexdigest(),
+        "note": hashlib.sha256(codec.dumps(certificate).encode()).hexdigest(),
+        "indented": hashlib.sha256(json.dumps(data, ensure_ascii=False, indent=2).encode()).hexdigest(),
+    }
+    assert digests == {
+        "canonical": "41904e7921ab537f289d817def1857b1770c04a574c995148b29d67918562ef8",
+        "note": "a47bc2cd3ce7636f860145b402679aa803101e6c72341a2f391fbe7bae9e0b2e",
+        "indented": "e412e654840530a965f355551b37cf912817c4d4b457ea32cab6f9c67084df38",
+    }
+    from diylisis.core.model import Contract
+
+    run = RunState(run_id="r1", target=Target(kind=RecordKind.COMMIT, locator="HEAD"),
+                   contract=Contract(role="reviewer"), utterances=("review it",), contract_provenance=(),
+                   status="running", judgments=certificate.judgments, repaired_targets=(("#12", "3:5"),))
+    assert hashlib.sha256(codec.dumps(run).encode()).hexdigest() == (
+        "b99b4c65700b8c732106ec17a4377fe81fd3c96f648b86966fb1d8a64357b02e")
