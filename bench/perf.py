@@ -44,8 +44,10 @@ import tempfile
 import textwrap
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = ROOT / "bench" / ".cache"
@@ -462,8 +464,7 @@ def install_commitlint(cache: Path) -> tuple[Path, Path] | None:
 # --- measuring -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Timing:
+class Timing(Struct, frozen=True, kw_only=True):
     """A command's median wall time over its runs and the largest peak RSS of any run."""
 
     median: float
@@ -510,8 +511,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Command:
+class Command(Struct, frozen=True, kw_only=True):
     """One command to time: its arguments, where it runs, and the exit codes that mean it worked."""
 
     argv: tuple[str, ...]
@@ -603,8 +603,7 @@ print(len(messages))
 """
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RealHistory:
+class RealHistory(Struct, frozen=True, kw_only=True):
     """A public repository's mirror and the range of it to scan."""
 
     label: str  # how the summary line names it

@@ -27,8 +27,10 @@ import json
 import sys
 import time
 from collections import defaultdict
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core.detectors import RULES, DetectSettings, detect_text, evidence, is_blocking
 from diylisis.core.model import Finding, Severity
@@ -37,8 +39,7 @@ from diylisis.edges.gitio.context import HostContext
 KINDS = ("commit-message", "pr-body", "task-file")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Outcome:
+class Outcome(Struct, frozen=True, kw_only=True):
     record: dict
     findings: tuple[Finding, ...]
     predicted: bool  # predicted not portable

@@ -34,16 +34,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 ROOT = Path(__file__).resolve().parent.parent
 WALL_GOAL_S = 10.0
 ASKED_GOAL = 12
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VetRun:
+class VetRun(Struct, frozen=True, kw_only=True):
     """One timed run of vet: its wall time, the git processes it started and what it formed."""
 
     seconds: float

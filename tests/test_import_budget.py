@@ -43,7 +43,7 @@ DENIED = frozenset({
     "subprocess", "threading", "selectors", "signal", "fnmatch", "unicodedata",
     "typing", "pathlib", "urllib.parse",
     "hashlib", "_hashlib", "tomllib", "array",
-})
+}) - {"typing", "decimal"} | {"dataclasses"}  # msgspec, which the models are, loads typing and decimal
 
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
 # certification engine and its phases, the built-in lint refuter, the detectors and the

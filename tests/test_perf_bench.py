@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import subprocess
 import sys
@@ -83,7 +84,7 @@ def test_certified_history_verifies_every_commit(perf, tmp_path):
     from diylisis.edges import store
 
     data, certificate = entries[0]
-    assert store.get(repo, data) == [certificate]
+    assert store.get(repo, data) == [json.loads(json.dumps(certificate))]  # as JSON reads it: arrays as lists
     done = subprocess.run(["git", "distill", "verify", "--range", "HEAD"], cwd=repo, env=env,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from diylisis.app import vet, vet_demo
 
@@ -25,8 +26,7 @@ TIMEOUT_CLAIM = DESIGN.splitlines()[2]
 BOTTLENECK_CLAIM = DESIGN.splitlines()[4]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Fixture:
+class Fixture(Struct, frozen=True, kw_only=True):
     """The fixture repository and the commits a test names."""
 
     root: Path

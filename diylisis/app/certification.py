@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import replace
 from functools import partial
+
+from msgspec.structs import replace
 
 from diylisis.core import codec
 from diylisis.core.engine import Edges, Result, run

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from diylisis.app.run_kinds import ResumeRequest
 from diylisis.core import gate
@@ -49,8 +49,7 @@ def emit(result: Any, output_format: str, verbose: bool = False) -> int:
     return {"certified": EXIT_OK, "paused": EXIT_PAUSED}.get(result.state.status, EXIT_FAILED)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CertifyRuns:
+class CertifyRuns(Struct, frozen=True, kw_only=True):
     name: str = "certify"
 
     def open_questions(self, workspace: Workspace, run_id: str) -> tuple[gate.Question, ...]:

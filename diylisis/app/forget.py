@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from diylisis.app.sync import check_remote, fetch_and_merge
 from diylisis.core.errors import BadInput, GitError, StoreConflict
@@ -35,8 +36,7 @@ STILL_HELD = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Forgotten:
+class Forgotten(Struct, frozen=True, kw_only=True):
     """What one forget removed, and where it pushed."""
 
     blob: str

@@ -14,9 +14,11 @@ import json
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from diylisis.app import preview_gate
 from diylisis.app.preview_gate import OpenItem
@@ -33,8 +35,7 @@ NARRATION_LIMIT = 64 * 1024
 REPORT_FILE = "PREVIEW.toml"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Request:
+class Request(Struct, frozen=True, kw_only=True):
     candidates: tuple[str, ...]
     axes: tuple[str, ...] = ()
     tier: Tier = Tier.MOCKUP
@@ -50,8 +51,7 @@ class Request:
     tgt: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Result:
+class Result(Struct, frozen=True, kw_only=True):
     run: str
     arm: Arm | None  # None: paused at a gate
     exit_code: int

@@ -17,8 +17,10 @@ unless the terminal is there to ask.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
@@ -38,8 +40,7 @@ OPTIONS: dict[str, tuple[gate.Option, ...]] = {
 DETAILS = {"qdir": ("deciding", "ground")}  # what a select may carry beside the probe number
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OpenItem:
+class OpenItem(Struct, frozen=True, kw_only=True):
     id: str  # qspec-1, qdir, qmicro
     gate: str
     options: tuple[str, ...]

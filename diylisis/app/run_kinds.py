@@ -22,7 +22,8 @@ API (vet and preview register here):
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
@@ -45,8 +46,7 @@ KINDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ResumeRequest:
+class ResumeRequest(Struct, frozen=True, kw_only=True):
     """What `git distill resume` was given besides the run id."""
 
     answers_file: Path | None = None

@@ -8,8 +8,9 @@ repository's [detect] settings. Results are plain values that the text, JSON and
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from diylisis.core.detectors import DetectSettings, detect_text, detect_with_suppressions, is_blocking
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK
@@ -20,8 +21,7 @@ if TYPE_CHECKING:
     from diylisis.edges.gitio.history import Walk
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ScanResult:
+class ScanResult(Struct, frozen=True, kw_only=True):
     """The findings of one record."""
 
     target: str  # the record as a target string: commit:<id>, file:<path>, ...

@@ -21,7 +21,8 @@ from __future__ import annotations
 import os
 import random
 import time
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import GitError, StoreConflict
 from diylisis.edges import store
@@ -45,8 +46,7 @@ _LOCKED = ("failed to lock", "cannot lock ref", "failed to update ref", "Unable 
            ".lock': File exists", "incorrect old value")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SyncResult:
+class SyncResult(Struct, frozen=True, kw_only=True):
     """What one sync moved, for text and JSON rendering."""
 
     remote: str

@@ -8,9 +8,10 @@ resolved again in the verifying repository, and the refuter realization is ranke
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from itertools import chain
+
+from msgspec import Struct
 
 from diylisis.core import codec
 from diylisis.core.model import Certificate, Finding, Realization, RecordKind, Reference, RepoContext, Snapshot, Target
@@ -32,8 +33,7 @@ if TYPE_CHECKING:
     Detect = Callable[[Snapshot, RepoContext | None], tuple[Finding, ...]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Check:
+class Check(Struct, frozen=True, kw_only=True):
     """The verdict on one record: ok, or each failure named; and whom the certificate that was
     checked is for, and which refuter it names (None when no certificate was found)."""
 
@@ -63,8 +63,7 @@ def check(snapshot: Snapshot, notes: list[dict[str, Any]], role: str | None, con
     return _check(snapshot, notes, role, lambda: context, min_realization, trust)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Trust:
+class Trust(Struct, frozen=True, kw_only=True):
     """What verify checks beyond a certificate's own fields: its signature under a policy, and
     the record's findings under detect (None: not re-detected)."""
 

@@ -11,8 +11,9 @@ import bisect
 import itertools
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from diylisis.core import tagging
 from diylisis.core.errors import BadInput
@@ -25,8 +26,7 @@ from diylisis.edges.vet_facts import COMMIT_PREFIX
 _PAST_SESSION = ("tasks/", "task", "plan", "handoff", "todo", "notes/")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VetRequest:
+class VetRequest(Struct, frozen=True, kw_only=True):
     """What the user asked vet to do."""
 
     action: str
@@ -37,8 +37,7 @@ class VetRequest:
     what_if: str | None = None  # Pattern B's condition Z, the user's (vet never invents one)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Formed:
+class Formed(Struct, frozen=True, kw_only=True):
     """Phase 0 and 1 done: the pinned revision, sources, audits and their antitheses."""
 
     action: str
@@ -230,8 +229,7 @@ def _reads(source: Source, citing: tagging.LeverageTag, added: Sequence[tuple[st
     return tuple(dict.fromkeys(reads))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Pinned:
+class Pinned(Struct, frozen=True, kw_only=True):
     """The sources as pinned at the start of a run, and what the action reads of each."""
 
     action: str

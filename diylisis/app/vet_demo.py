@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from diylisis.edges.gitio import run_git
 
@@ -33,8 +34,7 @@ ACTION = "merge feature/retry"
 RANGE = "main..feature/retry"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Scenario:
+class Scenario(Struct, frozen=True, kw_only=True):
     """The commits of the built scenario."""
 
     written: str  # wrote docs/design.md

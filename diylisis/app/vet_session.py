@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.app import vet
 from diylisis.core.errors import BadInput
@@ -24,16 +26,14 @@ NO_CANDIDATE = "no source met the criteria"
 NONE_CLAIMED = "candidates formed, all handed elsewhere or unattributable"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GateItem:
+class GateItem(Struct, frozen=True, kw_only=True):
     """One open claim: the audit and its open antithesis, from which the gate's question is rendered."""
 
     audit: Audit
     antithesis: Antithesis
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Outcome:
+class Outcome(Struct, frozen=True, kw_only=True):
     """Where a run stands after start, answer or resume."""
 
     run_id: str

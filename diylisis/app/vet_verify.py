@@ -11,8 +11,9 @@ the action still leans on.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from diylisis.app import vet
 from diylisis.core.errors import BadInput, DistillError
@@ -22,8 +23,7 @@ from diylisis.core.vet.model import Origin, Source
 from diylisis.edges import vet_facts, vet_note, vet_triggers
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Verified:
+class Verified(Struct, frozen=True, kw_only=True):
     """What `vet --verify` found for one commit."""
 
     commit: str

@@ -84,7 +84,7 @@ def command(target: str, role: str | None, activity: str | None, sources: tuple[
 
     workspace = certification.with_signing(certification.Workspace.open(), sign)
     if refuter_choice is not None:
-        from dataclasses import replace
+        from msgspec.structs import replace
 
         from diylisis.edges.refuter_choice import settings_for
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from msgspec import Struct
 
 from diylisis.commands import options
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, DistillError
@@ -22,8 +22,7 @@ from diylisis.core.errors import EXIT_FAILED, EXIT_OK, DistillError
 _FRAMEWORK_ID = re.compile(r"^\s*(?:-\s*)?id:\s*['\"]?(distill-[\w-]+)", re.MULTILINE)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Report:
+class Report(Struct, frozen=True, kw_only=True):
     """Everything doctor found, for text and JSON."""
 
     root: str

@@ -8,18 +8,17 @@ hook runs it first; `--force` replaces it (keeping a copy as `<hook>.distill-bac
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from msgspec import Struct
 
 from diylisis.core.errors import EXIT_OK, BadInput
 
 BACKUP_SUFFIX = ".distill-backup"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Installed:
+class Installed(Struct, frozen=True, kw_only=True):
     """What happened to one hook."""
 
     name: str

@@ -7,9 +7,9 @@ dispatching them. Contract fields awaiting Confirm/Correct are shown as if confi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import click
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core.errors import EXIT_OK
 from diylisis.core.gate import Answer
@@ -27,8 +27,7 @@ class _Captured(Exception):
         self.request = request
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _ConfirmingGate:
+class _ConfirmingGate(Struct, frozen=True, kw_only=True):
     """Confirms contract fields so the first pass reaches F5; answers nothing else."""
 
     def confirm(self, change: str, state: RunState) -> bool:

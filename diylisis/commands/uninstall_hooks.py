@@ -8,16 +8,15 @@ script records that it saved it; any other file is left as it is.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from msgspec import Struct
 
 from diylisis.core.errors import EXIT_OK
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Removed:
+class Removed(Struct, frozen=True, kw_only=True):
     """What happened to one hook."""
 
     name: str

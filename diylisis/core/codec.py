@@ -4,8 +4,8 @@ Frozen models become objects with their field names; enums become their values;
 tuples become arrays. Members of a sum type (`Verdict = Value | Reference`) carry a
 `"type"` tag so they decode to the right class. Decoding is typed by the model's own
 annotations, so a malformed document fails with a clear error instead of half-loading.
-Only decoding imports typing (to read those annotations); encoding, which the commit-msg
-hook does, does not.
+Encoding is msgspec's to_builtins; decoding is written here, so that an unknown tag falls
+back to the shape and an error names the path to the bad value.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from __future__ import annotations
 import enum
 import json
 import types
-from dataclasses import MISSING, fields, is_dataclass
 from functools import cache
+
+import msgspec
 
 from diylisis.core import model
 
@@ -26,9 +27,8 @@ if TYPE_CHECKING:
     T = TypeVar("T")
     Decoder = Callable[[Any, str], Any]
 
-# classes that are members of a union and therefore need a tag when encoded
+# classes that are members of a union: each carries its Struct tag in the "type" field
 TAGGED: dict[str, type] = {"value": model.Value, "reference": model.Reference}
-_TAG_OF = {cls: tag for tag, cls in TAGGED.items()}
 
 
 class DecodeError(ValueError):
@@ -36,20 +36,8 @@ class DecodeError(ValueError):
 
 
 def encode(value: Any) -> Any:
-    """Model value -> JSON-ready data."""
-    if is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: encode(getattr(value, f.name)) for f in fields(value)}
-        tag = _TAG_OF.get(type(value))
-        return {"type": tag, **data} if tag else data
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list | frozenset):
-        return [encode(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): encode(item) for key, item in value.items()}
-    if isinstance(value, bytes):
-        raise TypeError("bytes are not part of any JSON document")
-    return value
+    """Model value -> JSON-ready data (a tuple stays a tuple, which json writes as an array)."""
+    return msgspec.to_builtins(value, str_keys=True)
 
 
 def decode(cls: type[T], data: Any) -> T:
@@ -114,7 +102,7 @@ def _build(tp: Any) -> Decoder:
         return _dict_decoder(typing.get_args(tp)[1])
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _enum_decoder(tp)
-    if isinstance(tp, type) and is_dataclass(tp):
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
         return _model_decoder(tp)  # registers itself before its fields' decoders are built
     return _value_decoder(tp)
 
@@ -238,23 +226,23 @@ def _dict_decoder(value_type: Any) -> Decoder:
     return decode_dict
 
 
-def _model_decoder(tp: type) -> Decoder:
+def _model_decoder(tp: type[msgspec.Struct]) -> Decoder:
     """A frozen model from a JSON object: each field decoded by its annotation, then the class
     itself validates (its __post_init__); unknown keys are ignored, a missing required field is
     an error. The plan is filled in after the decoder is registered, so a model whose fields
     refer back to it finds its own decoder instead of recursing."""
-    plan: list[tuple[str, str, Decoder, Any, tuple[type, ...]]] = []  # name, ".name", decoder, default, plain
+    plan: list[tuple[str, str, Decoder, bool, tuple[type, ...]]] = []  # name, ".name", decoder, required, plain
     name = tp.__name__
 
     def decoder(data: Any, where: str) -> Any:
         if not isinstance(data, dict):
             raise DecodeError(f"{where}: expected an object for {name}")
         kwargs = {}
-        for field_name, suffix, decode_field, default, plain in plan:
+        for field_name, suffix, decode_field, required, plain in plan:
             if field_name in data:
                 value = data[field_name]
                 kwargs[field_name] = value if type(value) in plain else decode_field(value, where + suffix)
-            elif default is MISSING:
+            elif required:
                 raise DecodeError(f"{where}: missing field {field_name!r}")
         try:
             return tp(**kwargs)
@@ -264,16 +252,15 @@ def _model_decoder(tp: type) -> Decoder:
     _DECODERS[tp] = decoder
     try:
         hints = _hints(tp)
-        plan.extend((f.name, "." + f.name, _decoder(hints[f.name]),
-                     f.default if f.default_factory is MISSING else _FACTORY, _plain_types(hints[f.name]))
-                    for f in fields(tp))
+        names = tp.__struct_fields__
+        defaults = tp.__struct_defaults__  # the last len(defaults) fields'; NODEFAULT for a required one
+        required = (True,) * (len(names) - len(defaults)) + tuple(d is msgspec.NODEFAULT for d in defaults)
+        plan.extend((name, "." + name, _decoder(hints[name]), needed, _plain_types(hints[name]))
+                    for name, needed in zip(names, required, strict=True))
     except BaseException:
         del _DECODERS[tp]
         raise
     return decoder
-
-
-_FACTORY: Any = object()  # the default of a field that has a default factory: not known up front
 
 
 _PLAIN = (str, int, bool, float)

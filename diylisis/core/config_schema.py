@@ -11,7 +11,8 @@ which a valid configuration never pays).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import ConfigError
 
@@ -20,8 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Problem:
+class Problem(Struct, frozen=True, kw_only=True):
     """One thing wrong with the configuration: where (keys from the config table's top) and what."""
 
     keys: tuple[str | int, ...]
@@ -55,12 +55,10 @@ def detect_problems(table: Mapping[str, Any]) -> tuple[Problem, ...]:
     Types and the other keys are DetectSettings.from_mapping's to judge; this adds what it does
     not know (the registry) and says where each problem is.
     """
-    from dataclasses import fields
-
     from diylisis.core.detectors.settings import DetectSettings
 
     out: list[Problem] = []
-    known = sorted(f.name for f in fields(DetectSettings))
+    known = sorted(DetectSettings.__struct_fields__)
     out += [Problem(keys=("detect", key), text=f"[detect] unknown key {key!r}; known: {', '.join(known)}")
             for key in table if key not in known]
     for key in ("glossary", "reject", "disable", "languages"):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import (
@@ -63,8 +65,7 @@ _RECORD_FILE = LazyPattern(r"(?i)(^|/)(tasks?|todo|plans?|handoffs?|prompts?|not
                            r"|(^|/)(tasks|plans|handoffs|prompts)/")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Edges:
+class Edges(Struct, frozen=True, kw_only=True):
     """The side effects the loop may cause, each a plain callable (STYLE: edges only)."""
 
     read: Callable[[], Snapshot]
@@ -85,8 +86,7 @@ class Edges:
     languages: tuple[str, ...] | None = None  # [detect] languages the lexicons cover (None: every shipped one)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Result:
+class Result(Struct, frozen=True, kw_only=True):
     """Where a run ended: its final state, and the certificate and brief when it certified."""
 
     state: RunState

@@ -27,7 +27,8 @@ Nothing here reads a terminal, a file or git.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
 if TYPE_CHECKING:
@@ -42,16 +43,14 @@ class Takes(enum.Enum):
     NUMBER = "number"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Option:
+class Option(Struct, frozen=True, kw_only=True):
     """One answer a question allows, and what it needs after it."""
 
     name: str
     takes: Takes = Takes.NOTHING
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Question:
+class Question(Struct, frozen=True, kw_only=True):
     """One item put to the author, with what they need to answer it."""
 
     id: str
@@ -70,8 +69,7 @@ class Question:
         return tuple(option.name for option in self.options)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Answer:
+class Answer(Struct, frozen=True, kw_only=True):
     """The author's answer to one item (see the module's notes for the two shapes)."""
 
     item_id: str

@@ -16,7 +16,8 @@ no sentence of its own past a path and a role.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 AUTOSQUASH = "autosquash"
 MERGE = "merge"
@@ -39,8 +40,7 @@ _REPAIR = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Generated:
+class Generated(Struct, frozen=True, kw_only=True):
     """A message a tool wrote: its kind (one of KINDS) and how to name it to a user."""
 
     kind: str
@@ -65,8 +65,7 @@ def generated(message: str) -> Generated | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GeneratedRule:
+class GeneratedRule(Struct, frozen=True, kw_only=True):
     """Which generated messages are judged like authored ones (checked); the others are skipped."""
 
     checked: frozenset[str] = frozenset()

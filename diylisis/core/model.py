@@ -6,7 +6,8 @@ Every class is immutable; phases return new values and never mutate their input.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from diylisis.core.digests import sha256
 
@@ -26,8 +27,7 @@ class RecordKind(enum.Enum):
     PRBODY = "prbody"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Target:
+class Target(Struct, frozen=True, kw_only=True):
     """The record under certification: a substrate kind and its locator (spec: StableRef target)."""
 
     kind: RecordKind
@@ -45,8 +45,7 @@ def sha256_digest(data: bytes) -> str:
     return "sha256:" + digest
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Snapshot:
+class Snapshot(Struct, frozen=True, kw_only=True):
     """The exact bytes of a record, the boundary they were cut at, and its identity (F0 Detect).
 
     `revision` is RevisionFixed when the substrate has one (a commit id, or the commit of
@@ -144,8 +143,7 @@ class Severity(enum.Enum):
     INFO = "info"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Finding:
+class Finding(Struct, frozen=True, kw_only=True):
     """One residue token a rule found, complete with its location (STYLE: no line patching)."""
 
     rule_id: str
@@ -200,8 +198,7 @@ class RefKind(enum.Enum):
     COMMAND = "command"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StableRef:
+class StableRef(Struct, frozen=True, kw_only=True):
     """A reference resolvable without the author session (spec: StableRef)."""
 
     kind: RefKind
@@ -212,22 +209,19 @@ class StableRef:
             raise ValueError("a StableRef needs a locator")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InlineEvidence:
+class InlineEvidence(Struct, frozen=True, kw_only=True):
     """The content a KEEP verdict carries inline, as the record states it."""
 
     content: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Value:
+class Value(Struct, frozen=True, kw_only=True, tag_field="type", tag="value"):
     """KEEP verdict: the content travels inline (Rule 30)."""
 
     evidence: InlineEvidence
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Reference:
+class Reference(Struct, frozen=True, kw_only=True, tag_field="type", tag="reference"):
     """ROUTE verdict: the recipient dereferences a stable reference (Rule 30)."""
 
     ref: StableRef
@@ -236,8 +230,7 @@ class Reference:
 Verdict = Value | Reference
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RouteJudgment:
+class RouteJudgment(Struct, frozen=True, kw_only=True):
     """The certificate-level record per kept or routed item, with the basis F5 attacks."""
 
     item: str
@@ -254,16 +247,14 @@ class RouteJudgment:
 DEFAULT_VERB = "Read {locator} and execute it"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ActivationEdge:
+class ActivationEdge(Struct, frozen=True, kw_only=True):
     """How the recipient is told to act on the record: a verb with {locator}, and the locator."""
 
     verb: str
     locator: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Contract:
+class Contract(Struct, frozen=True, kw_only=True):
     """F0 certification contract (spec: HandoffContract)."""
 
     role: str
@@ -295,8 +286,7 @@ class Realization(enum.Enum):
         return list(Realization).index(self)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SweepRow:
+class SweepRow(Struct, frozen=True, kw_only=True):
     """One row of a refuter's sweep table: a checklist category, its status and what was checked."""
 
     category: int
@@ -310,8 +300,7 @@ class SweepRow:
             raise ValueError(f"sweep row {self.category} says nothing about what was checked")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RefuterFinding:
+class RefuterFinding(Struct, frozen=True, kw_only=True):
     """One residue token a refuter reports, where it is, why it fails the reader, and its advice."""
 
     token: str
@@ -322,8 +311,7 @@ class RefuterFinding:
     repair: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ZeroMemoryVerdict:
+class ZeroMemoryVerdict(Struct, frozen=True, kw_only=True):
     """F5: a refuter's verdict on the record, with a sweep row for each checklist category."""
 
     passed: bool
@@ -339,13 +327,11 @@ class ZeroMemoryVerdict:
 # --- Qp answer (spec: AuthorityCopy, Rule 32) -----------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Derived:
+class Derived(Struct, frozen=True, kw_only=True):
     """The carried copy is derived: the record itself stays the authoritative copy."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AuthoritativeAt:
+class AuthoritativeAt(Struct, frozen=True, kw_only=True):
     """The authoritative copy lives at a location, which must pass resolves_at."""
 
     location: str
@@ -363,8 +349,7 @@ AuthorityCopy = Derived | AuthoritativeAt
 CERTIFICATE_SCHEMA = "diylisis.certificate/1"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TargetIdentity:
+class TargetIdentity(Struct, frozen=True, kw_only=True):
     """Which bytes a certificate holds for: their digest, the boundary they were cut at, the revision."""
 
     digest: str  # sha256:<hex> over the snapshot boundary
@@ -372,8 +357,7 @@ class TargetIdentity:
     revision: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EmittedDelta:
+class EmittedDelta(Struct, frozen=True, kw_only=True):
     """What the certificate says of a repair: resolutions verbatim, excisions content-free."""
 
     kind: str  # "resolution" | "excision"
@@ -381,8 +365,7 @@ class EmittedDelta:
     added: str | None = None  # the text a resolution added; None for an excision
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReceptionProcedure:
+class ReceptionProcedure(Struct, frozen=True, kw_only=True):
     """What the recipient is granted and runs on receipt: sources, checks, scope, stop, dereference steps."""
 
     role: str
@@ -394,8 +377,7 @@ class ReceptionProcedure:
     premises: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Certificate:
+class Certificate(Struct, frozen=True, kw_only=True):
     """F7: the portability certificate of one record for a recipient role (spec: Certificate)."""
 
     target: Target
@@ -411,11 +393,11 @@ class Certificate:
     sweep: tuple[SweepRow, ...]
     issued_at: str
     tool_version: str
-    suppressions: tuple[str, ...] = field(default=())
+    suppressions: tuple[str, ...] = ()
     consumer_profile: str | None = None  # Qp (Rule 32), when it fired
     authority_copy: str | None = None  # Qp: where the authoritative copy lives
     # rules that could not run ("language zh: only language-neutral rules ran")
-    coverage: tuple[str, ...] = field(default=())
+    coverage: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.outcome not in tuple(Outcome):

@@ -12,7 +12,8 @@ report never repeats the secret it found.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import EXIT_FAILED, DistillError
 from diylisis.core.lazy_pattern import LazyPattern
@@ -47,8 +48,7 @@ MIN_ENTROPY = 3.5  # bits per character; English words and paths fall below, ran
 MIN_HEX_ENTROPY = 3.0  # a hex digest has 16 symbols, so at most 4 bits per character
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SecretFinding:
+class SecretFinding(Struct, frozen=True, kw_only=True):
     """One secret-looking value: what kind, on which line, and a masked form to show."""
 
     kind: str

@@ -9,7 +9,7 @@ ids; any other name in it belongs to another tool and is ignored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from diylisis.core.errors import BadInput
 
@@ -27,8 +27,7 @@ HOOK_ALIASES = {
 ALL_HOOKS = "distill"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Skips:
+class Skips(Struct, frozen=True, kw_only=True):
     """What this one run was asked to skip: hooks, and rules whose findings do not block."""
 
     hooks: frozenset[str] = frozenset()

@@ -8,7 +8,8 @@ emitting phase (F7) projects from it explicitly.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
 
@@ -82,8 +83,7 @@ class ItemKind(enum.StrEnum):
 RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Item:
+class Item(Struct, frozen=True, kw_only=True):
     """A ContextItem the run judges: a residue token, a pointer, a decision or the body."""
 
     id: str
@@ -100,8 +100,7 @@ class Item:
     checklist: int = 11
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Substitution:
+class Substitution(Struct, frozen=True, kw_only=True):
     """F1 row: surface token -> canonical reference (spec: Substitution)."""
 
     item_id: str
@@ -111,8 +110,7 @@ class Substitution:
     unresolved: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DecisionRecord:
+class DecisionRecord(Struct, frozen=True, kw_only=True):
     """Rule 33: a decision-shaped claim and the durable record of its rationale."""
 
     id: str
@@ -122,8 +120,7 @@ class DecisionRecord:
     deferral: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GroundingMark:
+class GroundingMark(Struct, frozen=True, kw_only=True):
     """F2: how one item's content reaches the recipient, and the detail that shows it."""
 
     item_id: str
@@ -131,8 +128,7 @@ class GroundingMark:
     detail: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProvenanceMark:
+class ProvenanceMark(Struct, frozen=True, kw_only=True):
     """F3b: where one item's content came from."""
 
     item_id: str
@@ -140,8 +136,7 @@ class ProvenanceMark:
     source: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Disposition:
+class Disposition(Struct, frozen=True, kw_only=True):
     """F3: KEEP, ROUTE or DROP for one item, with its value and basis (and whether a gate answered)."""
 
     item_id: str
@@ -151,8 +146,7 @@ class Disposition:
     by_gate: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LedgerEntry:
+class LedgerEntry(Struct, frozen=True, kw_only=True):
     """ResidualLedger entry; every one is surfaced at a gate before convergence."""
 
     item_id: str
@@ -161,8 +155,7 @@ class LedgerEntry:
     surfaced: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RepairDelta:
+class RepairDelta(Struct, frozen=True, kw_only=True):
     """A logged, claim-preserving change to the record (Rule 12)."""
 
     kind: str  # "resolution" | "excision"
@@ -174,8 +167,7 @@ class RepairDelta:
     added: str | None = None  # the text a resolution added, emitted in the certificate
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Question:
+class Question(Struct, frozen=True, kw_only=True):
     """An open gate item, as shown to the author and in the paused JSON."""
 
     id: str
@@ -186,8 +178,7 @@ class Question:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HistoryEntry:
+class HistoryEntry(Struct, frozen=True, kw_only=True):
     """A DROP a gate answer made, with its reason: the record of what left the record (session-side only)."""
 
     item_id: str
@@ -196,8 +187,7 @@ class HistoryEntry:
     drop_reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FieldMark:
+class FieldMark(Struct, frozen=True, kw_only=True):
     """Rule 29: a tracked contract field marked against the constituting utterance.
 
     provenance says who stated the field; confirmed says who ratified an ai_authored one
@@ -210,8 +200,7 @@ class FieldMark:
     confirmed: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Measure:
+class Measure(Struct, frozen=True, kw_only=True):
     """F6 hygiene measure legs (spec: measure(Λ))."""
 
     unresolved_anchors: int = 0
@@ -230,9 +219,8 @@ class Measure:
                 + self.unresolvable_route_pointers + self.ledgerless_decisions)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RunState:
-    """Λ: everything one certification run knows, advanced by dataclasses.replace."""
+class RunState(Struct, frozen=True, kw_only=True):
+    """Λ: everything one certification run knows, advanced by msgspec.structs.replace."""
 
     run_id: str
     target: Target

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 # --- quantities -------------------------------------------------------------------------------
 
@@ -38,8 +39,7 @@ class QuantityKind(enum.Enum):
     NUMBER = "number"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Quantity:
+class Quantity(Struct, frozen=True, kw_only=True):
     """A number as written (`30 s`, `60`, `1 min`) and its value in base units (seconds for durations)."""
 
     written: str
@@ -77,8 +77,7 @@ def parse_value(text: str, key: str) -> Quantity | None:
 
 # --- the code and config side -----------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CodeFact:
+class CodeFact(Struct, frozen=True, kw_only=True):
     """A value code or config holds for a scoped key: `src/cache.py:TIMEOUT` at line 1 is 60."""
 
     path: str
@@ -124,8 +123,7 @@ def code_facts(path: str, text: str, keys: frozenset[str]) -> tuple[CodeFact, ..
 
 # --- the record side and contradictions --------------------------------------------------------
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClaimLine:
+class ClaimLine(Struct, frozen=True, kw_only=True):
     """One line of a record as a claim: its locator, line number, verbatim text and its paragraph."""
 
     source: str  # the record's path
@@ -134,8 +132,7 @@ class ClaimLine:
     paragraph: str  # the lines around it up to blank lines, verbatim
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Contradiction:
+class Contradiction(Struct, frozen=True, kw_only=True):
     """A record sentence and a code or config value that share a referent and disagree."""
 
     claim: ClaimLine
@@ -148,8 +145,7 @@ class Contradiction:
         return f"git grep -n -w {self.fact.key} -- {self.fact.path}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Agreement:
+class Agreement(Struct, frozen=True, kw_only=True):
     """A record sentence and a code or config value that share a referent and agree."""
 
     claim: ClaimLine
@@ -225,8 +221,7 @@ CONFIDENCE: dict[VerificationPath, float] = {
 UNOBSERVABLE_COUPLING = "enforcement coupling not observable from available tools"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Enforcement:
+class Enforcement(Struct, frozen=True, kw_only=True):
     """A test or CI line that names the claim's key: what ties the claim to behaviour."""
 
     path: str
@@ -234,8 +229,7 @@ class Enforcement:
     text: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProvenanceTag:
+class ProvenanceTag(Struct, frozen=True, kw_only=True):
     """The claim's verification path, with what supports it (spec: ProvenanceTag)."""
 
     evidence: VerificationPath
@@ -269,8 +263,7 @@ def provenance(agreements: tuple[Agreement, ...], contradictions: tuple[Contradi
                          enforcement=enforcement, support=support, basis=basis)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LagCommit:
+class LagCommit(Struct, frozen=True, kw_only=True):
     """A commit after the claim was written that touched a path the claim names, on a line
     holding a token it names."""
 
@@ -280,8 +273,7 @@ class LagCommit:
     subject: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FreshnessTag:
+class FreshnessTag(Struct, frozen=True, kw_only=True):
     """Age from the claim line's blame, staleness from token-level lag (spec: FreshnessTag)."""
 
     written_by: str  # the blame commit of the claim's line
@@ -310,8 +302,7 @@ def freshness(written_by: str, observed_at: int, revision_time: int, origin: str
                         stale=bool(lag) or age > horizon, lag=lag, basis=basis)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Citation:
+class Citation(Struct, frozen=True, kw_only=True):
     """A file that names the source, at its first naming line."""
 
     path: str
@@ -324,8 +315,7 @@ class Citation:
         return f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LeverageTag:
+class LeverageTag(Struct, frozen=True, kw_only=True):
     """The distinct files that cite the source (spec: LeverageTag; a count, never a bool)."""
 
     downstream_count: int
@@ -403,8 +393,7 @@ def claim_line(path: str, text: str, line: int) -> ClaimLine:
     return ClaimLine(source=path, line=index + 1, text=lines[index], paragraph=paragraph_at(lines, index))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SupportFacts:
+class SupportFacts(Struct, frozen=True, kw_only=True):
     """What the repository holds at the certified revision for the keys a record's lines give
     values for, measured by an edge: the code and config values, and the test and CI lines that
     name those keys."""
@@ -415,8 +404,7 @@ class SupportFacts:
     enforcement_basis: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Support:
+class Support(Struct, frozen=True, kw_only=True):
     """The provenance a record line earns against the repository, and the disagreements behind it."""
 
     tag: ProvenanceTag

@@ -23,7 +23,7 @@ API:
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from diylisis.core import gate
 from diylisis.core.errors import BadInput

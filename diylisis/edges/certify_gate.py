@@ -14,7 +14,7 @@ resolve is refused then, not ten answers later).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from diylisis.core import gate as core_gate
 from diylisis.core.gate import Answer
@@ -65,8 +65,7 @@ def _no_check(question: core_gate.Question, answer: Answer) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PausedGate:
+class PausedGate(Struct, frozen=True, kw_only=True):
     """No one to ask: every question stays open and the run pauses (exit 3)."""
 
     yes: bool = False  # --yes: the shown repair is applied without a pause
@@ -78,8 +77,7 @@ class PausedGate:
         return self.yes
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AnswersGate:
+class AnswersGate(Struct, frozen=True, kw_only=True):
     """Answers read from a TOML file, keyed by item id; one that does not fit its question is exit 2."""
 
     answers: tuple[Answer, ...]
@@ -97,8 +95,7 @@ class AnswersGate:
             tuple(as_gate_question(q) for q in questions))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InteractiveGate:
+class InteractiveGate(Struct, frozen=True, kw_only=True):
     """Ask at the terminal, after showing the evidence as text; a misfit is asked again."""
 
     check: Callable[[core_gate.Question, Answer], str | None] = _no_check

@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from msgspec import Struct, field
 
 from diylisis.core.errors import ConfigError
 from diylisis.core.generated import GeneratedRule, rule_from_setting
@@ -32,8 +33,7 @@ DEFAULT_MAX_BYTES = 1024 * 1024
 SECTIONS = ("contract", "detect", "hooks", "refuter", "limits", "verify")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HookSettings:
+class HookSettings(Struct, frozen=True, kw_only=True):
     """`[hooks]`: the role hooks certify for, the record files they judge, and which generated messages."""
 
     role: str = "reviewer"
@@ -42,8 +42,7 @@ class HookSettings:
     generated: GeneratedRule = field(default_factory=GeneratedRule)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RefuterSettings:
+class RefuterSettings(Struct, frozen=True, kw_only=True):
     """`[refuter]`: the command that refutes a record, its realization, time limit and retries."""
 
     command: tuple[str, ...] = ()
@@ -54,16 +53,14 @@ class RefuterSettings:
     ignored: tuple[str, ...] = ()  # warnings: keys of a committed config that only the user may set
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VerifySettings:
+class VerifySettings(Struct, frozen=True, kw_only=True):
     """`[verify]`: the policy `git distill verify` enforces (CI reads it from the repository)."""
 
     require_signed: bool = False
     allowed_signers: str | None = None  # a repository-relative path to git's ssh allowed-signers file
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Config:
+class Config(Struct, frozen=True, kw_only=True):
     """A repository's settings: F0 defaults, detection, hooks, refuter, limits and verify policy."""
 
     contract: ContractFields = field(default_factory=ContractFields)
@@ -82,8 +79,7 @@ class Config:
         return DetectSettings.from_mapping(dict(self.detect_table))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ConfigFile:
+class ConfigFile(Struct, frozen=True, kw_only=True):
     """The configuration's file, how messages name it, the keys of the configuration table
     inside it (("tool", "diylisis") in pyproject.toml) and that table."""
 

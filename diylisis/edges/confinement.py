@@ -29,9 +29,10 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from msgspec import Struct, field
 
 KILL_GRACE = 5.0  # seconds to reap a killed process group
 OUTPUT_LIMIT = 4 * 1024 * 1024  # default cap on stdout and stderr together
@@ -88,8 +89,7 @@ class CannotRun(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Dispatch:
+class Dispatch(Struct, frozen=True, kw_only=True):
     """What to run and under which confinement."""
 
     argv: tuple[str, ...]
@@ -108,8 +108,7 @@ class Dispatch:
     on_start: Callable[[int, int | None], None] | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Outcome:
+class Outcome(Struct, frozen=True, kw_only=True):
     """How a dispatch ended: what it printed, its exit status, and why it was stopped if it was."""
 
     stdout: bytes

@@ -19,7 +19,7 @@ API (questions and answers are `diylisis.core.gate` values):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
@@ -47,16 +47,14 @@ def fits(question: gate.Question, answer: gate.Answer, check: gate.Check) -> str
     return gate.problem(question, answer) or check(question, answer)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PausedGate:
+class PausedGate(Struct, frozen=True, kw_only=True):
     """No one to ask: every question stays open and the run pauses (exit 3)."""
 
     def ask(self, questions: tuple[gate.Question, ...]) -> tuple[gate.Answer, ...]:
         return ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AnswersGate:
+class AnswersGate(Struct, frozen=True, kw_only=True):
     """Answers from an answers file, keyed by item id; a misfit is exit 2 naming the file."""
 
     answers: tuple[gate.Answer, ...]
@@ -73,8 +71,7 @@ class AnswersGate:
         return tuple(answer for _, answer in given)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TerminalGate:
+class TerminalGate(Struct, frozen=True, kw_only=True):
     """Ask at the terminal with rich prompts; a misfit is refused with its reason and asked again."""
 
     check: Callable[[gate.Question, gate.Answer], str | None] = _no_check

@@ -25,9 +25,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from diylisis.core.errors import BadInput, GitError
 from diylisis.edges import confinement, gitio, run_files
@@ -37,8 +38,7 @@ ProbeStatus = Literal["registered", "created", "populated", "failed", "timed_out
 DispositionKind = Literal["FileDestroyed", "NoFileArtifact", "DiscardFailed"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProbeRef:
+class ProbeRef(Struct, frozen=True, kw_only=True):
     """What was (or will be) destroyed and where it lived."""
 
     index: int
@@ -46,8 +46,7 @@ class ProbeRef:
     artifact_ref: str | None  # the probe's directory; None for a probe with no files (Vignette)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProbeOutcome:
+class ProbeOutcome(Struct, frozen=True, kw_only=True):
     """How a probe command ended."""
 
     index: int
@@ -57,8 +56,7 @@ class ProbeOutcome:
     log_tail: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProbeChange:
+class ProbeChange(Struct, frozen=True, kw_only=True):
     """What a probe changed against the base, read through our own git directory."""
 
     index: int
@@ -69,8 +67,7 @@ class ProbeChange:
     stamp_intact: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Disposition:
+class Disposition(Struct, frozen=True, kw_only=True):
     """The declared end of one probe."""
 
     probe: ProbeRef
@@ -78,8 +75,7 @@ class Disposition:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Substrate:
+class Substrate(Struct, frozen=True, kw_only=True):
     """One run's temporary root and the user's repository it was made from."""
 
     run: str

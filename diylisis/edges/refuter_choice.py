@@ -22,7 +22,7 @@ CHOICES = ("lint", "command")
 
 def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSettings:
     """The refuter settings after `--refuter lint|command` (exit 2 when command has none)."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from diylisis.core.errors import BadInput, ConfigError
 

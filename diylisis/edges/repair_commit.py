@@ -22,7 +22,8 @@ import errno
 import os
 import random
 import time
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from diylisis.core.errors import BadInput, GitError
 from diylisis.core.state import RunState

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import BadInput
 
@@ -30,8 +31,7 @@ KIND_KEY = "kind"
 DEFAULT_KIND = "certify"  # run files written before runs had a kind
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StoredRun:
+class StoredRun(Struct, frozen=True, kw_only=True):
     """One run file as read: the run id, its kind and the kind's own data."""
 
     run_id: str

@@ -11,7 +11,8 @@ kept run is doing and what can be done next (`git distill runs` prints it).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core import codec
 from diylisis.core.errors import BadInput
@@ -27,8 +28,7 @@ if TYPE_CHECKING:
 KIND = "certify"  # the kind of run this module saves (diylisis.edges.run_files)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PendingRepair:
+class PendingRepair(Struct, frozen=True, kw_only=True):
     """A repair commit of a work-tree file, journaled before the file is touched."""
 
     path: str  # repository-relative, "/"-separated

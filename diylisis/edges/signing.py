@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core import codec
 from diylisis.core.errors import BadInput
@@ -57,8 +58,7 @@ def payload(note: Mapping[str, Any], digest: str) -> bytes:
 # --- signing ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Signer:
+class Signer(Struct, frozen=True, kw_only=True):
     """How to sign: git's signing format, its program, and user.signingKey."""
 
     format: str
@@ -160,8 +160,7 @@ class SignatureState(enum.Enum):
     UNCHECKED = "unchecked"  # the program to check it is missing or did not answer
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SignatureCheck:
+class SignatureCheck(Struct, frozen=True, kw_only=True):
     """The verdict on one certificate's signature, naming its signer where one is known."""
 
     state: SignatureState
@@ -187,8 +186,7 @@ class SignatureCheck:
         return f"signed ({self.format}), not checked: {self.detail}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Policy:
+class Policy(Struct, frozen=True, kw_only=True):
     """Who may sign, and whether a signature is required (verify --require-signed, [verify])."""
 
     require_signed: bool = False

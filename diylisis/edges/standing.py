@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from diylisis.edges import gitio
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Standing:
+class Standing(Struct, frozen=True, kw_only=True):
     """What must not change while a dispatched program runs: the directories the repository paths name
     (device and inode, so a moved repository with a copy planted at its path is seen), git's
     configuration as `git config --list --show-origin` reads it in the repository (the user's

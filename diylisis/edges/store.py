@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.digests import sha1, sha256
 from diylisis.core.errors import BadInput
@@ -39,8 +40,7 @@ SNAPSHOTS_MESSAGE = notes.KEEP_MESSAGE
 FALLBACK_IDENTITY = {"name": "git distill", "email": "distill@localhost.invalid"}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settings:
+class Settings(Struct, frozen=True, kw_only=True):
     """What the store reads from git config in one call."""
 
     notes_ref: str

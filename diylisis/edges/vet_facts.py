@@ -12,8 +12,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core import tagging
 from diylisis.core.errors import GitError
@@ -65,8 +67,7 @@ def blob_id(root: str | Path, commit: str, path: str) -> str | None:
     return out.decode().strip() if code == 0 else None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StoredObject:
+class StoredObject(Struct, frozen=True, kw_only=True):
     """An object as `git cat-file --batch` gives it: its id, type and content."""
 
     id: str
@@ -189,8 +190,7 @@ def citations_of(root: str | Path, commit: str, sources: Sequence[str],
     return tags
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LagQuery:
+class LagQuery(Struct, frozen=True, kw_only=True):
     """What one claim's lag is measured from: its line's blame commit, and the paths and
     code-shaped tokens it names."""
 

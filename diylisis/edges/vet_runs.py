@@ -8,8 +8,9 @@ The file is written, read and removed through `diylisis.edges.run_files`, as eve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from diylisis.core.errors import BadInput
 from diylisis.core.vet import judgment, result
@@ -19,8 +20,7 @@ from diylisis.edges import run_files
 KIND = "vet"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PinnedRef:
+class PinnedRef(Struct, frozen=True, kw_only=True):
     """A source as the run file keeps it: by blob, its text read again from the object store."""
 
     locator: str
@@ -29,8 +29,7 @@ class PinnedRef:
     origin: Origin
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class VetRun:
+class VetRun(Struct, frozen=True, kw_only=True):
     """A vet run's saved state (Λ without what the pinned blobs give back)."""
 
     run_id: str

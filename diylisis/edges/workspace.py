@@ -9,7 +9,8 @@ no more than reading the answers needs.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+
+from msgspec import Struct
 
 from diylisis.core.errors import GitError
 from diylisis.edges import config, gitio
@@ -34,15 +35,13 @@ GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *STORE_KEYS, *SIGNING_KEY
 _REV_PARSE = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Workspace:
+class Workspace(Struct, frozen=True, kw_only=True):
     """The repository a command works in, read once. Its paths are absolute path strings."""
 
     root: str
     git_dir: str
     config: config.Config
-    # the GIT_KEYS values set in the repository, read with the rest at open; not part of the value
-    git_config: Mapping[str, str] = field(compare=False, repr=False)
+    git_config: Mapping[str, str]  # the GIT_KEYS values set in the repository, read with the rest at open
     head: str | None = None  # the commit HEAD named at open; None on an unborn branch
 
     @classmethod

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
 import pytest
 from conftest import commit, git
+from msgspec.structs import replace
 
 from diylisis.app import certification, verification
 from diylisis.core import codec

@@ -4,8 +4,9 @@ and the claims it names are challenged at the place the action reads them."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from diylisis.app import vet, vet_session
 from diylisis.core.vet import patterns

@@ -9,7 +9,8 @@ which keys it under the message git actually stored.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from diylisis.app.hooks.shared import (
     HOOK_RATIFIER,

@@ -4,7 +4,8 @@ content (index blob) of each record file, never editing one."""
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from diylisis.app.hooks.shared import (
     HOOK_RATIFIER,

@@ -7,7 +7,8 @@ pre-commit framework hands the same in PRE_COMMIT_* variables (framework_refs).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.app.hooks.shared import Output, said_skipped
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
@@ -24,8 +25,7 @@ if TYPE_CHECKING:
 ZERO = re.compile(r"^0+$")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PushedRef:
+class PushedRef(Struct, frozen=True, kw_only=True):
     """One line git gives a pre-push hook on stdin."""
 
     local_ref: str

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core.state import GateKind, Question, RunState, RunStatus
 
@@ -20,8 +22,7 @@ if TYPE_CHECKING:
 HOOK_RATIFIER = "the repository's committed configuration"  # confirms, never states (Rule 29)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Output:
+class Output(Struct, frozen=True, kw_only=True):
     """Where hook messages go: short lines, colored only on a terminal without NO_COLOR."""
 
     stream: TextIO
@@ -85,8 +86,7 @@ def said_skipped(out: Output, hook: str) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HookGate:
+class HookGate(Struct, frozen=True, kw_only=True):
     """A hook has no one to ask: residual questions stay open (the run pauses), but the
     premise gate (Qp) is answered from what the hook knows: the recipient reads the commit
     this message creates, in the repository that holds it.

@@ -7,7 +7,9 @@ raises surfaces as RuleCrashed (fail closed), never as silence.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core.detectors import (
     claims,
@@ -132,8 +134,7 @@ def detect_text(
     return kept, suppressed
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Plan:
+class _Plan(Struct, frozen=True, kw_only=True):
     """The enabled rules for one (settings, path) with their levels, and which of them each requirement lets run."""
 
     rules: tuple[tuple[Rule, Severity], ...]

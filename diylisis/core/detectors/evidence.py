@@ -19,7 +19,7 @@ table when a rule changes.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from diylisis.core.model import Severity
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.detectors.prefilter import Prefilter, further_literals, prefilter, required_literals
 
@@ -33,8 +34,7 @@ _LEFT = r"(?<![A-Za-z0-9_])"
 _RIGHT = r"(?![A-Za-z0-9_])"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Lexicon:
+class Lexicon(Struct, frozen=True, kw_only=True):
     """The merged word lists of the enabled languages."""
 
     languages: tuple[str, ...]
@@ -204,8 +204,7 @@ def _parts(languages: tuple[str, ...], key: str) -> tuple[tuple[str, str], ...]:
 # fragment's required literals, compared after fold() (diylisis.core.detectors.prefilter).
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Gate:
+class _Gate(Struct, frozen=True, kw_only=True):
     """The prefilter of one key's fragments: which literal lets which fragments through."""
 
     triggers: tuple[tuple[str, int], ...]  # (folded literal, bit mask of the fragments it lets through)
@@ -270,8 +269,7 @@ def _shapes_in(languages: tuple[str, ...], text: str) -> int:
     return sum(bit for name, bit in _shape_bits(languages).items() if SHAPES[name].search(text))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Layout:
+class _Layout(Struct, frozen=True, kw_only=True):
     """Where each key's fragments sit in a triggers_in() bit mask."""
 
     offset: dict[str, int]  # key -> the triggers_in() bit of its first fragment
@@ -294,8 +292,7 @@ def _layout(languages: tuple[str, ...]) -> _Layout:
     return _Layout(offset=offset, full=full, size=at)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Scanner:
+class _Scanner(Struct, frozen=True, kw_only=True):
     """Everything triggers_in needs for the keys of a set of languages."""
 
     literals: Prefilter  # every key's literals, each standing for the bits of the fragments it lets through
@@ -353,8 +350,7 @@ def _sorted_sets(sets: tuple[frozenset[str], ...]) -> tuple[tuple[str, ...], ...
 # --- the per-user cache of what is derived from the lexicon files ----------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Derived:
+class _Derived(Struct, frozen=True, kw_only=True):
     """The tables derived from the lexicon files that the per-user cache keeps."""
 
     lexicons: dict[str, tuple[str, dict[str, tuple[str, ...]]]]  # language -> what _parse_lexicon returns

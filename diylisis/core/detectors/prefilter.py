@@ -13,7 +13,8 @@ Pure: no file, git or terminal I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.lazy_pattern import LazyPattern
 
@@ -408,8 +409,7 @@ def _union(sets: list[frozenset[str] | None]) -> frozenset[str] | None:
 # --- finding literals in a text --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Prefilter:
+class Prefilter(Struct, frozen=True, kw_only=True):
     """Literals, each standing for a bit mask, found together in one pass over a folded text.
 
     The pass is pyahocorasick's automaton, a declared dependency. An interpreter that lacks it

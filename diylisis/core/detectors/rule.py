@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.model import Category, Finding, Severity
 
@@ -22,8 +23,7 @@ DOC_SECTIONS = ("What it flags", "Why a fresh reader fails", "Example", "Repair"
 Detect = Callable[["Doc"], Iterable[Finding]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rule:
+class Rule(Struct, frozen=True, kw_only=True):
     """One detector rule: stable id, kebab name, residue category, languages, doc, default severity."""
 
     id: str

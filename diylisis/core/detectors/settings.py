@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import ConfigError
 from diylisis.core.model import Severity
@@ -17,8 +18,7 @@ _KEYS = {"glossary", "reject", "disable", "severity", "per_path", "trackers", "l
 FORGES = ("github", "gitlab", "gitea", "forgejo", "bitbucket")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PathRule:
+class PathRule(Struct, frozen=True, kw_only=True):
     """Rules disabled or re-levelled for files matching a glob."""
 
     glob: str
@@ -26,8 +26,7 @@ class PathRule:
     severity: tuple[tuple[str, Severity], ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DetectSettings:
+class DetectSettings(Struct, frozen=True, kw_only=True):
     """Glossary, reject list, disabled rules, severity overrides, per-path rules, tracker URLs, languages."""
 
     glossary: frozenset[str] = frozenset()

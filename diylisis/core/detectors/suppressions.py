@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import CODE_SPAN, FENCE, Doc
@@ -32,8 +33,7 @@ ALL_RULES: frozenset[str] = frozenset()  # the value of a line every rule is sup
 RULE_ID = "RD904"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Directive:
+class Directive(Struct, frozen=True, kw_only=True):
     """One `<!-- distill: ... -->` comment: its line, verb, the ids it names, and where it is."""
 
     line: int  # 1-based

@@ -10,7 +10,8 @@ import bisect
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
@@ -60,8 +61,7 @@ _FOLDED = "folded"  # Doc.memo keys
 _TRIGGERS = "triggers"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Doc:
+class Doc(Struct, frozen=True, kw_only=True):
     """A record prepared for the rules: its text, masked views, and what resolves_at may ask."""
 
     text: str
@@ -72,12 +72,12 @@ class Doc:
     settings: DetectSettings
     context: RepoContext | None = None
     path: str | None = None
-    line_starts: tuple[int, ...] = field(default=())
+    line_starts: tuple[int, ...] = ()
     indented_lines: frozenset[int] = frozenset()  # 1-based lines of indented (transcript) blocks
     # 1-based lines that quote output rather than give a command: a fenced block's lines but its
     # commands (a prompt, `cd`, any line of a shell fence), and the rows of a Markdown table
     output_lines: frozenset[int] = frozenset()
-    memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+    memo: dict[str, object] = field(default_factory=dict)  # views derived once per record; filled in place
 
     def folded(self) -> str:
         """The text folded for literal prefilters (lexicon.fold), once per record."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import DistillError
 from diylisis.core.lazy_pattern import LazyPattern
@@ -29,8 +30,7 @@ class ContractMisfit(DistillError):
     """An F0 guard stopped the run before F1: the contract must be re-declared (exit 2)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ContractFields:
+class ContractFields(Struct, frozen=True, kw_only=True):
     """Contract fields as one source states them (the config file, or the command line); None or ()
     means not stated there. F0 declares the contract from them (declare)."""
 

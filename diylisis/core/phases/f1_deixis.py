@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Finding, RepoContext, Snapshot
@@ -37,8 +38,7 @@ _DURABLE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "
 Detect = Callable[[Snapshot], tuple[Finding, ...]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ScanResult:
+class ScanResult(Struct, frozen=True, kw_only=True):
     """F1 output: items, their substitution rows and the decision records."""
 
     items: tuple[Item, ...]

@@ -7,7 +7,7 @@ of it. The repository's values arrive as `SupportFacts` an edge measured; this m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from diylisis.core.model import Contract
 from diylisis.core.state import (
@@ -34,8 +34,7 @@ if TYPE_CHECKING:
 UNSUPPORTED_OPTIONS = ("defer",)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DispositionResult:
+class DispositionResult(Struct, frozen=True, kw_only=True):
     provenance: tuple[ProvenanceMark, ...]
     dispositions: tuple[Disposition, ...]
     gated: tuple[str, ...]  # item ids awaiting the author's judgment at Qd

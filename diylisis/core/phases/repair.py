@@ -10,7 +10,8 @@ write channel and logs each delta.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.state import DecisionRecord, Item, ItemKind, RepairDelta
 
@@ -22,8 +23,7 @@ if TYPE_CHECKING:
 POINTER_KINDS = frozenset({ItemKind.DEICTIC, ItemKind.SESSION_ID, ItemKind.BARE_ISSUE_REF, ItemKind.EPHEMERAL_REF})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Edit:
+class Edit(Struct, frozen=True, kw_only=True):
     """One text edit a repair pass applies: the item, its kind, the span it replaces and the text put there."""
 
     item_id: str

@@ -8,8 +8,10 @@ probe; the caller does what `next` names ("instantiate" a pending fan, "harvest"
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Literal
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview.model import (
@@ -30,8 +32,7 @@ MAX_TARGETS = 4
 Next = Literal["qspec", "instantiate", "qdir", "qmicro", "harvest", "end"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Lambda:
+class Lambda(Struct, frozen=True, kw_only=True):
     """The run's state (the spec's Λ), minus what lives at the edges (paths, processes)."""
 
     candidates: tuple[str, ...]
@@ -52,22 +53,19 @@ class Lambda:
         return tuple(dict.fromkeys(slot.direction for slot in self.probes))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Step:
+class Step(Struct, frozen=True, kw_only=True):
     state: Lambda
     next: Next
     relay: str = ""
     arm: Arm | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class QspecAnswer:
+class QspecAnswer(Struct, frozen=True, kw_only=True):
     kind: Literal["approve", "adjust", "dissolve", "withdraw"]
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class QdirAnswer:
+class QdirAnswer(Struct, frozen=True, kw_only=True):
     kind: Literal["select", "synthesize", "insufficient", "unprobed", "interrogate", "withdraw"]
     probe: int | None = None
     text: str = ""
@@ -75,8 +73,7 @@ class QdirAnswer:
     ground: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class QmicroAnswer:
+class QmicroAnswer(Struct, frozen=True, kw_only=True):
     kind: Literal["confirm", "materialize"]
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
+
+from msgspec import Struct, field
 
 
 class Tier(StrEnum):
@@ -37,8 +38,7 @@ class Arm(StrEnum):
 AxisSource = Literal["user", "deriver"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Axis:
+class Axis(Struct, frozen=True, kw_only=True):
     """A divergence axis: a question on which the probes must commit different values."""
 
     id: str
@@ -47,16 +47,14 @@ class Axis:
     settled_at: str | None = None  # "qspec-<n>" once the user approved it
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AxisHint:
+class AxisHint(Struct, frozen=True, kw_only=True):
     """Where one candidate's text differs from the others': a hint for the user, never an axis."""
 
     candidate: str
     distinctive: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlaceholderPolicy:
+class PlaceholderPolicy(Struct, frozen=True, kw_only=True):
     marker: str  # DISTILL-PLACEHOLDER-<run>, put in every fake datum
     visible_synthesis: bool = True
     non_evidence_stamp: bool = True
@@ -67,8 +65,7 @@ class PlaceholderPolicy:
                 "'evidence for no claim'; the structure follows the direction, the data values are fake")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Spec:
+class Spec(Struct, frozen=True, kw_only=True):
     """What the spec gate settles before anything is generated."""
 
     axes: tuple[Axis, ...]
@@ -77,14 +74,12 @@ class Spec:
     tier: Tier
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ExposedUnknown:
+class ExposedUnknown(Struct, frozen=True, kw_only=True):
     text: str
     route: Route
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Cell:
+class Cell(Struct, frozen=True, kw_only=True):
     """One probe's future on one axis."""
 
     kind: Literal["value", "UNGROUNDED", "UNDIFFERENTIATED"]
@@ -93,15 +88,13 @@ class Cell:
     note: str = ""  # why a cell is not a value, or "divergence lives in fake data"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ContrastRow:
+class ContrastRow(Struct, frozen=True, kw_only=True):
     axis: Axis
     cells: tuple[tuple[int, Cell], ...]  # (probe index, cell)
     flagged: bool  # every cell equal, or none grounded: this axis does not tell the futures apart
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CommonCommitment:
+class CommonCommitment(Struct, frozen=True, kw_only=True):
     """A decision every probe made alike: a shared premise, not a divergence axis."""
 
     key: str  # a path (same blob everywhere) or a [commitments] key
@@ -109,8 +102,7 @@ class CommonCommitment:
     kind: Literal["path", "declared"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProbeEvidence:
+class ProbeEvidence(Struct, frozen=True, kw_only=True):
     """What one probe left, as the core needs it (read by the edges, never by the core)."""
 
     index: int
@@ -127,8 +119,7 @@ class ProbeEvidence:
     narrated: bool = False  # a vignette: its values stand on the narration, not on files
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Contrast:
+class Contrast(Struct, frozen=True, kw_only=True):
     rows: tuple[ContrastRow, ...]
     common: tuple[CommonCommitment, ...]
     unknowns: tuple[ExposedUnknown, ...]
@@ -141,8 +132,7 @@ class Contrast:
         return any(row.flagged for row in self.rows)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Direction:
+class Direction(Struct, frozen=True, kw_only=True):
     """The constituted direction: a probed one (Select) or the user's synthesis (Confirm)."""
 
     kind: Literal["select", "synthesize"]
@@ -151,8 +141,7 @@ class Direction:
     ground: str | None = None  # GroundTag: a familiar domain to validate the mapping against
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NotActivated:
+class NotActivated(Struct, frozen=True, kw_only=True):
     """Phase 0 stood down: the relay says why and where the decision goes."""
 
     kind: Literal["requires_fail", "no_deficit", "route_away", "unfit"]
@@ -161,8 +150,7 @@ class NotActivated:
     protocol: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DetectSignals:
+class DetectSignals(Struct, frozen=True, kw_only=True):
     """What the author says about the decision (flags); silence is the invocation's claim of row 4."""
 
     recognizable: bool = False
@@ -173,8 +161,7 @@ class DetectSignals:
     basis: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProbeSlot:
+class ProbeSlot(Struct, frozen=True, kw_only=True):
     """A probe of the run: which direction, and on which fan it was made."""
 
     index: int
@@ -182,14 +169,12 @@ class ProbeSlot:
     fan: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Fan:
+class Fan(Struct, frozen=True, kw_only=True):
     kind: Literal["contrast", "Gap", "Materialization"]
     tgt: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Trace:
+class Trace(Struct, frozen=True, kw_only=True):
     """The transformation trace of the steps completed so far."""
 
     steps: tuple[str, ...] = field(default_factory=tuple)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
+
+import msgspec
 
 from diylisis.core.preview.flow import Lambda
 from diylisis.core.preview.model import (
@@ -20,9 +21,7 @@ from diylisis.core.preview.model import (
 
 
 def to_json(state: Lambda) -> dict[str, Any]:
-    data = asdict(state)
-    data["spec"]["tier"] = state.spec.tier.value
-    data["unknowns"] = [{"text": u.text, "route": u.route.value} for u in state.unknowns]
+    data: dict[str, Any] = msgspec.to_builtins(state)  # enums as their values, as from_json reads them
     return data
 
 

@@ -5,7 +5,7 @@ diylisis/edges/refuter_choice.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from diylisis.core.model import (
     ActivationEdge,
@@ -17,8 +17,7 @@ from diylisis.core.model import (
 from diylisis.core.state import DecisionRecord, FieldMark, Item
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RefuterInput:
+class RefuterInput(Struct, frozen=True, kw_only=True):
     """Everything F5 may read (spec F5 inputs); nothing of the author's session beyond this."""
 
     target: Target

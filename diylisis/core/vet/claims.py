@@ -14,7 +14,8 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core import tagging
 from diylisis.core.vet import identify as phase0
@@ -42,8 +43,7 @@ _OPEN_BOX = re.compile(r"^[ \t]*(?:[-*+]|\d+\.)[ \t]+\[ \][ \t]+\S")
 _OWNED_ELSEWHERE = re.compile(r"(^|/)(vendor|third_party|node_modules|generated|_generated)/")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Settled:
+class Settled(Struct, frozen=True, kw_only=True):
     """A candidate claim the certificate settled: handed elsewhere or unattributable, with its basis."""
 
     id: str

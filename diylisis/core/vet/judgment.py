@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import BadInput
 
@@ -38,8 +39,7 @@ INSTRUCTIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Instruction:
+class Instruction(Struct, frozen=True, kw_only=True):
     """One instruction; withdraw carries no text, revisit its condition, handoff its deficit."""
 
     kind: InstructionKind
@@ -51,8 +51,7 @@ class Instruction:
             raise ValueError("withdraw carries no text; revisit and handoff need one")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Judged:
+class Judged(Struct, frozen=True, kw_only=True):
     """The author's answer to one claim at one antithesis index (spec: Judged)."""
 
     audit: str
@@ -107,8 +106,7 @@ class AssignedBy(enum.Enum):
     CERTIFICATE = "certificate"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LedgerEntry:
+class LedgerEntry(Struct, frozen=True, kw_only=True):
     """J(r): the answer (or the certificate's assignment) and the claim it judged."""
 
     audit: str
@@ -124,8 +122,7 @@ class LedgerEntry:
             raise ValueError("a certificate's entry needs its basis")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HistoryEntry:
+class HistoryEntry(Struct, frozen=True, kw_only=True):
     """One change to J, appended before it is made: the audit, the antithesis index, the record (None: removed)."""
 
     audit: str
@@ -133,8 +130,7 @@ class HistoryEntry:
     record: LedgerEntry | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Ledger:
+class Ledger(Struct, frozen=True, kw_only=True):
     """J and its append-only history."""
 
     entries: tuple[LedgerEntry, ...] = ()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core import tagging
 
@@ -40,8 +41,7 @@ class Suspicion(enum.Enum):
     ABSENT = "absent"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Source:
+class Source(Struct, frozen=True, kw_only=True):
     """A record pinned by blob at the start of the run (spec: Source)."""
 
     locator: str  # as given, e.g. file:docs/design.md
@@ -56,8 +56,7 @@ class Source:
         return f"{self.locator}@{self.blob}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClaimRef:
+class ClaimRef(Struct, frozen=True, kw_only=True):
     """One claim of a source (spec: ClaimRef), with its verbatim span."""
 
     referent: str  # a normalized key, e.g. src/cache.py:TIMEOUT, or the source path and line
@@ -83,8 +82,7 @@ def audit_id(source: Source, claim: ClaimRef) -> str:
     return "a-" + hashlib.sha256((source.id + claim.canonical()).encode()).hexdigest()[:10]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClaimFacts:
+class ClaimFacts(Struct, frozen=True, kw_only=True):
     """What the edges measured about one claim line at the pinned revision."""
 
     claim: tagging.ClaimLine
@@ -96,16 +94,14 @@ class ClaimFacts:
     freshness: tagging.FreshnessTag
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Stake:
+class Stake(Struct, frozen=True, kw_only=True):
     """What the action reads of the claim, and what rests on it if it fails."""
 
     reads: tuple[str, ...]  # path:line of the action's lines that cite the source, or how it was named
     if_it_fails: tuple[str, ...]  # the leverage branches, the action's lines first
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Tags:
+class Tags(Struct, frozen=True, kw_only=True):
     """The tag triple of one claim (spec: ProvenanceTag x FreshnessTag x LeverageTag)."""
 
     provenance: tagging.ProvenanceTag
@@ -113,8 +109,7 @@ class Tags:
     leverage: tagging.LeverageTag
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Audit:
+class Audit(Struct, frozen=True, kw_only=True):
     """A claim that met the criteria, with its tags, facts and stake (one entry of S_high)."""
 
     id: str
@@ -126,8 +121,7 @@ class Audit:
     stake: Stake
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Antithesis:
+class Antithesis(Struct, frozen=True, kw_only=True):
     """A challenge to one claim built from measured facts the thesis lacks (spec: Antithesis)."""
 
     audit: str

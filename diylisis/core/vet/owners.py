@@ -11,14 +11,14 @@ email, so `vet --verify` measures the same boundary on any clone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 CODEOWNERS_PATHS = (".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS")  # GitHub's search order
 _CATCH_ALL = frozenset({"*", "**", "/**", "/*"})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OwnerRule:
+class OwnerRule(Struct, frozen=True, kw_only=True):
     """One CODEOWNERS line: a pattern and the owners it names (@user, @org/team or an email)."""
 
     line: int
@@ -26,8 +26,7 @@ class OwnerRule:
     owners: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Ownership:
+class Ownership(Struct, frozen=True, kw_only=True):
     """The CODEOWNERS file at the vetted commit and the email of the action's author."""
 
     path: str
@@ -35,8 +34,7 @@ class Ownership:
     author: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Boundary:
+class Boundary(Struct, frozen=True, kw_only=True):
     """A path the claim names that CODEOWNERS gives to owners other than the author."""
 
     path: str

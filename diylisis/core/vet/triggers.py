@@ -10,7 +10,8 @@ Any other text is accepted and declared unwatchable: it is never met by vet.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 
 class ConditionKind(enum.Enum):
@@ -24,8 +25,7 @@ class ConditionKind(enum.Enum):
     FREE_TEXT = "free-text"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Condition:
+class Condition(Struct, frozen=True, kw_only=True):
     """A parsed revisit condition."""
 
     kind: ConditionKind

@@ -4,7 +4,8 @@ or fact that failed. The verdicts themselves are never checked; only that the le
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.vet.result import SCHEMA
 
@@ -13,8 +14,7 @@ _FIELDS = ("schema", "action", "action_digest", "commit", "leans_on", "sources",
            "issued_at")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Check:
+class Check(Struct, frozen=True, kw_only=True):
     """One check of `vet --verify`: its name, whether it held, and in plain words what failed."""
 
     name: str

@@ -10,7 +10,8 @@ Nothing here imports pygit2 at module load: the commit-msg hook parses `msgfile:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import BadInput, DistillError
 from diylisis.core.model import RecordKind, Snapshot, Target
@@ -28,8 +29,7 @@ DEFAULT_MAX_BYTES = 1024 * 1024
 CHANNELS = ("worktree-commit", "amend", "edit-in-place")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WriteChannel:
+class WriteChannel(Struct, frozen=True, kw_only=True):
     """How a repair of a record would be written (DESIGN.md, write channel)."""
 
     kind: str  # one of CHANNELS

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from diylisis.core.errors import BadInput
 from diylisis.core.model import Snapshot, Target
@@ -77,8 +78,7 @@ def reduce(message: bytes, mode: str, comment: bytes, *, truncate: bool) -> byte
 CONFIG_KEYS = ("commit.cleanup", "core.commentchar")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GitFacts:
+class GitFacts(Struct, frozen=True, kw_only=True):
     """What reading a message file needs from the repository besides the file."""
 
     cleanup: str  # commit.cleanup, 'default' when unset

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 from conftest import commit, distill
+from msgspec.structs import replace
 
 from diylisis.app import certification
 from diylisis.core import engine

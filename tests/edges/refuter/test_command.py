@@ -7,11 +7,11 @@ import os
 import random
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import commit, git
+from msgspec.structs import replace
 from refuter_helpers import refuter_input, settings
 
 from diylisis.core.errors import ConfigError, GitError
