@@ -81,7 +81,8 @@ def check_slots(chosen: gates.Gate, current: Mapping[str, int]) -> None:
 
 def realization(chosen: gates.Gate) -> str:
     """Who answered, as the note records it: terminal, answers-file or pause."""
-    return {gates.AnswersGate: "answers-file", gates.TerminalGate: "terminal"}.get(type(chosen), "pause")
+    names: dict[type, str] = {gates.AnswersGate: "answers-file", gates.TerminalGate: "terminal"}
+    return names.get(type(chosen), "pause")
 
 
 def _reach_note(console: Any) -> None:
