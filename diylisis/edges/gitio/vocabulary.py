@@ -40,7 +40,7 @@ _BIG_FILE = 512 * 1024 * 1024  # core.bigFileThreshold's default: git calls a la
 _REGULAR_FILE = 0o100000
 _FILE_TYPE = 0o170000
 _GITLINK = 0o160000
-_ANSWERS_KEPT = 200_000  # entries of each memo of _Known, oldest dropped first
+_ANSWERS_KEPT = 50_000  # entries of each memo of _Known (about 7 MB), oldest dropped first
 
 
 # --- identifiers ---------------------------------------------------------------------------
