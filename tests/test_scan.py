@@ -176,30 +176,5 @@ def test_the_jobs_help_names_the_range_length_each_command_starts_workers_from()
                                (verify_command.command, verification.PARALLEL_FROM)):
         jobs = next(param for param in command.params if param.name == "jobs")
         assert f"one per CPU for {threshold} or more commits" in jobs.help
-    scan_jobs = next(param for param in scan_command.command.params if param.name == "jobs")
-    assert f"on {scan.PARALLEL_CPUS} or more CPUs" in scan_jobs.help
 
 
-def test_a_scan_starts_no_workers_on_fewer_cpus_than_pay(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from diylisis.app import scan
-    from diylisis.core.detectors import DetectSettings
-    from diylisis.edges import workers
-    from diylisis.edges.gitio import open_repo
-    from diylisis.edges.gitio.history import start_walk
-
-    for number in range(3):
-        commit(repo, f"Change {number}", {f"f{number}.md": "text\n"})
-    asked: list[int] = []
-    original = workers.walk_in_order
-
-    def recording(*args: object, jobs: int, **kwargs: object) -> object:
-        asked.append(jobs)
-        return original(*args, jobs=jobs, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(workers, "walk_in_order", recording)
-    handle = open_repo(repo)
-    settings = DetectSettings()
-    for cpus in (scan.PARALLEL_CPUS - 1, scan.PARALLEL_CPUS):
-        monkeypatch.setattr(workers, "usable_cpus", lambda cpus=cpus: cpus)
-        assert len(list(scan.scan_range(handle, start_walk(handle, "HEAD"), settings))) == 3
-    assert asked == [1, 0]  # 0: one per CPU, from PARALLEL_FROM commits on

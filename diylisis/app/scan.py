@@ -62,12 +62,11 @@ def _commit_result(
     )
 
 
-# A range this long is shared out among worker processes; below it starting them costs more than it saves.
+# A range this long is shared out among worker processes; below it starting them costs more than it
+# saves. Two CPUs are enough for them to pay: two workers spend about the CPU time one process
+# does (synthetic 20,000 commits 3.4 s against 3.0 s, steveyegge/beads 33.6 s against 33.2 s,
+# git/git's last 2,862 commits 13.9 s against 12.7 s), in half the time when nothing else runs.
 PARALLEL_FROM = 1000
-# Nor on fewer CPUs: on 2, the whole of steveyegge/beads took 147 s with -j 1 and 180 s with two
-# workers, git/git's last 8,955 commits 207 s and 211 s (bench/perf.py, real histories). Each
-# worker reads and caches the trees its chunks need, and the calling process has work of its own.
-PARALLEL_CPUS = 3
 _CHUNK = 250
 
 
@@ -78,7 +77,7 @@ def scan_range(
 
     jobs > 1 judges them in that many worker processes (diylisis.edges.workers), fed while messages
     are still being read; 0 chooses one per usable CPU when there are PARALLEL_FROM messages
-    or more and PARALLEL_CPUS usable CPUs or more, else 1. While libgit2 sorts the range, the
+    or more, else 1. While libgit2 sorts the range, the
     messages along the tip's first-parent line are judged here, and those the range holds are
     not judged again. The results are the same either way. A message the generated rule skips
     is not judged: its result says what wrote it.
@@ -88,8 +87,6 @@ def scan_range(
     from diylisis.edges import workers
     from diylisis.edges.gitio.context import PygitContext
 
-    if jobs == 0 and workers.usable_cpus() < PARALLEL_CPUS:
-        jobs = 1
     origin = PygitContext(repo, "HEAD").origin() if not repo.is_empty and not repo.head_is_unborn else None
     judge = functools.partial(_judge_messages, repo.path, origin, settings, generated)
     for commit_id, digest, findings, suppressed, coverage, skipped in workers.walk_in_order(

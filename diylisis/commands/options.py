@@ -10,16 +10,14 @@ import click
 F = TypeVar("F", bound=Callable[..., object])
 
 
-def jobs(parallel_from: int, parallel_cpus: int = 1) -> Callable[[F], F]:
-    """-j/--jobs of a command that shares a range among worker processes from parallel_from commits on,
-    on machines with parallel_cpus usable CPUs or more."""
-    where = f" on {parallel_cpus} or more CPUs" if parallel_cpus > 1 else ""
+def jobs(parallel_from: int) -> Callable[[F], F]:
+    """-j/--jobs of a command that shares a range among worker processes from parallel_from commits on."""
     return click.option(
         "-j",
         "--jobs",
         type=click.IntRange(min=0),
         default=0,
-        help=f"With --range, worker processes (default 0: one per CPU for {parallel_from} or more commits{where}, "
+        help=f"With --range, worker processes (default 0: one per CPU for {parallel_from} or more commits, "
              "else 1).",
     )
 

@@ -16,6 +16,7 @@ from diylisis.core.detectors import (
     deixis,
     narration,
     places,
+    prefilter,
     references,
     rendering,
     session,
@@ -24,7 +25,7 @@ from diylisis.core.detectors import (
 )
 from diylisis.core.detectors.evidence import with_earned_severity
 from diylisis.core.detectors.lexicon import lexicon_for, pattern_literals
-from diylisis.core.detectors.prefilter import fold
+from diylisis.core.detectors.prefilter import Prefilter, fold
 from diylisis.core.detectors.rule import Rule, check_registry
 from diylisis.core.detectors.settings import DetectSettings
 from diylisis.core.detectors.suppressions import ignored_lines
@@ -141,10 +142,7 @@ class _Plan(Struct, frozen=True, kw_only=True):
     always: int  # bit i: rules[i] has no requirements
     by_fragments: tuple[tuple[int, int], ...]  # (lexicon fragments as triggers_in() bits, rules requiring them)
     fragments: int  # every bit of by_fragments: a history's records share a few hundred patterns of them
-    # (first character, (ASCII literal of a required pattern, bits of the rules requiring it) ...): most
-    # records lack most first characters, which spares a search for each of their literals
-    by_literal: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
-    by_other_literal: tuple[tuple[str, int], ...]  # the other literals: most records cannot hold them
+    literals: Prefilter  # the literals of required patterns, each standing for the rules requiring it
     # (a required pattern without literals, rules requiring it): searched in the text itself, and
     # only while one of those rules is not let through yet
     by_search: tuple[tuple[re.Pattern[str] | LazyPattern, int], ...]
@@ -157,19 +155,16 @@ class _Plan(Struct, frozen=True, kw_only=True):
         for fragments, owners in self.by_fragments:
             if present & fragments:
                 bits |= owners
-        for first, literals in self.by_literal:
-            if first in folded:
-                for literal, owners in literals:
-                    if literal in folded:
-                        bits |= owners
-        if not folded.isascii():
-            for literal, owners in self.by_other_literal:
-                if literal in folded:
-                    bits |= owners
+        bits |= self.literals.present(folded)
         for pattern, owners in self.by_search:
             if owners & ~bits and pattern.search(text):
                 bits |= owners
-        return tuple(pair for index, pair in enumerate(self.rules) if bits >> index & 1)
+        runs = []
+        while bits:  # the set bits only, lowest first: most records let a few of the rules run
+            lowest = bits & -bits
+            runs.append(self.rules[lowest.bit_length() - 1])
+            bits ^= lowest
+        return tuple(runs)
 
 
 _PLANS: dict[tuple[DetectSettings, str | None], _Plan] = {}
@@ -219,8 +214,7 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
             always=always,
             by_fragments=tuple(by_fragments),
             fragments=every_fragment,
-            by_literal=_by_first_character([pair for pair in by_literal.items() if pair[0].isascii()]),
-            by_other_literal=tuple(pair for pair in by_literal.items() if not pair[0].isascii()),
+            literals=prefilter.prefilter(by_literal.items()),
             by_search=tuple(by_search.items()),
         )
         if len(_PLANS) > 256:
@@ -228,14 +222,6 @@ def _plan(settings: DetectSettings, path: str | None) -> _Plan:
         _PLANS[key] = plan
     _LAST_PLAN[:] = [(settings, path, plan)]
     return plan
-
-
-def _by_first_character(literals: list[tuple[str, int]]) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
-    groups: dict[str, list[tuple[str, int]]] = {}
-    for literal, bits in literals:
-        groups.setdefault(literal[:1], []).append((literal, bits))
-    # a group of one is tested by its literal, which says more than its first character
-    return tuple((group[0][0] if len(group) == 1 else first, tuple(group)) for first, group in groups.items())
 
 
 def is_markdown_path(path: str | None) -> bool:

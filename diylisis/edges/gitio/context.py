@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
     import pygit2
 
+    from diylisis.edges.gitio.vocabulary import Change
+
     K = TypeVar("K")
     V = TypeVar("V")
 
@@ -169,7 +171,7 @@ class PygitContext:
         self._origin = origin
         self._origin_known = origin_known or origin is not None
         self._mentions: dict[str, bool] = {}
-        self._vocabulary: dict[str, object] = {}  # uses_identifier() and in_change() answers, and the change
+        self._change: Change | None = None  # in_change(): what the revision's change adds or removes
         if origin_known and repo.path not in _REACHABLE:
             _list_reachable_commits(repo)  # a range scan: commit_id() will likely be asked
 
@@ -263,12 +265,20 @@ class PygitContext:
         return found
 
     def uses_identifier(self, name: str) -> bool:
-        """The revision's tree uses name as a code identifier (one `git grep`, asked once per name)."""
-        return _uses_identifier(self.repo.path, str(self.commit.id), name, self._vocabulary)
+        """The revision's tree uses name as a code identifier (as `git grep` finds it; gitio.vocabulary)."""
+        from diylisis.edges.gitio import vocabulary
+
+        return vocabulary.uses_identifier(self.repo, self.commit.tree_id, name)
 
     def in_change(self, text: str) -> bool:
         """The revision's change against its first parent adds or removes a line or path holding text."""
-        return _in_change(self.repo.path, str(self.commit.id), text, self._vocabulary, self._exclude)
+        if self._exclude or not text.strip():
+            return False  # a file record: the change of the revision it is read at is not its subject
+        if self._change is None:
+            from diylisis.edges.gitio import vocabulary
+
+            self._change = vocabulary.change_of(self.repo, self.commit)
+        return self._change.holds(text)
 
     def prefetch_mentions(self, terms: list[str]) -> None:
         """Answer mentions() for many terms with one walk over the revision's tree (then its parent's,
@@ -842,10 +852,11 @@ class HostContext:
 
 
 # --- The repository's own vocabulary (issue 16): identifiers its code uses, what its change touches.
-# Asked only of a finding that would otherwise be reported, so a git process per question is cheap.
+# The commit-msg hook asks git, once per question, and only of a finding that would otherwise be
+# reported; a range scan asks the same of pygit2 in this process (gitio.vocabulary).
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CHANGE_LIMIT = 4 * 1024 * 1024  # a larger change is a vendored drop or a mass rename; read its start only
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+CHANGE_LIMIT = 4 * 1024 * 1024  # a larger change is a vendored drop or a mass rename; read its start only
 
 
 def _identifier_use(name: str) -> str:
@@ -858,7 +869,7 @@ def _identifier_use(name: str) -> str:
 
 
 def _uses_identifier(cwd: str, revision: str | None, name: str, memo: dict[str, object]) -> bool:
-    if not _IDENTIFIER.fullmatch(name):
+    if not IDENTIFIER.fullmatch(name):
         return False
     key = "identifier:" + name
     if key not in memo:
@@ -874,11 +885,21 @@ def _in_change(cwd: str, revision: str | None, text: str, memo: dict[str, object
     if exclude or not text.strip():
         return False
     if "change" not in memo:
-        if revision is None:
-            args = ["diff", "--cached", "--no-color", "--no-ext-diff", "--no-renames", "-U0"]
-        else:
-            args = ["diff-tree", "-p", "--root", "--no-color", "--no-ext-diff", "--no-renames", "-U0", revision]
-        code, out, _ = git_process(args, cwd)
-        change = out[:_CHANGE_LIMIT].decode("utf-8", errors="replace") if code == 0 else ""
-        memo["change"] = "\n".join(line[1:] for line in change.splitlines() if line.startswith(("+", "-")))
+        memo["change"] = git_change(cwd, revision)
     return text in str(memo["change"])
+
+
+def git_change(cwd: str, revision: str | None) -> str:
+    """changed_lines of the revision's patch against its first parent (the staged change for None), as git prints it."""
+    if revision is None:
+        args = ["diff", "--cached", "--no-color", "--no-ext-diff", "--no-renames", "-U0"]
+    else:
+        args = ["diff-tree", "-p", "--root", "--no-color", "--no-ext-diff", "--no-renames", "-U0", revision]
+    code, out, _ = git_process(args, cwd)
+    return changed_lines(out) if code == 0 else ""
+
+
+def changed_lines(patch: bytes) -> str:
+    """The lines of a patch (its first CHANGE_LIMIT bytes) that start with + or -, without that sign, one per line."""
+    change = patch[:CHANGE_LIMIT].decode("utf-8", errors="replace")
+    return "\n".join(line[1:] for line in change.splitlines() if line.startswith(("+", "-")))
