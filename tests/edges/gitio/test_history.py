@@ -9,6 +9,7 @@ import pygit2
 import pytest
 
 from diylisis.core.errors import GitError
+from diylisis.edges.gitio import history
 from diylisis.edges.gitio.history import start_walk, walk_messages
 from tests.conftest import commit, git
 
@@ -130,3 +131,22 @@ def test_every_shape_of_range_comes_in_libgit2s_topological_order(repo: Path) ->
     git(repo, "checkout", "-q", "-b", "tip-merge", merge)
     assert [cid for cid, _ in walk_messages(repository, "tip-merge", True)] == _libgit2_order(
         repository, "tip-merge", True)
+
+
+def test_a_walk_keeps_libgit2s_object_cache_small(repo: Path) -> None:
+    for n in range(40):
+        commit(repo, f"Change {n}\n", {f"dir{n % 4}/file{n}.txt": f"{n}\n" * 2000})
+    before = pygit2.settings.cached_memory[1]
+    try:
+        pygit2.settings.cache_max_size(256 * 1024 * 1024)
+        repository = pygit2.Repository(str(repo))
+        walk = start_walk(repository, "HEAD")
+        assert pygit2.settings.cached_memory[1] == history.OBJECT_CACHE
+        for commit_id, _ in walk.messages():
+            repository[commit_id].peel(pygit2.Commit).tree.diff_to_tree()  # parse trees and blobs too
+        assert pygit2.settings.cached_memory[0] <= history.OBJECT_CACHE
+        pygit2.settings.cache_max_size(1024 * 1024)
+        start_walk(repository, "HEAD")
+        assert pygit2.settings.cached_memory[1] == 1024 * 1024  # a smaller cache set by the caller stays
+    finally:
+        pygit2.settings.cache_max_size(before)
