@@ -387,11 +387,12 @@ class _TreeIndex:
                         if term not in found and (exclude or memo.get(tree_id) is None))
         if pending:
             unread: list[pygit2.Oid] = []
-            found |= self._search(tree_id, pending, exclude, memos, unread)
+            judged: set[pygit2.Oid] = set()
+            found |= self._search(tree_id, pending, exclude, memos, unread, judged)
             pending = tuple(term for term in pending if term not in found)
             if pending and unread:
                 self._read_many(unread)
-                found |= self._search(tree_id, pending, exclude, memos, None)
+                found |= self._search(tree_id, pending, exclude, memos, None, judged)
         return found
 
     def _memo(self, term: str) -> dict[pygit2.Oid, bool]:
@@ -401,28 +402,32 @@ class _TreeIndex:
         return _remember(self._terms, term, memo, _TERMS_KEPT)
 
     def _search(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...],
-                memos: dict[str, dict[pygit2.Oid, bool]], unread: list[pygit2.Oid] | None) -> set[str]:
+                memos: dict[str, dict[pygit2.Oid, bool]], unread: list[pygit2.Oid] | None,
+                judged: set[pygit2.Oid]) -> set[str]:
         # The hot loop of a history scan: one pass per tree not seen with these terms; subtrees
         # already judged for a term are answered from its memo. With unread given, a blob not read
         # yet is listed there instead of judged, and the trees above it are not memoized for the
-        # terms it leaves unfound (their answer is not known).
+        # terms it leaves unfound (their answer is not known). The blobs judged then are listed in
+        # judged, and skipped by the pass after the unread ones are read: they hold none of the
+        # terms left, and reading their texts again would cost more than the pass itself (reading
+        # a whole tree can push them out of the text cache).
         deferred = len(unread) if unread is not None else 0
         folder = self.folder(tree_id)
         skip = exclude[0] if len(exclude) == 1 else None  # the record's own file
-        found = self._blobs_hold(folder.blobs, terms, skip, unread)
+        found = self._blobs_hold(folder.blobs, terms, skip, unread, judged)
         for name, oid in folder.trees:
             pending = tuple(term for term in terms if term not in found)
             if not pending:
                 break
             if exclude and exclude[0] == name:
                 if len(exclude) > 1:
-                    found |= self._search(oid, pending, exclude[1:], memos, unread)
+                    found |= self._search(oid, pending, exclude[1:], memos, unread, judged)
                 continue
             known = {term for term in pending if memos[term].get(oid) is not None}
             found |= {term for term in known if memos[term][oid]}
             asked = tuple(term for term in pending if term not in known)
             if asked:
-                found |= self._search(oid, asked, (), memos, unread)
+                found |= self._search(oid, asked, (), memos, unread, judged)
         if not exclude:
             complete = unread is None or len(unread) == deferred
             for term in terms:
@@ -431,14 +436,15 @@ class _TreeIndex:
         return found
 
     def _blobs_hold(self, blobs: tuple[tuple[str, pygit2.Oid], ...], terms: tuple[str, ...], skip: str | None,
-                    unread: list[pygit2.Oid] | None) -> set[str]:
-        """The terms some of the blobs (but the one named skip) hold; unread blobs are listed in unread, if given."""
+                    unread: list[pygit2.Oid] | None, judged: set[pygit2.Oid]) -> set[str]:
+        """The terms some of the blobs (but the one named skip) hold; unread blobs are listed in unread, if
+        given, and the others in judged; without unread, the blobs in judged are skipped."""
         texts, odd = self._texts, self._odd
         found: set[str] = set()
         ascii_terms = [(term, term.encode("ascii")) for term in terms if term.isascii()]
         other_terms = [term for term in terms if not term.isascii()]
         for name, oid in blobs:
-            if name == skip:
+            if name == skip or unread is None and oid in judged:
                 continue
             data = texts.get(oid)
             if data is None:
@@ -446,6 +452,8 @@ class _TreeIndex:
                     unread.append(oid)
                     continue
                 data = self._read_one(oid)
+            elif unread is not None:
+                judged.add(oid)
             if oid in odd:  # a character of the text lowers to ASCII: only str.lower() tells
                 text = self._unicode_text(oid)
                 found.update(term for term, _ in ascii_terms if term in text and word_pattern(term).search(text))

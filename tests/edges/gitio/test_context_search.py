@@ -392,3 +392,21 @@ def test_a_few_blobs_are_read_through_pygit2_and_many_through_git(repo: Path) ->
     commit(repo, "More", {f"docs/page{n}.md": f"Page {n}.\n" for n in range(context_module._CAT_FILE_FROM)})
     assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")
     assert gitio._CAT_FILES and gitio._CAT_FILES["store"].where == handle.path
+
+
+def test_the_blobs_judged_before_the_others_are_read_are_not_read_again(repo: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    commit(repo, "Add", {f"docs/old{n}.md": f"Old page {n}, with more words to make it long.\n" * 2 for n in range(10)})
+    handle = pygit2.Repository(str(repo))
+    assert not PygitContext(handle, "HEAD").mentions("zigzag-merge")  # the ten texts are kept
+    commit(repo, "More", {f"docs/new{n}.md": f"New page {n}.\n" for n in range(context_module._CAT_FILE_FROM)})
+    monkeypatch.setattr(context_module, "_TEXT_CACHE", 1200)  # the new texts push some old ones out
+    index = context_module._index(handle)
+    one_by_one: list[pygit2.Oid] = []
+    read_one = index._read_one
+    monkeypatch.setattr(index, "_read_one", lambda oid: one_by_one.append(oid) or read_one(oid))
+    assert not PygitContext(handle, "HEAD", first_parent=False).mentions("other-term")
+    assert index._text_bytes <= 1200 and len(index._texts) < 10 + context_module._CAT_FILE_FROM
+    # the old texts were judged before the new ones beside them were read, in one request
+    assert one_by_one == []
+    assert PygitContext(handle, "HEAD").mentions("page")
