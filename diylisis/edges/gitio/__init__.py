@@ -514,6 +514,12 @@ def _argv_and_env(view: str, where: str, args: Sequence[str]) -> tuple[list[str]
     return git_argv(args, where), os.environ
 
 
+# A scan reads much of a large pack through cat-file: by default git maps up to 8 GB of it and
+# keeps 96 MB of delta bases, so on git.git the cat-file grew past the scanning process.
+_CAT_FILE_MEMORY = ("-c", "core.packedGitLimit=64m", "-c", "core.packedGitWindowSize=16m",
+                    "-c", "core.deltaBaseCacheLimit=32m")
+
+
 class PipeBroken(Exception):
     """A long-lived git process ended or answered out of turn."""
 
@@ -539,7 +545,7 @@ class CatFile:
         self.view = view
         self.where = where  # the git directory (STORE) or the work tree (REPOSITORY)
         self.pid = os.getpid()
-        argv, env = _argv_and_env(view, where, ["cat-file", "--batch"])
+        argv, env = _argv_and_env(view, where, [*_CAT_FILE_MEMORY, "cat-file", "--batch"])
         self.process_id, out_read, _, self._stdin = _start(argv, b"", env, quiet=True)
         try:  # room for git to read ahead while this process works on what it read (Linux)
             import fcntl

@@ -200,6 +200,19 @@ def test_the_long_lived_cat_file_answers_in_order_and_stays_running(repo: Path) 
         os.waitpid(pipe.process_id, os.WNOHANG)  # ended and reaped
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads the command line from /proc")
+def test_the_cat_file_runs_with_bounded_pack_memory(repo: Path) -> None:
+    commit(repo, "First", {"a.md": "alpha\n"})
+    blob = git(repo, "rev-parse", "HEAD:a.md").strip()
+    assert list(gitio.read_with_cat_file(gitio.STORE, str(repo / ".git"), [blob])) == [("blob", b"alpha\n")]
+    pipe = gitio._CAT_FILES[gitio.STORE]
+    argv = Path(f"/proc/{pipe.process_id}/cmdline").read_bytes().decode().split("\0")
+    settings = {argv[n + 1] for n, arg in enumerate(argv) if arg == "-c"}
+    assert {"core.packedGitLimit=64m", "core.deltaBaseCacheLimit=32m"} <= settings
+    assert argv.index("cat-file") > max(n for n, arg in enumerate(argv) if arg == "-c")  # options of git itself
+    gitio.close_cat_files()
+
+
 def test_a_cat_file_that_cannot_start_answers_nothing(repo: Path, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     commit(repo, "First", {"a.md": "alpha\n"})
