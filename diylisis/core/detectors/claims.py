@@ -224,18 +224,23 @@ _QUOTED_NEARBY = 8  # lines either side of a measurement that quoted output (a b
 # machine, with nothing quoted, is the claim only the author can check.
 _PRIVATE_RUN = LazyPattern(
     r"(?i)(?<![\w-])(?:(?:on|with|using) (?:my|our) (?:own |local |dev |work )?(?:machine|laptop|desktop|box|computer|"
-    r"system|setup|workstation|hardware|mac|macbook|pc|server)s?|locally|in my (?:tests|testing|benchmarks|runs|measurements))(?![\w-])"
+    r"system|setup|workstation|hardware|mac|macbook|pc|server)s?|(?:measured|ran|run|tested|benchmarked|timed|profiled) (?:it |this |them )?locally"
+    r"|(?:faster|slower|quicker|better|worse|smaller) locally"
+    r"|in my (?:tests|testing|benchmarks|runs|measurements))(?![\w-])"
 )
+# A ratio the clause gives as the purpose of the change ("to cut load time by 40%"): a goal, not a result.
+_PURPOSE = LazyPattern(r"(?i)(?<![\w-])to (?:[\w-]+ ){0,2}$")
 
 
 def _measurements(view: str) -> Iterator[tuple[int, int]]:
     """Spans of measured results stated as a ratio, in a sentence that says they were measured on the
     author's own machine (see the patterns above), not goals or conditions."""
-    if not any(mark in view for mark in ("%", "x", "×", "times")):
-        return
+    if not _PRIVATE_RUN.search(view):
+        return  # nothing is yielded without a private run in the sentence
     for match in _MEASURED.finditer(view):
         clause_start = max(view.rfind(stop, 0, match.start()) for stop in (". ", ".\n", ";", "!", "?", "\n\n")) + 1
-        if _MEASURE_HEDGE.search(view[clause_start : match.start()] + " " + match.group()):
+        before = view[clause_start : match.start()]
+        if _MEASURE_HEDGE.search(before + " " + match.group()) or _PURPOSE.search(before):
             continue
         ends = [at for at in (view.find(stop, match.end()) for stop in (". ", ".\n", "\n\n")) if at >= 0]
         sentence = view[max(view.rfind(stop, 0, match.start()) for stop in (". ", ".\n", "\n\n")) + 1 : min(ends, default=len(view))]
@@ -272,6 +277,12 @@ _GOAL_OR_CONCESSION = LazyPattern(
 )
 # Where the clause holding a pass phrase begins: a blank line, a sentence's end, a list item.
 _CLAUSE_START = LazyPattern(r"\n\s*\n|[.!?;:](?=\s)|\n[ \t]*(?:[-*+•]|\d+[.)])[ \t]")
+# Where the conjunct holding the phrase begins: "Upgraded to pydantic and all tests pass" is a result
+# after a goal-less first conjunct, though "to" opens the clause.
+_CONJUNCTION = LazyPattern(r"\s(?:and|but)\s")
+# A condition opening the clause governs each conjunct ("When the count exceeds the limit and all tests
+# pass, ..."); one later in the clause only its own ("Fixed the crash when it is empty and all tests pass").
+_LEADING_CONDITION = LazyPattern(r"(?i)^\s*(?:if|when|whenever|unless|whether|until|once)(?![\w-])")
 _COUNTED_RUN = LazyPattern(
     r"(?i)(?<![\w-])(?:a|an|the|one|another|first|second|third|final|last|next|extra|separate|full|quick)\s+"
     r"(?:[\w-]+\s+)?$"
@@ -302,10 +313,11 @@ def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
         return numbers.group("one") != numbers.group("two")
     if not _RESULT_WORD.search(view[start:end]):
         return False
-    before = _CLAUSE_START.compiled().split(view[max(0, start - 60) : start])[-1]
-    if view[start - 1 : start] == "-" or _GOAL_OR_CONCESSION.search(before) or _MODAL.search(before):
+    clause = _CLAUSE_START.compiled().split(view[max(0, start - 60) : start])[-1]
+    before = _CONJUNCTION.compiled().split(clause)[-1]
+    if view[start - 1 : start] == "-" or _GOAL_OR_CONCESSION.search(before) or _MODAL.search(clause):
         return True
-    if _CONDITION.search(before):
+    if _CONDITION.search(before) or _LEADING_CONDITION.match(clause):
         return True
     if _SUCCESSFUL_CALL.match(view[start:end]) and _ADJECTIVE_LEAD.search(before):
         return True  # "after successful `try_recv`": what the code does, not a command the author ran

@@ -13,7 +13,6 @@ from diylisis.core.detectors.text import Doc
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
-
 _WHY_REVIEW = "narrates a private review or tool run; the reader cannot see it or check what it found"
 _FIX_REVIEW = "state the findings and the reasons for the change; drop who reviewed it privately"
 
@@ -37,7 +36,8 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
     )
     if "/" in doc.claims:
         for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
-            yield doc.finding("NP601", Category.PROCESS_NARRATION, match.start(), match.end(), _WHY_REVIEW, _FIX_REVIEW)
+            yield doc.finding("NP601", Category.PROCESS_NARRATION, match.start("run"), match.end("run"), _WHY_REVIEW,
+                              _FIX_REVIEW)
 
 
 def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:
@@ -47,7 +47,7 @@ def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:
     clause_start = max(doc.prose.rfind(stop, 0, start) for stop in (". ", ".\n", ";", "\n\n")) + 1
     ends = [at for at in (doc.prose.find(stop, end) for stop in (". ", ".\n", ";", ":", ",", "(", "\n\n")) if at >= 0]
     before, after = doc.prose[clause_start:start], doc.prose[end : min(ends, default=len(doc.prose))]
-    return bool(_NEGATED_BEFORE.search(before) or _PROPOSED_AFTER.search(after) or plain and _OBJECT_NAMED.match(after))
+    return bool(plain and _NEGATED_BEFORE.search(before) or _PROPOSED_AFTER.search(after) or plain and _OBJECT_NAMED.match(after))
 
 
 _NEGATED_BEFORE = LazyPattern(r"(?i)(?<![\w-])(?:not|never|no|nobody|nothing|without)(?![\w-])|n't\b")
@@ -60,8 +60,11 @@ _OBJECT_NAMED = LazyPattern(r"(?i)\s+of\s+(?:the|this|that|these|our|its|every|a
 # folders of a machine ("via /proc", "into /tmp") are paths, and a second slash or a dot makes a path.
 _ROOT_FOLDERS = "tmp|proc|dev|usr|etc|opt|bin|sbin|var|home|root|mnt|srv|sys|boot|lib|lib64|run|media|nix|private|users|volumes"
 _SLASH_COMMAND_RUN = LazyPattern(
-    rf"(?i)(?:(?<![\w-])(?:via|using|with|ran|running|through)|\((?:codex|claude|gemini|copilot|cursor) ?[+&,]) `?"
-    rf"/(?!(?:{_ROOT_FOLDERS})(?![\w-]))[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/.-])"
+    rf"(?i)(?:(?<![\w-])(?:checked|verified|validated|reviewed|confirmed|tested|linted)(?![\w-])[^.\n]{{0,60}}?"
+    rf"(?=(?:via|using|with|through) `?/)|(?<![\w-])(?=(?:via|using|with|through) `|(?:ran|running) )"
+    rf"|(?=\((?:codex|claude|gemini|copilot|cursor) ?[+&,]))"
+    rf"(?P<run>(?:(?:via|using|with|through|ran|running) `?|\((?:codex|claude|gemini|copilot|cursor) ?[+&,] ?`?)"
+    rf"/(?!(?:{_ROOT_FOLDERS})(?![\w-]))[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/.-]))"
 )
 
 
