@@ -30,20 +30,20 @@ the previous entry's bytes as this one's content.
 # FILE` before importing it), schema validation, stdlib families a message check never
 # needs (networking, email, XML, async, process pools, logging), and what the hook's own
 # modules avoid because each import costs milliseconds on every commit: subprocess and what it
-# pulls in (gitio starts git with os.posix_spawnp), typing (annotations are strings; names
-# only types need are imported under TYPE_CHECKING), pathlib with urllib.parse (paths are strings), hashlib's
-# OpenSSL module (diylisis.core.digests), tomllib (read only when a configuration file exists) and
-# array.
+# pulls in (gitio starts git with os.posix_spawnp), dataclasses (the models are msgspec Structs),
+# pathlib with urllib.parse (paths are strings), hashlib's OpenSSL module (diylisis.core.digests),
+# tomllib (read only when a configuration file exists) and array. typing and decimal are not here:
+# msgspec loads both.
 DENIED = frozenset({
     "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl", "click",
     "jsonschema", "referencing", "rpds", "tomli_w", "yaml", "_yaml",
     "importlib.metadata", "email", "http", "urllib.request", "xml", "ssl", "socket",
     "asyncio", "concurrent", "multiprocessing", "sqlite3", "unittest", "logging",
-    "decimal", "pickle", "tarfile", "zipfile", "argparse", "difflib",
+    "pickle", "tarfile", "zipfile", "argparse", "difflib",
     "subprocess", "threading", "selectors", "signal", "fnmatch", "unicodedata",
-    "typing", "pathlib", "urllib.parse",
+    "dataclasses", "pathlib", "urllib.parse",
     "hashlib", "_hashlib", "tomllib", "array",
-}) - {"typing", "decimal"} | {"dataclasses"}  # msgspec, which the models are, loads typing and decimal
+})
 
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
 # certification engine and its phases, the built-in lint refuter, the detectors and the

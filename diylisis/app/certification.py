@@ -31,7 +31,7 @@ from diylisis.edges.records import msgfile
 from diylisis.edges.workspace import Workspace as Workspace  # re-exported: the commands reach it here
 from diylisis.edges.workspace import git_values as git_values
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -7,7 +7,7 @@ from msgspec import Struct
 from diylisis.app.run_kinds import ResumeRequest
 from diylisis.core import gate
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import Any
 

@@ -29,7 +29,7 @@ from diylisis.core import gate
 from diylisis.core.errors import BadInput
 from diylisis.edges import run_files
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, Protocol

@@ -19,7 +19,7 @@ import msgspec
 
 from diylisis.core import model
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     Decoder = Callable[[Any, str], Any]
 
 # classes that are members of a union: each carries its Struct tag in the "type" field
-TAGGED: dict[str, type] = {"value": model.Value, "reference": model.Reference}
+TAGGED: dict[str, type] = {str(cls.__struct_config__.tag): cls for cls in (model.Value, model.Reference)}
 
 
 class DecodeError(ValueError):
@@ -36,8 +36,11 @@ class DecodeError(ValueError):
 
 
 def encode(value: Any) -> Any:
-    """Model value -> JSON-ready data (a tuple stays a tuple, which json writes as an array)."""
-    return msgspec.to_builtins(value, str_keys=True)
+    """Model value -> JSON-ready data (a tuple stays a tuple, which json writes as an array).
+
+    Bytes are left as they are, so dumps refuses them: no JSON document of ours holds raw bytes, and
+    msgspec would otherwise write them as base64 text."""
+    return msgspec.to_builtins(value, str_keys=True, builtin_types=(bytes,))
 
 
 def decode(cls: type[T], data: Any) -> T:

@@ -51,7 +51,7 @@ from diylisis.core.state import (
     RunStatus,
 )
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import Any
 

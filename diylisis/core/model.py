@@ -11,7 +11,7 @@ from msgspec import Struct, field
 
 from diylisis.core.digests import sha256
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import Protocol
 else:

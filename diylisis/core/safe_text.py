@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

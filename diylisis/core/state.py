@@ -13,7 +13,7 @@ from msgspec import Struct
 
 from diylisis.core.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from diylisis.core.gate import Answer
 

@@ -28,7 +28,7 @@ from msgspec.structs import replace
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path

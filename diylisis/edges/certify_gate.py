@@ -20,7 +20,7 @@ from diylisis.core import gate as core_gate
 from diylisis.core.gate import Answer
 from diylisis.core.state import Question, RunState
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path

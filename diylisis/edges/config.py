@@ -22,7 +22,7 @@ from diylisis.core.phases.f0_contract import (
     ContractFields as ContractFields,  # the contract section's value; F0 owns it
 )
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path

@@ -24,7 +24,7 @@ from msgspec import Struct
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol

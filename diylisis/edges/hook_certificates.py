@@ -22,7 +22,7 @@ from diylisis.core.errors import EXIT_OK, BadInput, DistillError
 from diylisis.core.model import sha256_digest
 from diylisis.edges.gitio import run_git, try_git
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any

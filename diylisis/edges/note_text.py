@@ -19,7 +19,7 @@ import re
 
 from diylisis.core.errors import DistillError
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from diylisis.core.errors import BadInput, GitError, StoreConflict
 from diylisis.edges.gitio import CatObjects, GitProcess, cat_objects, first_line, try_git
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
 

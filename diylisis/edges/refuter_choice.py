@@ -11,7 +11,7 @@ from collections.abc import Callable
 from diylisis.core.model import ZeroMemoryVerdict
 from diylisis.core.refuter import RefuterInput, refute
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -31,7 +31,7 @@ from diylisis.edges import crashpoint, gitio, run_files, runs
 from diylisis.edges.records.base import head_commit
 from diylisis.edges.runs import PendingRepair
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 

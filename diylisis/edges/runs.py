@@ -19,7 +19,7 @@ from diylisis.core.errors import BadInput
 from diylisis.core.state import RunState, RunStatus
 from diylisis.edges import run_files
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any

@@ -23,7 +23,7 @@ from msgspec import Struct
 from diylisis.core import codec
 from diylisis.core.errors import BadInput
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any

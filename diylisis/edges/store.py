@@ -26,7 +26,7 @@ from diylisis.edges import notes
 from diylisis.edges.gitio import GitProcess, cat_objects, config_values, run_git, try_git
 from diylisis.edges.note_text import CorruptNote, decode_note, encode_line
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
@@ -46,8 +46,6 @@ class Settings(Struct, frozen=True, kw_only=True):
     notes_ref: str
     object_format: str  # "sha1" | "sha256"
     identity_env: tuple[tuple[str, str], ...]  # GIT_*_NAME/EMAIL only when git has none
-
-
 
 
 def settings(repo_root: str | Path) -> Settings:

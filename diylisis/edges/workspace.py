@@ -16,7 +16,7 @@ from diylisis.core.errors import GitError
 from diylisis.edges import config, gitio
 from diylisis.edges.records import msgfile
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
@@ -43,6 +43,10 @@ class Workspace(Struct, frozen=True, kw_only=True):
     config: config.Config
     git_config: Mapping[str, str]  # the GIT_KEYS values set in the repository, read with the rest at open
     head: str | None = None  # the commit HEAD named at open; None on an unborn branch
+
+    def __repr__(self) -> str:
+        # git_config holds values such as a remote URL with its token: never printed
+        return f"Workspace(root={self.root!r}, git_dir={self.git_dir!r}, head={self.head!r})"
 
     @classmethod
     def open(cls, path: str | Path = ".") -> Workspace:

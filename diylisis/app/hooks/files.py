@@ -20,7 +20,7 @@ from diylisis.core.model import RecordKind, Snapshot, Target
 from diylisis.core.state import RunStatus
 from diylisis.edges.gitio import try_git
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path

@@ -6,7 +6,7 @@ from diylisis.app.hooks.shared import Output, said_skipped
 from diylisis.core.errors import EXIT_OK
 from diylisis.edges.gitio import try_git
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
 

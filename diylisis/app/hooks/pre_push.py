@@ -14,7 +14,7 @@ from diylisis.app.hooks.shared import Output, said_skipped
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
 from diylisis.edges.gitio import cat_objects, run_git, try_git
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from pathlib import Path

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from diylisis.core.state import GateKind, Question, RunState, RunStatus
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing nor, on a clean message, the gate
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import TextIO
 

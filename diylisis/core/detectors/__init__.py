@@ -33,7 +33,7 @@ from diylisis.core.detectors.text import prepare
 from diylisis.core.errors import RuleCrashed
 from diylisis.core.model import Category, Finding, RecordKind, RepoContext, Severity, Snapshot
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from diylisis.core.lazy_pattern import LazyPattern
 

@@ -23,7 +23,7 @@ from msgspec import Struct
 
 from diylisis.core.detectors.prefilter import Prefilter, further_literals, prefilter, required_literals
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

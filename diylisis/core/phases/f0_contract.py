@@ -11,7 +11,7 @@ from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import DEFAULT_VERB, ActivationEdge, Contract, Target
 from diylisis.core.state import FieldMark
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
 

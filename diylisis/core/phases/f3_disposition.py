@@ -23,7 +23,7 @@ from diylisis.core.state import (
     ProvenanceMark,
 )
 
-TYPE_CHECKING = False  # true for type checkers only: the commit-msg hook imports neither typing nor tagging
+TYPE_CHECKING = False  # true for type checkers only: the commit-msg hook never imports tagging
 if TYPE_CHECKING:
     from diylisis.core import tagging
     from diylisis.core.gate import Answer

@@ -15,7 +15,7 @@ from msgspec import Struct
 
 from diylisis.core.state import DecisionRecord, Item, ItemKind, RepairDelta
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from diylisis.core.gate import Answer
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from diylisis.core.errors import GitError
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -21,7 +21,7 @@ import re
 from diylisis.core.errors import GitError
 from diylisis.edges.gitio import REPOSITORY, STORE, BackgroundGit, first_line, git_process, read_with_cat_file
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path

@@ -13,7 +13,7 @@ import importlib
 from diylisis.core.model import RecordKind, Snapshot, Target
 from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, parse_target, root_of
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any

@@ -17,7 +17,7 @@ from diylisis.core.errors import BadInput, DistillError
 from diylisis.core.model import RecordKind, Snapshot, Target
 from diylisis.edges.gitio import try_git
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Protocol

@@ -10,7 +10,7 @@ from diylisis.core.model import RecordKind, Snapshot, Target
 from diylisis.edges import gitio
 from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, no_channel
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     import pygit2
 

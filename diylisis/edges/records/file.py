@@ -22,7 +22,7 @@ from diylisis.edges.records.base import (
     repo_relative,
 )
 
-TYPE_CHECKING = False  # true for type checkers only: the hook never imports typing
+TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     import pygit2
 
