@@ -371,17 +371,15 @@ def candidate_keys(text: str) -> frozenset[str]:
 _HEADING_LINE = re.compile(r"^[ \t]*#")
 
 
-def in_paragraph(line: str) -> bool:
-    """LINE belongs to a paragraph: it is neither blank nor a heading."""
-    return bool(line.strip()) and not _HEADING_LINE.match(line)
-
-
 def paragraph_at(lines: list[str], index: int) -> str:
     """The lines around LINES[INDEX] up to blank lines and headings, verbatim."""
+    def inside(at: int) -> bool:
+        return bool(lines[at].strip()) and not _HEADING_LINE.match(lines[at])
+
     start = end = index
-    while start > 0 and in_paragraph(lines[start - 1]):
+    while start > 0 and inside(start - 1):
         start -= 1
-    while end + 1 < len(lines) and in_paragraph(lines[end + 1]):
+    while end + 1 < len(lines) and inside(end + 1):
         end += 1
     return "\n".join(lines[start:end + 1])
 

@@ -18,22 +18,33 @@ HIGH_LEVERAGE = 3  # spec working hypothesis: downstream_count >= 3
 MAX_ASKED_PER_SOURCE = 4  # one batch: the strongest suspect claims of a source are asked, the rest reported
 CHANGED = "the range changes "  # a read of the claims that name the path after it, not of the whole source
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_HEADING = re.compile(r"^[ \t]*#")
 _INFERENCE = re.compile(r"\b(never|always|safe to|guaranteed|cannot fail|no need to)\b", re.I)
 _ABSENT = re.compile(r"\b(not measured yet|not yet measured|TBD|to be decided|unknown for now)\b", re.I)
 
 
 def claim_lines(source: Source) -> tuple[tagging.ClaimLine, ...]:
     """Each prose line of the source (not blank, not a heading, not inside a fence), with its
-    paragraph (tagging.paragraph_at)."""
+    paragraph: the run of non-blank, non-heading lines around it."""
     lines = source.text.split("\n")
+    in_run = [bool(line.strip()) and not _HEADING.match(line) for line in lines]
+    start = list(range(len(lines)))
+    for index in range(1, len(lines)):
+        if in_run[index] and in_run[index - 1]:
+            start[index] = start[index - 1]
+    end = list(range(len(lines)))
+    for index in range(len(lines) - 2, -1, -1):
+        if in_run[index] and in_run[index + 1]:
+            end[index] = end[index + 1]
     fenced = False
     found = []
     for index, line in enumerate(lines):
         if _FENCE.match(line):
             fenced = not fenced
-        elif not fenced and tagging.in_paragraph(line):
+            continue
+        if not fenced and in_run[index]:
             found.append(tagging.ClaimLine(source=source.path, line=index + 1, text=line,
-                                           paragraph=tagging.paragraph_at(lines, index)))
+                                           paragraph="\n".join(lines[start[index]:end[index] + 1])))
     return tuple(found)
 
 
