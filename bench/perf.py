@@ -414,14 +414,11 @@ def install_ours(cache: Path) -> Path:
     fresh = not (bindir / "python").exists()
     if fresh:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
-    # the first install brings the runtime dependencies; a later one brings a dependency added
-    # since, then replaces diylisis itself (same version number, new source)
-    steps = [[]] if fresh else [[], ["--no-deps", "--force-reinstall"]]
-    for extra in steps:
-        done = subprocess.run([str(bindir / "pip"), "install", "-q", *extra, str(ROOT)], capture_output=True,
-                              check=False)
-        if done.returncode != 0:
-            raise SystemExit(f"perf: installing diylisis failed: {done.stderr.decode(errors='replace').strip()[-300:]}")
+    # pip reinstalls a package from a local folder even at the same version, and brings any
+    # runtime dependency added since the venv was made
+    done = subprocess.run([str(bindir / "pip"), "install", "-q", str(ROOT)], capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"perf: installing diylisis failed: {done.stderr.decode(errors='replace').strip()[-300:]}")
     stamp.write_text(digest.hexdigest())
     print(f"installed diylisis from {ROOT.name} into the benchmark venv in {time.perf_counter() - started:.1f}s",
           flush=True)

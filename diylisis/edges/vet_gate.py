@@ -81,8 +81,9 @@ def check_slots(chosen: gates.Gate, current: Mapping[str, int]) -> None:
 
 def realization(chosen: gates.Gate) -> str:
     """Who answered, as the note records it: terminal, answers-file or pause."""
-    names: dict[type, str] = {gates.AnswersGate: "answers-file", gates.TerminalGate: "terminal"}
-    return names.get(type(chosen), "pause")
+    if isinstance(chosen, gates.AnswersGate):
+        return "answers-file"
+    return "terminal" if isinstance(chosen, gates.TerminalGate) else "pause"
 
 
 def _reach_note(console: Any) -> None:

@@ -859,7 +859,7 @@ class HostContext:
         return False
 
 
-# --- The repository's own vocabulary (issue 16): identifiers its code uses, what its change touches.
+# --- The repository's own vocabulary: identifiers its code uses, what its change touches.
 # The commit-msg hook asks git, once per question, and only of a finding that would otherwise be
 # reported; a range scan asks the same of pygit2 in this process (gitio.vocabulary).
 

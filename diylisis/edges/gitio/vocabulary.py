@@ -1,4 +1,4 @@
-"""A commit's own vocabulary, answered in this process with pygit2 for range scans (issue 16).
+"""A commit's own vocabulary, answered in this process with pygit2 for range scans.
 
 What `PygitContext.uses_identifier` and `PygitContext.in_change` ask: does the commit's tree
 use a name as a code identifier, and does its change add or remove a line or path holding a
