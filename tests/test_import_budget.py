@@ -61,7 +61,7 @@ ALLOWED = frozenset({
     "diylisis.commands.hook", "diylisis.app.hooks", "diylisis.app.hooks.commit_msg", "diylisis.app.hooks.shared",
     "diylisis.core.model", "diylisis.core.digests",
     "diylisis.core.state", "diylisis.core.secrets", "diylisis.edges.hook_certificates",
-    "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.core.codec", "diylisis.edges.config",
+    "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.edges.git_keys", "diylisis.core.codec", "diylisis.edges.config",
     "diylisis.edges.run_files",
     "diylisis.edges", "diylisis.core.engine", "diylisis.edges.gitio",
     "diylisis.edges.gitio.context",

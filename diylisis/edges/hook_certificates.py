@@ -165,8 +165,8 @@ def post_commit(root: str, git_dir: str, out: Output) -> int:
                  "no certificate stored")
         return EXIT_OK
     from diylisis.edges import store
+    from diylisis.edges.git_keys import SIGNING_KEYS, STORE_KEYS
     from diylisis.edges.gitio import config_values
-    from diylisis.edges.workspace import SIGNING_KEYS, STORE_KEYS
 
     certificate = for_commit(certificate, commit_id)
     try:

@@ -32,7 +32,7 @@ DOMAIN = b"diylisis-certificate-v1"
 SCHEME = DOMAIN.decode("ascii")  # the envelope's "scheme": which encoding the signature covers
 NAMESPACE = "diylisis-certificate"  # ssh-keygen -Y sign -n
 FORMATS = ("openpgp", "ssh", "x509")
-# the git config a signature is made and checked with is workspace.SIGNING_KEYS, read with the rest
+# the git config a signature is made and checked with is git_keys.SIGNING_KEYS, read with the rest
 # gpg's owner-trust levels, lowest first, as git's gpg.minTrustLevel names them
 TRUST_LEVELS = ("undefined", "never", "marginal", "fully", "ultimate")
 DEFAULT_MIN_TRUST = "fully"

@@ -50,13 +50,13 @@ class Settings(Struct, frozen=True, kw_only=True):
 
 def settings(repo_root: str | Path) -> Settings:
     """The notes ref, object format and commit identity, from one `git config` call."""
-    from diylisis.edges.workspace import STORE_KEYS
+    from diylisis.edges.git_keys import STORE_KEYS
 
     return settings_from(config_values(repo_root, STORE_KEYS))
 
 
 def settings_from(values: Mapping[str, str]) -> Settings:
-    """Settings from git config values already read (lower-case keys; workspace.STORE_KEYS are used)."""
+    """Settings from git config values already read (lower-case keys; git_keys.STORE_KEYS are used)."""
     identity: list[tuple[str, str]] = []
     for part in ("name", "email"):
         if f"user.{part}" in values:

@@ -14,6 +14,7 @@ from msgspec import Struct
 
 from diylisis.core.errors import GitError
 from diylisis.edges import config, gitio
+from diylisis.edges.git_keys import SIGNING_KEYS, STORE_KEYS
 from diylisis.edges.records import msgfile
 
 TYPE_CHECKING = False  # true for type checkers only
@@ -21,16 +22,10 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-# The git config the certificate store reads (diylisis.edges.store): its notes ref, the object
-# format, and user.name and user.email, which say whether git has an identity of its own.
-STORE_KEYS = ("distill.notesref", "extensions.objectformat", "user.name", "user.email")
-# The git config a signature is made and checked with (diylisis.edges.signing).
-SIGNING_KEYS = ("distill.sign", "commit.gpgsign", "gpg.format", "user.signingkey", "gpg.program", "gpg.openpgp.program",
-                "gpg.ssh.program", "gpg.x509.program", "gpg.ssh.allowedsignersfile", "gpg.mintrustlevel")
 # Every git config value a certification reads, in one `git config` call: the message file's
 # cleanup mode and comment char, the origin remote (GitCommandContext), the store's and signing's.
-# They are named here, not imported from store and signing, so that opening a workspace loads
-# neither: the commit-msg hook signs nothing and writes no note.
+# The last two are named in git_keys, not imported from store and signing, so that opening a
+# workspace loads neither: the commit-msg hook signs nothing and writes no note.
 GIT_KEYS = (*msgfile.CONFIG_KEYS, "remote.origin.url", *STORE_KEYS, *SIGNING_KEYS)
 _REV_PARSE = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD^{commit}")
 
