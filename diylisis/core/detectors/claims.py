@@ -282,7 +282,7 @@ _CLAUSE_START = LazyPattern(r"\n\s*\n|[.!?;:](?=\s)|\n[ \t]*(?:[-*+•]|\d+[.)])
 _CONJUNCTION = LazyPattern(r"\s(?:and|but)\s")
 # A condition opening the clause governs each conjunct ("When the count exceeds the limit and all tests
 # pass, ..."); one later in the clause only its own ("Fixed the crash when it is empty and all tests pass").
-_LEADING_CONDITION = LazyPattern(r"(?i)^\s*(?:if|when|whenever|unless|whether|until|once)(?![\w-])")
+_LEADING_CONDITION = LazyPattern(r"(?i)^[\s\"'“(]*(?:if|when|whenever|unless|whether|until|once)(?![\w-])")
 _COUNTED_RUN = LazyPattern(
     r"(?i)(?<![\w-])(?:a|an|the|one|another|first|second|third|final|last|next|extra|separate|full|quick)\s+"
     r"(?:[\w-]+\s+)?$"
