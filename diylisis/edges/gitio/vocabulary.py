@@ -201,6 +201,8 @@ class Change:
     def holds(self, text: str) -> bool:
         """Some line the change adds or removes (or a header naming a changed file) holds text."""
         certain = self._certain
+        if certain == "" and not self._sides and text:
+            return False  # a merge, or only binary files and modes changed: git prints no such line
         if certain is not None and text.splitlines() == [text] and "\ufffd" not in text:
             if text in certain:
                 return True
@@ -245,14 +247,19 @@ def change_of(repo: pygit2.Repository, commit: pygit2.Commit) -> Change:
         plus = b"/dev/null" if new.mode == 0 else _quoted(b"b/", new.raw_path, known.quote_fully)
         certain.append(b"--- " + minus + (b"\t" if b" " in minus else b"") + b"\n")
         certain.append(b"+++ " + plus + (b"\t" if b" " in plus else b"") + b"\n")
+        size += len(before) + len(after) + 260 * (_line_count(before) + _line_count(after))
+        if size > CHANGE_LIMIT:
+            return Change(where, commit_id, None)  # before counting the lines of a vendored drop
         old_lines, new_lines = Counter(_lines(before)), Counter(_lines(after))
         certain += (b"+" + line + (b"" if line.endswith(b"\n") else b"\n")
                     for line in (old_lines | new_lines) if old_lines[line] != new_lines[line])
-        size += len(before) + len(after) + 260 * (old_lines.total() + new_lines.total())
-        if size > CHANGE_LIMIT:
-            return Change(where, commit_id, None)
         sides += (before, after)
     return Change(where, commit_id, changed_lines(b"".join(certain)), tuple(sides))
+
+
+def _line_count(data: bytes) -> int:
+    """len(_lines(data)), without splitting the text."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def _lines(data: bytes) -> list[bytes]:
