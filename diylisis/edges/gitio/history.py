@@ -52,10 +52,10 @@ def start_walk(repo: pygit2.Repository, range_spec: str, include_merges: bool = 
     return Walk(repo, tip_id, base_id, include_merges)
 
 
-# libgit2 keeps the commits and trees it parsed in a cache of 256 MB by default; a walk over a
-# long range parses each commit once, and a scan reads each tree once (the context keeps its own
-# bounded listings), so a full cache holds nothing asked again: on git.git's perf range it
-# held 27 MB of them, and a cache of 4 MB scans as fast.
+# libgit2 keeps the commits it parsed in a cache of 256 MB by default (trees never enter it:
+# gitio._read_as_git_reads); a walk over a long range parses each commit once, so a full cache
+# holds nothing asked again: on git.git's perf range it held 27 MB of them, and a cache of 4 MB
+# scans as fast.
 OBJECT_CACHE = 4 * 1024 * 1024
 
 
