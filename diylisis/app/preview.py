@@ -69,7 +69,7 @@ def exit_code(arm: Arm | None) -> int:
 def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Callable[[str], None]) -> Result:
     """Run one preview from Phase 0 to a terminal or a pause; emit prints the text as it comes."""
     candidates = detect.distinct_candidates(request.candidates)
-    base = _commit_id(root, request.base)
+    base = commit_id(root, request.base)
     stood_down = detect.detect(candidates, request.signals)
     if base is None and stood_down is None:
         raise BadInput(f"the base {request.base!r} is not a commit of this repository (commit something first, "
@@ -113,7 +113,7 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
     return session.drive(state, ask)
 
 
-def _commit_id(root: Path, revision: str) -> str | None:
+def commit_id(root: Path, revision: str) -> str | None:
     """The commit REVISION names in the user's repository, or None when it names none."""
     code, out, _ = gitio.git_process(["rev-parse", "--verify", "-q", "--end-of-options", f"{revision}^{{commit}}"],
                                      root, env=probes.our_git_env())

@@ -138,16 +138,15 @@ def _list(git_dir: Path, as_json: bool) -> int:
 
 
 def _verify(root: Path, revisions: tuple[str, ...], as_json: bool, emit: Any) -> int:
+    from diylisis.app.preview import commit_id
     from diylisis.core.preview.verify import record_problems
-    from diylisis.edges import gitio, preview_note, probes
+    from diylisis.edges import preview_note
 
     results = []
     for revision in revisions:
-        code, out, _ = gitio.git_process(["rev-parse", "--verify", "-q", "--end-of-options",
-                                          f"{revision}^{{commit}}"], root, env=probes.our_git_env())
-        if code != 0:
+        oid = commit_id(root, revision)
+        if oid is None:
             raise BadInput(f"{revision!r} is not a commit of this repository")
-        oid = out.decode().strip()
         lines = preview_note.read_lines(root, preview_note.REF, oid)
         if not lines:
             results.append({"revision": revision, "run": None, "problems": ["no preview record on this commit"]})
