@@ -371,7 +371,7 @@ class _TreeIndex:
             found = self._has_path(tree_id, parts) or any(
                 self.has_suffix(oid, parts) for _, oid in self.folder(tree_id).trees
             )
-            _remember(self._suffix, key, found, _SUFFIXES_KEPT)
+            remember(self._suffix, key, found, _SUFFIXES_KEPT)
         return found
 
     def mentioned(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...] = ()) -> set[str]:
@@ -399,7 +399,7 @@ class _TreeIndex:
         memo = self._terms.pop(term, None)  # taken out and put back: the most recently asked term last
         if memo is None:
             memo = {}
-        return _remember(self._terms, term, memo, _TERMS_KEPT)
+        return remember(self._terms, term, memo, _TERMS_KEPT)
 
     def _search(self, tree_id: pygit2.Oid, terms: tuple[str, ...], exclude: tuple[str, ...],
                 memos: dict[str, dict[pygit2.Oid, bool]], unread: list[pygit2.Oid] | None,
@@ -535,7 +535,7 @@ class _TreeIndex:
                     self._odd.discard(blob_id)
 
 
-def _remember(memo: dict[K, V], key: K, value: V, limit: int) -> V:
+def remember(memo: dict[K, V], key: K, value: V, limit: int) -> V:
     """memo[key] = value, the oldest entry dropped first when memo holds limit entries; value."""
     if len(memo) >= limit:
         del memo[next(iter(memo))]

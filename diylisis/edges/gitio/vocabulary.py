@@ -24,16 +24,11 @@ import functools
 import re
 from collections import Counter
 
-from diylisis.edges.gitio.context import CHANGE_LIMIT, IDENTIFIER, changed_lines, git_change
+from diylisis.edges.gitio.context import CHANGE_LIMIT, IDENTIFIER, changed_lines, git_change, remember
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypeVar
-
     import pygit2
-
-    K = TypeVar("K")
-    V = TypeVar("V")
 
 _FIRST_FEW_BYTES = 8000  # git's buffer_is_binary: a NUL among them makes a blob binary
 _BIG_FILE = 512 * 1024 * 1024  # core.bigFileThreshold's default: git calls a larger blob binary unread
@@ -89,7 +84,7 @@ class _Known:
                 else entry.filemode & _FILE_TYPE == _REGULAR_FILE and self._in_blob(entry.id, name)
                 for entry in tree
             )
-            _remember(self._answers, key, found)
+            remember(self._answers, key, found, _ANSWERS_KEPT)
         return found
 
     def _in_blob(self, blob_id: pygit2.Oid, name: str) -> bool:
@@ -98,14 +93,14 @@ class _Known:
         if found is None:
             data = _text_of(self.repo, blob_id)
             found = data is not None and name.encode("ascii") in data and _identifier_use(name).search(data) is not None
-            _remember(self._answers, key, found)
+            remember(self._answers, key, found, _ANSWERS_KEPT)
         return found
 
     def binary_by_attributes(self, path: bytes) -> bool | None:
         """What the path's diff attribute says of it being binary, as git run in the git directory
         reads it (from the index's .gitattributes files, not a work tree's); None: it does not say."""
         if path not in self._attributes:
-            _remember(self._attributes, path, self._binary_by_attributes(path))
+            remember(self._attributes, path, self._binary_by_attributes(path), _ANSWERS_KEPT)
         return self._attributes[path]
 
     def _binary_by_attributes(self, path: bytes) -> bool | None:
@@ -135,13 +130,6 @@ class _Known:
             except (KeyError, pygit2.GitError):
                 self._quote_fully = True
         return self._quote_fully
-
-
-def _remember(memo: dict[K, V], key: K, value: V) -> None:
-    """memo[key] = value, the oldest entry dropped first when memo holds _ANSWERS_KEPT."""
-    if len(memo) >= _ANSWERS_KEPT:
-        del memo[next(iter(memo))]
-    memo[key] = value
 
 
 _KNOWN: dict[str, _Known] = {}
