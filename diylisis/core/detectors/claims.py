@@ -42,7 +42,7 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
         if not _evidenced(doc, start) and not _framed_as_no_claim(doc.claims, start, end):
             yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
     for start, end in _measurements(doc.prose):
-        if not _evidenced(doc, start) and not _near_quoted_output(doc, start) and not _benchmark_named(doc, start):
+        if not _evidenced(doc, start) and not _quoted_lines_nearby(doc, start) and not _benchmark_named(doc, start):
             yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 
 
@@ -248,7 +248,7 @@ def _measurements(view: str) -> Iterator[tuple[int, int]]:
             yield match.start(), match.end()
 
 
-def _near_quoted_output(doc: Doc, offset: int) -> bool:
+def _quoted_lines_nearby(doc: Doc, offset: int) -> bool:
     """Quoted output (an indented transcript, a fenced block, a table) within a few lines of the claim:
     the measurement's evidence, as a benchmark's before-and-after table."""
     line = doc.position(offset)[0]
@@ -265,12 +265,11 @@ def _benchmark_named(doc: Doc, offset: int) -> bool:
 
 
 
-# What frames a pass phrase as no claim. A goal
-# or a conclusion before it ("so that all tests pass", "Get the tests passing again", "need to
-# compile successfully", "So the performance impact is negligible"), a concession ("even though
-# tests still pass"), a modal (below), a longer name it ends ("--no-chain-lint passed to"), a run
-# counted as a noun ("for a second validation pass", "in a single pass", "after successful
-# `try_recv`"), a negation ("does not build ...").
+# What frames a pass phrase as no claim. A goal or a conclusion before it ("so that all tests pass",
+# "Get the tests passing again", "need to compile successfully", "So the performance impact is
+# negligible"), a concession ("even though tests still pass"), a modal (below), a longer name it ends
+# ("--no-chain-lint passed to"), a run counted as a noun ("for a second validation pass", "in a single
+# pass", "after successful `try_recv`"), a negation ("does not build ...").
 _GOAL_OR_CONCESSION = LazyPattern(
     r"(?i)(?<![\w-])(?:so|to|make|makes|making|get|gets|getting|until|once|if|when|whether|ensure|ensures|keep|keeps"
     r"|though|although)\s+(?:[A-Za-z`'-]+\s+){0,3}$"
@@ -287,11 +286,11 @@ _COUNTED_RUN = LazyPattern(
     r"(?i)(?<![\w-])(?:a|an|the|one|another|first|second|third|final|last|next|extra|separate|full|quick)\s+"
     r"(?:[\w-]+\s+)?$"
 )
+# A condition or a hope earlier in the conjunct: "if the call is commented out, all tests still pass",
+# "in the hope that our tests pass".
+_CONDITION = LazyPattern(r"(?i)(?<![\w-])(?:if|when|whenever|unless|whether|until|hope|hoping)(?![\w-])")
 # A modal earlier in the clause makes it an expectation ("should still compile successfully",
 # "will merge this after your CI passes", "may still build successfully").
-# A condition or a hope anywhere earlier in the clause: "When the count exceeds the limit and all tests
-# pass", "if the call is commented out, all tests still pass", "in the hope that our tests pass".
-_CONDITION = LazyPattern(r"(?i)(?<![\w-])(?:if|when|whenever|unless|whether|until|hope|hoping)(?![\w-])")
 _MODAL = LazyPattern(r"(?i)(?<![\w-])(?:should|must|will|would|could|can|may|might|shall)(?![\w-])")
 _ADJECTIVE_LEAD = LazyPattern(r"(?i)(?<![\w-])(?:a|an|the|each|every|any|after|before|on|upon|from|of|for|with)\s+$")
 # "successful" before a code name, not a command: `try_recv`, `OwnedPermit::send` (not `npm run build`).
