@@ -46,7 +46,8 @@ def commit_ids(git_dir: Path, count: int) -> list[str]:
     return done.stdout.split()
 
 
-def judge(repo_name: str, git_dir: Path, count: int, settings: DetectSettings) -> tuple[int, list[tuple[str, str, str]]]:
+def judge(repo_name: str, git_dir: Path, count: int,
+          settings: DetectSettings) -> tuple[int, list[tuple[str, str, str]]]:
     """(commits judged, [(short id, rule id, token) of each blocking finding])."""
     import pygit2
 
@@ -67,7 +68,8 @@ def judge(repo_name: str, git_dir: Path, count: int, settings: DetectSettings) -
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print per-repository figures; exit 0 (2 on bad input)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repos-root", type=Path, required=True, help="folder with <owner>+<name>/repo git directories")
+    parser.add_argument("--repos-root", type=Path, required=True,
+                        help="folder with <owner>+<name>/repo git directories")
     parser.add_argument("--commits", type=int, default=3000, help="newest non-merge commits per repository (3000)")
     parser.add_argument("--repo", action="append", help=f"OWNER/NAME to read (default: {', '.join(HISTORIES)})")
     parser.add_argument("--no-list", action="store_true", help="do not list the blocked records")

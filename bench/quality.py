@@ -217,7 +217,8 @@ def rule_rows(pooled: list[Outcome]) -> list[str]:
         for rule_id in {
             f.rule_id
             for f in o.findings
-            if f.severity in (Severity.ERROR, default.get(f.rule_id)) and is_blocking(replace(f, severity=Severity.ERROR))
+            if f.severity in (Severity.ERROR, default.get(f.rule_id)) and is_blocking(replace(f,
+                                                                                              severity=Severity.ERROR))
         }:
             would_block[rule_id].append(o.actual)
     severity = {rule_id: level.value for rule_id, level in default.items()}
@@ -361,7 +362,6 @@ def report(
     rec_cat: dict[str, list[bool]] = defaultdict(list)
     find_cat: dict[str, list[bool]] = defaultdict(list)
     for o in outcomes:
-        text = o.record["text"]
         cats = set()
         for label, hit in label_hits(o):
             by_cat[label["category"]].append(hit)

@@ -169,7 +169,8 @@ def test_the_script_moves_rewrites_and_is_idempotent(tmp_path: Path) -> None:
     assert 'x = "diylisis.app.certification:main"' in read["pyproject.toml"]
     assert read["tests/core/test_model.py"] == ("from tests.edges.gitio.test_gitio import helper\n"
                                                 "ROOT = Path(__file__).resolve().parents[2]\n")
-    assert read["tests/edges/gitio/test_context.py"] == "ROOT = Path(__file__).resolve().parents[2]\n"  # tests/, as before
+    # tests/, as before
+    assert read["tests/edges/gitio/test_context.py"] == "ROOT = Path(__file__).resolve().parents[2]\n"
     assert {"diylisis/core/__init__.py", "diylisis/edges/__init__.py", "diylisis/app/__init__.py"} <= set(read)
     assert not (root / "diylisis" / "model.py").exists()
 

@@ -183,7 +183,8 @@ class _Session:
 
     def open_item(self, state: flow.Lambda, gate: str) -> OpenItem:
         if gate == "qspec":
-            return OpenItem(id=f"qspec-{state.circulation}", gate="qspec", options=("approve", "adjust"), text=self.qspec_text(state))
+            return OpenItem(id=f"qspec-{state.circulation}", gate="qspec", options=("approve", "adjust"),
+                            text=self.qspec_text(state))
         if gate == "qdir":
             options = tuple(f"select:{slot.index}" for slot in state.probes) + ("synthesize",)
             flagged = [row.axis.id for row in self.seen.rows if row.flagged] if self.seen else []
@@ -192,7 +193,8 @@ class _Session:
             lines = [f"  select {slot.index}: " + "; ".join(
                 f"{row.axis.id} = {cell.value or cell.kind}" for row in (self.seen.rows if self.seen else ())
                 for index, cell in row.cells if index == slot.index) for slot in state.probes]
-            return OpenItem(id="qdir", gate="qdir", options=options, text=warning + "choose a direction:\n" + "\n".join(lines)
+            return OpenItem(id="qdir", gate="qdir", options=options,
+                            text=warning + "choose a direction:\n" + "\n".join(lines)
                             + "\n  synthesize TEXT (also: insufficient, unprobed TEXT, interrogate TEXT, withdraw)")
         return OpenItem(id="qmicro", gate="qmicro", options=flow.qmicro_options(state),
                         text=f"your synthesis: {state.composition}\nconfirm it now"
@@ -440,8 +442,8 @@ class _Session:
         self.emit(f"paused at {item.id}: git distill preview --resume {self.run} (with --answers FILE, "
                   "or on a terminal)"
                   + (f"; the probes stay until git distill preview --cleanup {self.run}" if self.substrate else ""))
-        return Result(run=self.run, arm=None, exit_code=EXIT_PAUSED, report={"run": self.run, "status": "paused", "items": [paused],
-                                                    "contrast": self.contrast_json()})
+        return Result(run=self.run, arm=None, exit_code=EXIT_PAUSED,
+                      report={"run": self.run, "status": "paused", "items": [paused], "contrast": self.contrast_json()})
 
 
 def _narrated_evidence(index: int, direction: str, text: str) -> ProbeEvidence:

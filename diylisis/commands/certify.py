@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 FORMAT = options.output_format()
 ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
-                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" } (see git distill answer --help for every item).")
+                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" }"
+                            " (see git distill answer --help for every item).")
 SIGN = click.option("--sign/--no-sign", default=None,
                     help="Sign the certificate with the signing git is configured for (gpg.format, "
                          "user.signingKey); default: git config distill.sign.")

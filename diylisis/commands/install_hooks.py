@@ -100,8 +100,9 @@ def command(force: bool, chain: bool, quiet: bool) -> int:
 
     commit-msg judges each message as you commit; post-commit stores its certificate, keyed
     by the message git stored; pre-push verifies the pushed commits and pushes
-    the refs/notes/distill* refs (certificates, vet and preview records) beside them. An existing hook git distill did not write
-    is left alone unless you pass --chain (keep it and run it first) or --force.
+    the refs/notes/distill* refs (certificates, vet and preview records) beside them. An existing
+    hook git distill did not write is left alone unless you pass --chain (keep it and run it
+    first) or --force.
     """
     from diylisis.core.safe_text import visible
     from diylisis.edges.gitio import toplevel

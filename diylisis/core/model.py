@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 
-from msgspec import Struct, field
+from msgspec import Struct
 
 from diylisis.core.digests import sha256
 

@@ -358,8 +358,8 @@ def candidate_keys(text: str) -> frozenset[str]:
     code tokens and plain words before its last number. A line with no number gives a value for
     nothing, so it names no key."""
     last = None
-    for last in _QUANTITY.finditer(text):
-        pass
+    for match in _QUANTITY.finditer(text):
+        last = match
     if last is None:
         return frozenset()
     before = text[:last.start()]

@@ -83,7 +83,8 @@ def _entry(name: str, key: str, entry: object, template_for: TemplateFor) -> gat
     if template is None:
         raise BadInput(f"answers file {name}: {key!r} is not an item this run asks about")
     template = replace(template, id=key)
-    answer = _verdict_entry(name, key, entry, template) if template.verdict else _choice_entry(name, key, entry, template)
+    answer = (_verdict_entry(name, key, entry, template) if template.verdict
+              else _choice_entry(name, key, entry, template))
     wrong = gate.problem(template, answer)
     if wrong is not None:
         raise BadInput(f"answers file {name}: {wrong}")

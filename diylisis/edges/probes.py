@@ -347,7 +347,8 @@ def cleanup_verify(git_dir: Path, run: str) -> tuple[Disposition, ...]:
         if reason:
             dispositions.append(Disposition(probe=probe, kind="DiscardFailed", reason=reason))
         elif entry.get("status") == "registered":
-            dispositions.append(Disposition(probe=probe, kind="FileDestroyed", reason="absent, interrupted before it was created"))
+            dispositions.append(Disposition(probe=probe, kind="FileDestroyed",
+                                            reason="absent, interrupted before it was created"))
         else:
             dispositions.append(Disposition(probe=probe, kind="FileDestroyed"))
     root = Path(data["root"]) if data.get("root") else None

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from tests.core.test_codec import _certificate
-
 from diylisis.core import accounting
 from diylisis.core.model import Category, Finding, InlineEvidence, RouteJudgment, Severity, Value
+from tests.core.test_codec import _certificate
 
 
 def _finding(token: str, line: int, column: int = 1, *, severity: Severity = Severity.ERROR,

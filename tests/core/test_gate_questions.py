@@ -10,7 +10,8 @@ TEXT, NUMBER = gate.Takes.TEXT, gate.Takes.NUMBER
 CHOICE = gate.Question(id="task-4", kind="residual", subject="Task #4",
                        options=(gate.Option(name="resolve", takes=TEXT), gate.Option(name="drop")))
 DIRECTION = gate.Question(id="direction", kind="direction", subject="which direction",
-                          options=(gate.Option(name="select", takes=NUMBER), gate.Option(name="synthesize", takes=TEXT)))
+                          options=(gate.Option(name="select", takes=NUMBER),
+                                   gate.Option(name="synthesize", takes=TEXT)))
 CLAIM = gate.Question(id="claim-1.1", kind="claim", subject="the timeout is 30 s", verdict=True,
                       flags=(gate.Option(name="withdraw"), gate.Option(name="revisit", takes=TEXT),
                              gate.Option(name="handoff", takes=TEXT)))

@@ -63,7 +63,8 @@ def test_an_axis_that_only_repeats_a_label_is_refused() -> None:
 
 def test_adjust_loops_before_anything_is_generated_then_approve_settles_the_axes() -> None:
     state = flow.start(CANDIDATES, (FAILURE,), Tier.VIGNETTE, "M")
-    step = flow.on_qspec(state, flow.QspecAnswer(kind="adjust", text="axis ops: who runs it at night?; tier mockup; tgt 1,2"))
+    step = flow.on_qspec(state, flow.QspecAnswer(kind="adjust",
+                                                 text="axis ops: who runs it at night?; tier mockup; tgt 1,2"))
     assert step.next == "qspec" and step.state.pending is None and step.state.probes == ()
     assert step.state.spec.tier is Tier.MOCKUP and step.state.spec.tgt == CANDIDATES[:2]
     done = flow.on_qspec(step.state, flow.QspecAnswer(kind="approve"))

@@ -189,7 +189,8 @@ def test_a_clean_file_with_a_journaled_repair_is_refused_until_that_run_is_settl
     assert not git(repo, "log", "--format=%H", "--grep=^Distill-Run: ").split()  # nothing committed
     aborted = distill(repo, "runs", "abort", row["run"])
     assert aborted.returncode == 0, aborted.stderr
-    assert distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers", str(answers)).returncode == 0
+    assert distill(repo, "certify", "TASK.md", "--role", "implementer", "--yes", "--answers",
+                   str(answers)).returncode == 0
 
 
 def _commit_the_journaled_repair_by_hand(repo: Path, run: str) -> str:

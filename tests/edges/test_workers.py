@@ -31,7 +31,8 @@ def test_results_keep_the_items_order_and_the_first_items_are_judged_here(jobs: 
 
 
 @pytest.mark.parametrize("cpus", [1, 2])
-def test_jobs_zero_starts_one_worker_per_cpu_from_the_range_length_on(cpus: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_jobs_zero_starts_one_worker_per_cpu_from_the_range_length_on(
+        cpus: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(workers, "usable_cpus", lambda: cpus)
     short = {pid for _, pid in workers.in_order(range(39), _judge, jobs=0, chunk=8, parallel_from=40)}
     assert short == {os.getpid()}

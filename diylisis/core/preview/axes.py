@@ -61,5 +61,6 @@ def axis_problems(axes: tuple[Axis, ...], candidates: tuple[str, ...]) -> tuple[
 
 def settle(axes: tuple[Axis, ...], circulation: int) -> tuple[Axis, ...]:
     """The axes approved at the spec gate's n-th circulation (already settled ones keep their mark)."""
-    return tuple(axis if axis.settled_at else Axis(id=axis.id, question=axis.question, proposed_by=axis.proposed_by, settled_at=f"qspec-{circulation}")
+    return tuple(axis if axis.settled_at else Axis(id=axis.id, question=axis.question, proposed_by=axis.proposed_by,
+                                                   settled_at=f"qspec-{circulation}")
                  for axis in axes)

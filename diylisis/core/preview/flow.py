@@ -81,7 +81,8 @@ def start(candidates: tuple[str, ...], axes: tuple[Axis, ...], tier: Tier, marke
           tgt: tuple[str, ...] | None = None) -> Lambda:
     """The state at the first Qspec: all candidates targeted when there are at most four."""
     targets = tgt if tgt is not None else (candidates if len(candidates) <= MAX_TARGETS else ())
-    return Lambda(candidates=candidates, spec=Spec(axes=axes, policy=PlaceholderPolicy(marker=marker), tgt=targets, tier=tier))
+    return Lambda(candidates=candidates, spec=Spec(axes=axes, policy=PlaceholderPolicy(marker=marker), tgt=targets,
+                                                   tier=tier))
 
 
 def _fan_kind(state: Lambda) -> Literal["contrast", "Gap", "Materialization"]:
@@ -107,7 +108,8 @@ def spec_problems(state: Lambda) -> tuple[str, ...]:
 def on_qspec(state: Lambda, answer: QspecAnswer) -> Step:
     state = replace(state, history=state.history + ((f"qspec-{state.circulation}", answer.kind),))
     if answer.kind == "withdraw":
-        return Step(state=state, next="end", relay="you withdrew at the spec gate; nothing was decided", arm=Arm.EARLY_EXIT)
+        return Step(state=state, next="end", relay="you withdrew at the spec gate; nothing was decided",
+                    arm=Arm.EARLY_EXIT)
     if answer.kind == "dissolve":
         basis = answer.text.strip() or "the settled axes made the futures recognizable"
         return Step(state=state, next="end", relay=f"the preview dissolved: {basis}", arm=Arm.DISSOLUTION_EXIT)
@@ -116,7 +118,8 @@ def on_qspec(state: Lambda, answer: QspecAnswer) -> Step:
             revised = revise(state, answer.text)
         except ValueError as problem:
             return Step(state=state, next="qspec", relay=f"that revision was not applied: {problem}")
-        return Step(state=replace(revised, circulation=state.circulation + 1), next="qspec", relay="revised; nothing was generated")
+        return Step(state=replace(revised, circulation=state.circulation + 1), next="qspec",
+                    relay="revised; nothing was generated")
     problems = spec_problems(state)
     if problems:
         return Step(state=state, next="qspec", relay="the spec cannot be approved yet: " + "; ".join(problems))
@@ -173,7 +176,8 @@ def instantiated(state: Lambda) -> Lambda:
 def on_qdir(state: Lambda, answer: QdirAnswer, seen: Contrast) -> Step:
     state = replace(state, history=state.history + (("qdir", answer.kind),))
     if answer.kind == "withdraw":
-        return Step(state=state, next="end", relay="you withdrew at the direction gate; no direction was settled", arm=Arm.EARLY_EXIT)
+        return Step(state=state, next="end", relay="you withdrew at the direction gate; no direction was settled",
+                    arm=Arm.EARLY_EXIT)
     if answer.kind == "select":
         slot = next((slot for slot in state.probes if slot.index == answer.probe), None)
         if slot is None:
@@ -182,13 +186,15 @@ def on_qdir(state: Lambda, answer: QdirAnswer, seen: Contrast) -> Step:
         settled = {row.axis.id for row in seen.rows}
         unknown_axes = [axis for axis in answer.deciding if axis not in settled]
         if unknown_axes:
-            return Step(state=state, next="qdir", relay=f"deciding axes must be settled axes; not: {', '.join(unknown_axes)}")
+            return Step(state=state, next="qdir",
+                        relay=f"deciding axes must be settled axes; not: {', '.join(unknown_axes)}")
         deciding = answer.deciding or tuple(row.axis.id for row in seen.rows if not row.flagged)
         direction = Direction(kind="select", direction=slot.direction, deciding=deciding, ground=answer.ground)
         return Step(state=replace(state, direction=direction), next="harvest")
     if answer.kind == "synthesize":
         if not answer.text.strip():
-            return Step(state=state, next="qdir", relay="a synthesis needs its text: what do you compose from the probes?")
+            return Step(state=state, next="qdir",
+                        relay="a synthesis needs its text: what do you compose from the probes?")
         return Step(state=replace(state, composition=answer.text.strip()), next="qmicro")
     if answer.kind == "interrogate":
         unknown = ExposedUnknown(text=" ".join(answer.text.split()), route=Route.INQUIRE)
@@ -207,23 +213,27 @@ def _unprobed(state: Lambda, named: str) -> Step:
         return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind="Gap",
                             circulation=state.circulation + 1), next="qspec",
                     relay=f"{named!r} was never probed: it gets a probe first (the one re-fan); settle the spec for it")
-    return Step(state=state, next="end", relay=f"{named!r} was never probed and the re-fan is spent: its future was never shown, "
+    return Step(state=state, next="end",
+                relay=f"{named!r} was never probed and the re-fan is spent: its future was never shown, "
                 "so the decision goes back to a regular review", arm=Arm.EARLY_EXIT)
 
 
 def insufficient(state: Lambda) -> Step:
     """The contrast does not tell the futures apart: the shared budget decides the branch."""
     if state.refan_budget > 0:
-        return Step(state=replace(state, refan_budget=0, refan_kind="Gap", circulation=state.circulation + 1), next="qspec",
+        return Step(state=replace(state, refan_budget=0, refan_kind="Gap", circulation=state.circulation + 1),
+                    next="qspec",
                     relay="the contrast is insufficient: one re-fan is left; revise the axes or targets, then approve")
     if state.refan_kind == "Materialization" and not state.insufficiency_relayed:
         return Step(state=replace(state, insufficiency_relayed=True), next="qdir",
                     relay="the re-fan went on your own synthesis and the contrast is still insufficient; "
                     "choose among all the probes on the table")
     if state.refan_kind == "Materialization":
-        return Step(state=state, next="end", relay="the accumulated probes cannot make these futures recognizable; the decision "
+        return Step(state=state, next="end",
+                    relay="the accumulated probes cannot make these futures recognizable; the decision "
                     "goes back to a regular review", arm=Arm.EARLY_EXIT)
-    return Step(state=state, next="end", relay="a re-fan did not make the futures recognizable either: the difficulty is "
+    return Step(state=state, next="end",
+                relay="a re-fan did not make the futures recognizable either: the difficulty is "
                 "probably not one probes can show", arm=Arm.MISDIAGNOSIS_EXIT)
 
 
@@ -231,13 +241,16 @@ def on_qmicro(state: Lambda, answer: QmicroAnswer) -> Step:
     state = replace(state, history=state.history + (("qmicro", answer.kind),))
     assert state.composition is not None
     if answer.kind == "confirm":
-        return Step(state=replace(state, direction=Direction(kind="synthesize", direction=state.composition)), next="harvest")
+        return Step(state=replace(state, direction=Direction(kind="synthesize", direction=state.composition)),
+                    next="harvest")
     if state.refan_budget == 0:
-        return Step(state=state, next="qmicro", relay="the one re-fan is spent, so the synthesis cannot be materialized; confirm it "
+        return Step(state=state, next="qmicro",
+                    relay="the one re-fan is spent, so the synthesis cannot be materialized; confirm it "
                     "or withdraw")
     fan = Fan(kind="Materialization", tgt=(state.composition,))
     spec = replace(state.spec, tgt=(state.composition,))
-    return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind="Materialization", pending=fan), next="instantiate")
+    return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind="Materialization", pending=fan),
+                next="instantiate")
 
 
 def qmicro_options(state: Lambda) -> tuple[str, ...]:

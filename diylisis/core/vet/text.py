@@ -56,7 +56,7 @@ def paused_lines(run_id: str, items: Sequence[tuple[Audit, Antithesis]]) -> list
     for audit, antithesis in items:
         lines += [*pregate_block(audit, antithesis), ""]
     lines += [judgment.REACH_NOTE, QUESTION, *instruction_lines(), "", "answer each claim with:"]
-    for audit, antithesis in items:
+    for audit, _antithesis in items:
         lines.append(f"  git distill answer {run_id} {audit.id} --verdict \"...\""
                      " [--withdraw | --revisit CONDITION | --handoff DEFICIT]")
     lines.append(f"then: git distill resume {run_id}")

@@ -126,7 +126,8 @@ def _run_with(repo: Path, refute, answers=()) -> engine.Result:
     workspace = certification.Workspace.open(repo)
     target = Target(kind=RecordKind.FILE, locator="TASK.md")
     state = certification.start(workspace, target, ContractFields(role="implementer"), ())
-    edges = replace(certification.edges(workspace, target, AnswersGate(answers=tuple(answers), yes=True)), refute=refute)
+    edges = replace(certification.edges(workspace, target, AnswersGate(answers=tuple(answers), yes=True)),
+                    refute=refute)
     return engine.run(state, edges)
 
 

@@ -58,7 +58,8 @@ EXCISION = RepairDelta(kind="excision", item_id="i2", pass_n=2, line=5, before="
 
 def _certificate(deltas: tuple[RepairDelta, ...] = (), premises: tuple[DecisionRecord, ...] = ()):
     return assemble(snapshot=SNAPSHOT, contract=CONTRACT,
-                    edge=ActivationEdge(verb="read {locator}", locator="TASK.md"), judgments=JUDGMENTS, deltas=deltas, premises=premises, verdict=VERDICT,
+                    edge=ActivationEdge(verb="read {locator}", locator="TASK.md"), judgments=JUDGMENTS, deltas=deltas,
+                    premises=premises, verdict=VERDICT,
                     issued_at="2026-01-02T03:04:05Z")
 
 
