@@ -26,7 +26,7 @@ from msgspec import Struct
 
 from diylisis.core.errors import GitError, StoreConflict
 from diylisis.edges import store
-from diylisis.edges.gitio import first_line, run_git, try_git
+from diylisis.edges.gitio import first_line, remote_names, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def sync(repo_root: Path, remote: str = "origin", *, fetch: bool = True, push: b
 
 def check_remote(repo_root: Path, remote: str) -> None:
     """GitError naming the known remotes when remote is not one of them."""
-    names = run_git(["remote"], repo_root).decode().split()
+    names = remote_names(repo_root)
     if remote not in names:
         known = ", ".join(names) if names else "none"
         raise GitError(f"no remote named {remote!r} (remotes: {known}); add one with git remote add {remote} URL")
@@ -83,8 +83,7 @@ def check_remote(repo_root: Path, remote: str) -> None:
 
 def default_remote(repo_root: str | Path) -> str | None:
     """The remote a command means when none is named: origin when there is one, else the first."""
-    code, out, _ = try_git(["remote"], repo_root)
-    names = out.decode("utf-8", errors="replace").split() if code == 0 else []
+    names = remote_names(repo_root)
     return ("origin" if "origin" in names else names[0]) if names else None
 
 

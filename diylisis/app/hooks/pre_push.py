@@ -12,7 +12,7 @@ from msgspec import Struct
 
 from diylisis.app.hooks.shared import Output, said_skipped
 from diylisis.core.errors import EXIT_FAILED, EXIT_OK, BadInput, GitError
-from diylisis.edges.gitio import cat_objects, run_git, try_git
+from diylisis.edges.gitio import cat_objects, remote_names, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def pushed_commits(root: str | Path, remote: str | None, refs: Iterable[PushedRe
             continue  # certificate refs travel with the commits; they are not records
         if not ZERO.match(ref.remote_id) and _has_object(root, ref.remote_id):
             exclude = [f"^{ref.remote_id}"]
-        elif remote is not None and _is_remote_name(root, remote):
+        elif remote is not None and remote in remote_names(root):
             exclude = ["--not", f"--remotes={remote}"]
         else:  # a URL or no remote: what no remote-tracking ref holds is new
             exclude = ["--not", "--remotes"]
@@ -99,11 +99,6 @@ def pushed_commits(root: str | Path, remote: str | None, refs: Iterable[PushedRe
 def _has_object(root: str | Path, object_id: str) -> bool:
     code, _, _ = try_git(["cat-file", "-e", f"{object_id}^{{commit}}"], root)
     return code == 0
-
-
-def _is_remote_name(root: str | Path, remote: str) -> bool:
-    code, out, _ = try_git(["remote"], root)
-    return code == 0 and remote in out.decode().split()
 
 
 def commit_messages(root: str | Path, commit_ids: Sequence[str]) -> dict[str, bytes]:

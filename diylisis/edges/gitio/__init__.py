@@ -446,6 +446,12 @@ def config_values(root: str | Path, keys: Sequence[str]) -> dict[str, str]:
     return config_values_from(try_git(config_command(keys), root), root)
 
 
+def remote_names(root: str | Path) -> tuple[str, ...]:
+    """The names of the repository's remotes (`git remote`); none when git cannot list them."""
+    code, out, _ = try_git(["remote"], root)
+    return tuple(out.decode("utf-8", errors="replace").split()) if code == 0 else ()
+
+
 def cat_objects(root: str | Path, queries: Sequence[str]) -> dict[str, tuple[str, bytes, str]]:
     """(type, content, id) per query from one `git cat-file --batch`; missing ones are left out."""
     if not queries:

@@ -101,6 +101,15 @@ def test_config_get(repo: Path) -> None:
     assert gitio.config_get(handle, "distill.unset") is None
 
 
+def test_remote_names_lists_each_remote_and_none_outside_a_repository(repo: Path, tmp_path: Path) -> None:
+    assert gitio.remote_names(repo) == ()
+    git(repo, "remote", "add", "upstream", "https://example.invalid/up.git")
+    git(repo, "remote", "add", "origin", "https://example.invalid/origin.git")
+    assert sorted(gitio.remote_names(repo)) == ["origin", "upstream"]
+    (tmp_path / "plain").mkdir()
+    assert gitio.remote_names(tmp_path / "plain") == ()
+
+
 def test_run_git_raises_with_gits_reason(repo: Path) -> None:
     assert gitio.run_git(["rev-parse", "--is-inside-work-tree"], repo) == b"true\n"
     with pytest.raises(GitError, match="git rev-parse failed: fatal: "):
