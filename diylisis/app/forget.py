@@ -19,7 +19,7 @@ from msgspec import Struct
 
 from diylisis.app.sync import check_remote, fetch_and_merge
 from diylisis.core.errors import BadInput, GitError, StoreConflict
-from diylisis.edges import store
+from diylisis.edges import notes, store
 from diylisis.edges.gitio import first_line, run_git, try_git
 
 MAX_ATTEMPTS = 20
@@ -72,7 +72,7 @@ def _remove(repo_root: str, config: store.Settings, blob: str) -> tuple[int, boo
     """(certificate lines removed, snapshot entry removed), in one compare-and-swap of both refs."""
     refs = (config.notes_ref, store.SNAPSHOTS_REF)
     for _ in range(MAX_ATTEMPTS):
-        tips = store.ref_tips(repo_root, refs)
+        tips = notes.ref_tips(repo_root, refs)
         notes_tip, snapshots_tip = tips[config.notes_ref], tips[store.SNAPSHOTS_REF]
         env = dict(config.identity_env)
         new_notes, lines = _without(repo_root, notes_tip, blob, env, config, note=True)
@@ -151,7 +151,7 @@ def _push(repo_root: str, config: store.Settings, remote: str, blob: str) -> tup
         if theirs:
             fetch_and_merge(Path(repo_root), remote, config)
             _remove(repo_root, config, blob)
-        local = [ref for ref, tip in store.ref_tips(repo_root, refs).items() if tip]
+        local = [ref for ref, tip in notes.ref_tips(repo_root, refs).items() if tip]
         if not local:
             return ()
         leases = [f"--force-with-lease={ref}:{theirs.get(ref, '')}" for ref in local]

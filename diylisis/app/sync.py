@@ -25,7 +25,7 @@ import time
 from msgspec import Struct
 
 from diylisis.core.errors import GitError, StoreConflict
-from diylisis.edges import store
+from diylisis.edges import notes, store
 from diylisis.edges.gitio import first_line, remote_names, run_git, try_git
 
 TYPE_CHECKING = False  # true for type checkers only
@@ -68,7 +68,7 @@ def sync(repo_root: Path, remote: str = "origin", *, fetch: bool = True, push: b
         pushed, merged = push_certificates(repo_root, remote, config, merge=fetch)
         fetched = tuple(dict.fromkeys(fetched + merged))
     listing = run_git(["notes", "--ref", config.notes_ref, "list"], repo_root).decode() \
-        if store.ref_tips(repo_root, (config.notes_ref,))[config.notes_ref] else ""
+        if notes.ref_tips(repo_root, (config.notes_ref,))[config.notes_ref] else ""
     return SyncResult(remote=remote, notes_ref=config.notes_ref, fetched=fetched, pushed=pushed,
                       certified_blobs=len(listing.splitlines()))
 
@@ -91,8 +91,8 @@ def certificate_refs(repo_root: Path, config: store.Settings) -> tuple[str, ...]
     """The local certificate refs that exist: notes refs first, then the snapshots ref."""
     listing = run_git(["for-each-ref", "--format=%(refname)", "refs/notes/", store.SNAPSHOTS_REF],
                       repo_root).decode().split()
-    notes = sorted(ref for ref in listing if is_notes_ref(ref, config))
-    return (*notes, *(ref for ref in listing if ref == store.SNAPSHOTS_REF))
+    notes_refs = sorted(ref for ref in listing if is_notes_ref(ref, config))
+    return (*notes_refs, *(ref for ref in listing if ref == store.SNAPSHOTS_REF))
 
 
 def is_notes_ref(ref: str, config: store.Settings) -> bool:
@@ -116,7 +116,7 @@ def push_certificates(repo_root: Path, remote: str, config: store.Settings, *,
     if not refs:
         return (), ()
     # a merge below adds only what the remote already holds: what leaves is checked once, here
-    tips = store.ref_tips(repo_root, refs)
+    tips = notes.ref_tips(repo_root, refs)
     for ref in refs:
         named_by = config.notes_ref if ref == store.SNAPSHOTS_REF else ref
         publish_check.refuse_secrets(repo_root, remote, {ref: tips[ref]}, named_by)
@@ -167,7 +167,7 @@ def fetch_and_merge(repo_root: Path, remote: str, config: store.Settings) -> tup
     try:
         run_git(["fetch", "-q", "--no-tags", "--no-write-fetch-head", remote]
                 + [f"+{ref}:{incoming[ref]}" for ref in present], repo_root)
-        theirs = store.ref_tips(repo_root, tuple(incoming.values()))
+        theirs = notes.ref_tips(repo_root, tuple(incoming.values()))
         for _ in range(MAX_MERGES):
             if _merge_once(repo_root, config, {ref: theirs[incoming[ref]] for ref in present}):
                 return present
@@ -180,7 +180,7 @@ def fetch_and_merge(repo_root: Path, remote: str, config: store.Settings) -> tup
 def _merge_once(repo_root: Path, config: store.Settings, theirs: dict[str, str | None]) -> bool:
     """Merge the fetched tips into the local refs in one compare-and-swap; False on a lost race."""
     env = dict(config.identity_env)
-    ours = store.ref_tips(repo_root, tuple(theirs))
+    ours = notes.ref_tips(repo_root, tuple(theirs))
     updates: dict[str, tuple[str | None, str | None]] = {}
     for ref, their_tip in theirs.items():
         our_tip = ours[ref]
@@ -219,7 +219,7 @@ def _merge_notes(repo_root: Path, ours: str | None, theirs: str, env: dict[str, 
         run_git(["update-ref", side, theirs], repo_root)
         # cat_sort_uniq keeps every certificate line of both sides (DESIGN.md, Certificate store)
         run_git(["notes", "--ref", work, "merge", "-q", "-s", "cat_sort_uniq", side], repo_root, env=env)
-        return store.ref_tips(repo_root, (work,))[work] or ours
+        return notes.ref_tips(repo_root, (work,))[work] or ours
     finally:
         try_git(["update-ref", "-d", work], repo_root)
         try_git(["update-ref", "-d", side], repo_root)

@@ -52,13 +52,13 @@ def diagnose(root: Path, remote: str | None) -> Report:
     """Look at hooks, refs, remote and configuration without changing anything."""
     from diylisis.app.hooks import scripts
     from diylisis.app.sync import default_remote
-    from diylisis.edges import config, store
+    from diylisis.edges import config, notes, store
 
     directory = scripts.hooks_dir(root)
     states = {name: scripts.hook_state(directory, name) for name in scripts.HOOK_NAMES}
     framework = _framework_hooks(root)
     settings = store.settings(root)
-    local = store.ref_tips(root, (settings.notes_ref,))[settings.notes_ref]
+    local = notes.ref_tips(root, (settings.notes_ref,))[settings.notes_ref]
     remote = remote or default_remote(root)
     remote_tip, remote_error = (None, None) if remote is None else _remote_tip(root, remote,
                                                                                settings.notes_ref)

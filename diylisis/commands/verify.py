@@ -123,9 +123,9 @@ def _hint_unfetched(workspace: Workspace, notes_ref: str) -> None:
     """Say so when certificates are missing because this clone never fetched the notes ref."""
     from diylisis.app.sync import default_remote
     from diylisis.core.safe_text import visible
-    from diylisis.edges import store
+    from diylisis.edges import notes
 
-    if store.ref_tips(workspace.root, (notes_ref,))[notes_ref]:
+    if notes.ref_tips(workspace.root, (notes_ref,))[notes_ref]:
         return
     remote = default_remote(workspace.root)
     if remote is None:

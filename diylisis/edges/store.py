@@ -234,11 +234,6 @@ def check_writable(repo_root: str | Path, datas: Iterable[bytes]) -> None:
     get_many(repo_root, datas)
 
 
-def ref_tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None]:
-    """Current object id of each ref, None for refs that do not exist (one for-each-ref)."""
-    return notes.ref_tips(repo_root, refs)
-
-
 def snapshots_commit(
     repo_root: str | Path,
     parent: str | None,
