@@ -10,8 +10,6 @@ in the object store until git gc prunes it, here and on any remote that received
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -120,19 +118,12 @@ def _without(repo_root: str, tip: str | None, blob: str, env: dict[str, str], co
 
 
 def _tree_without(repo_root: str, tip: str, paths: Sequence[str], env: dict[str, str]) -> str:
-    handle, index = tempfile.mkstemp(prefix="distill-forget-index-")
-    os.close(handle)
-    os.unlink(index)  # git wants to create the index itself
-    index_env = {**env, "GIT_INDEX_FILE": index}
-    try:
+    with store.temporary_index(env) as index_env:
         run_git(["read-tree", f"{tip}^{{tree}}"], repo_root, env=index_env)
         run_git(["update-index", "--force-remove", "-z", "--stdin"], repo_root,
                 input=b"".join(p.encode("utf-8", errors="surrogateescape") + b"\0" for p in paths),
                 env=index_env)
         return run_git(["write-tree"], repo_root, env=index_env).decode().strip()
-    finally:
-        if os.path.exists(index):
-            os.unlink(index)
 
 
 def _push(repo_root: str, config: store.Settings, remote: str, blob: str) -> tuple[str, ...]:

@@ -16,7 +16,8 @@ certifies through it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 from msgspec import Struct
 
@@ -234,6 +235,22 @@ def check_writable(repo_root: str | Path, datas: Iterable[bytes]) -> None:
     get_many(repo_root, datas)
 
 
+@contextmanager
+def temporary_index(env: Mapping[str, str]) -> Iterator[dict[str, str]]:
+    """env with GIT_INDEX_FILE naming a fresh index file, removed on leaving (merges and forget:
+    certificates are written by _try_put without an index)."""
+    import tempfile
+
+    handle, index = tempfile.mkstemp(prefix="distill-index-")
+    os.close(handle)
+    os.unlink(index)  # git wants to create the index itself
+    try:
+        yield {**env, "GIT_INDEX_FILE": index}
+    finally:
+        if os.path.exists(index):
+            os.unlink(index)
+
+
 def snapshots_commit(
     repo_root: str | Path,
     parent: str | None,
@@ -244,13 +261,7 @@ def snapshots_commit(
     extra_trees: Sequence[str] = (),
 ) -> str:
     """A commit whose tree holds parent's snapshot blobs plus these (and extra trees' entries)."""
-    import tempfile  # sync's merges only: certificates are written by _try_put without an index
-
-    handle, index = tempfile.mkstemp(prefix="distill-index-")
-    os.close(handle)
-    os.unlink(index)  # git wants to create the index itself
-    index_env = {**env, "GIT_INDEX_FILE": index}
-    try:
+    with temporary_index(env) as index_env:
         if parent:
             run_git(["read-tree", f"{parent}^{{tree}}"], repo_root, env=index_env)
         entries = [f"100644 blob {blob}\t{blob[:2]}/{blob[2:]}\n" for blob in blobs]
@@ -265,9 +276,6 @@ def snapshots_commit(
                 env=index_env,
             )
         tree_id = run_git(["write-tree"], repo_root, env=index_env).decode().strip()
-    finally:
-        if os.path.exists(index):
-            os.unlink(index)
     if parent and not extra_parents:
         parent_tree = run_git(["rev-parse", f"{parent}^{{tree}}"], repo_root).decode().strip()
         if parent_tree == tree_id:

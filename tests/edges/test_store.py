@@ -344,3 +344,19 @@ def test_a_pending_put_that_cannot_start_every_process_ends_those_it_started(
     for process in started:  # (other children of this process, a scan's long-lived git, are not ours)
         with pytest.raises(ChildProcessError):
             os.waitpid(process._started[0], os.WNOHANG)  # already reaped: nothing left to wait for
+
+
+def test_temporary_index_is_a_fresh_file_git_writes_and_is_removed_after(repo: Path) -> None:
+    blob = git(repo, "hash-object", "-w", "--stdin", input=b"kept\n").strip()
+    with store.temporary_index(dict(os.environ)) as env:
+        index = Path(env["GIT_INDEX_FILE"])
+        assert not index.exists()
+        gitio.run_git(["update-index", "--add", "--cacheinfo", f"100644,{blob},kept.txt"], repo, env=env)
+        tree = gitio.run_git(["write-tree"], repo, env=env).decode().strip()
+        assert index.exists()
+    assert not index.exists()
+    assert git(repo, "ls-tree", "--name-only", tree).split() == ["kept.txt"]
+    with pytest.raises(RuntimeError), store.temporary_index({}) as env:
+        Path(env["GIT_INDEX_FILE"]).write_bytes(b"")
+        raise RuntimeError("left early")
+    assert not Path(env["GIT_INDEX_FILE"]).exists()
