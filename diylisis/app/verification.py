@@ -16,7 +16,7 @@ from msgspec import Struct
 from diylisis.core import codec
 from diylisis.core.model import Certificate, Finding, Realization, RecordKind, Reference, RepoContext, Snapshot, Target
 from diylisis.core.phases.f2_grounding import resolves_at
-from diylisis.edges import store
+from diylisis.edges import notes, store
 from diylisis.edges.note_text import CorruptNote
 from diylisis.edges.signing import Policy, SignatureCheck
 
@@ -187,7 +187,7 @@ def check_many(root: str, snapshots: Iterable[Snapshot], role: str | None, conte
     if first is None:
         return  # nothing to verify: the notes are not even listed
     config = read_config() if read_config is not None else store.settings(root)
-    check_chunk = partial(_check_chunk, root, config, store.note_index(root, config.notes_ref), role, context_for,
+    check_chunk = partial(_check_chunk, root, config, notes.note_index(root, config.notes_ref), role, context_for,
                           min_realization, trust=trust, generated=generated)
     yield from workers.in_order(chain([first], snapshots), check_chunk, jobs=1, chunk=CHUNK)
 
@@ -211,7 +211,7 @@ def check_range(root: str, walk: Walk, role: str | None, context_for: ContextFor
         # the first chunk is checked in this process, before any worker is forked: they inherit it
         if not prepared:
             config = read_config()
-            prepared.append(partial(_check_messages, root, config, store.note_index(root, config.notes_ref), role,
+            prepared.append(partial(_check_messages, root, config, notes.note_index(root, config.notes_ref), role,
                                     context_for, min_realization, max_bytes, trust=trust, generated=generated))
         return prepared[0](chunk)
 

@@ -35,9 +35,6 @@ if TYPE_CHECKING:
 DEFAULT_NOTES_REF = "refs/notes/distill"
 SNAPSHOTS_REF = "refs/distill/snapshots"
 TEMP_NOTES_PREFIX = notes.TEMP_REF_PREFIX  # git notes writes only under refs/notes/
-MAX_ATTEMPTS = notes.MAX_ATTEMPTS
-NOTES_MESSAGE = notes.NOTES_MESSAGE
-SNAPSHOTS_MESSAGE = notes.KEEP_MESSAGE
 FALLBACK_IDENTITY = {"name": "git distill", "email": "distill@localhost.invalid"}
 
 
@@ -116,14 +113,9 @@ def get_many(repo_root: str | Path, datas: Iterable[bytes]) -> dict[str, list[di
     config = settings(repo_root)
     ids = [blob_id(data, config.object_format) for data in datas]
     wanted = set(ids)
-    note_of = {blob: note for blob, note in note_index(repo_root, config.notes_ref).items() if blob in wanted}
+    note_of = {blob: note for blob, note in notes.note_index(repo_root, config.notes_ref).items() if blob in wanted}
     found = read_notes(repo_root, config.notes_ref, note_of) if note_of else {}
     return {blob: found.get(blob, []) for blob in ids}
-
-
-def note_index(repo_root: str | Path, ref: str) -> dict[str, str]:
-    """Annotated blob -> note blob for every note under ref (empty when the ref does not exist)."""
-    return notes.note_index(repo_root, ref)
 
 
 def read_notes(repo_root: str | Path, ref: str, note_of: Mapping[str, str], *,

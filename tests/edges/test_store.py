@@ -219,7 +219,7 @@ def _same_commit_as_git_writes(repo: Path) -> str:
     parent = git(repo, "rev-parse", "-q", "--verify", f"{store.DEFAULT_NOTES_REF}^", check=False).strip()
     env = {**os.environ, **dict(store.settings(repo).identity_env)}
     made = subprocess.run(["git", "commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"],
-                          cwd=repo, env=env, input=store.NOTES_MESSAGE.encode(), capture_output=True, check=True)
+                          cwd=repo, env=env, input=notes.NOTES_MESSAGE.encode(), capture_output=True, check=True)
     expected = git(repo, "cat-file", "commit", made.stdout.decode().strip())
     (mine, my_seconds), (theirs, their_seconds) = _masked(written), _masked(expected)
     assert mine == theirs

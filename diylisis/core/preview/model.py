@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from msgspec import Struct, field
+from msgspec import Struct
 
 
 class Tier(StrEnum):
@@ -172,9 +172,3 @@ class ProbeSlot(Struct, frozen=True, kw_only=True):
 class Fan(Struct, frozen=True, kw_only=True):
     kind: Literal["contrast", "Gap", "Materialization"]
     tgt: tuple[str, ...]
-
-
-class Trace(Struct, frozen=True, kw_only=True):
-    """The transformation trace of the steps completed so far."""
-
-    steps: tuple[str, ...] = field(default_factory=tuple)
