@@ -17,27 +17,6 @@ if TYPE_CHECKING:
     from diylisis.core.model import Target
     from diylisis.edges.workspace import Workspace
 
-FORMAT = options.output_format()
-ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
-                       help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" }"
-                            " (see git distill answer --help for every item).")
-SIGN = click.option("--sign/--no-sign", default=None,
-                    help="Sign the certificate with the signing git is configured for (gpg.format, "
-                         "user.signingKey); default: git config distill.sign.")
-NO_INPUT = click.option("--no-input", is_flag=True,
-                        help="Never prompt: open questions pause the run (exit 3).")
-
-
-YES = click.option("--yes", is_flag=True,
-                   help="Apply the repaired text without asking (it is still shown as a diff); without it, "
-                        "an answers file or a resumed run stops with exit 3 before the repair.")
-
-
-VERBOSE = click.option("--verbose", "-v", is_flag=True,
-                       help="Also print the protocol's own record: substitution table, disposition trace, "
-                            "ledger and judgments (JSON always has them).")
-
-
 @click.command()
 @click.argument("target")
 @click.option("--role", help="Recipient role, e.g. reviewer, implementer, fresh-agent (default: config).")
@@ -56,12 +35,7 @@ VERBOSE = click.option("--verbose", "-v", is_flag=True,
                    "command when one is configured).")
 @click.option("--check", is_flag=True,
               help="Certify only if already portable: no gate, no repair; residue exits 1.")
-@SIGN
-@ANSWERS
-@NO_INPUT
-@YES
-@VERBOSE
-@FORMAT
+@options.run_options
 def command(target: str, role: str | None, activity: str | None, sources: tuple[str, ...], scope: str | None,
             verification: tuple[str, ...], stop: str | None, certificate_target: str | None,
             activation_verb: str | None, utterances: tuple[str, ...], utterance_file: Path | None,

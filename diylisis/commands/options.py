@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import click
@@ -26,3 +27,38 @@ def output_format(*more: str, help: str = "Output for people or for scripts.") -
     """--format: text for people, json for scripts, and MORE (sarif) where the command writes it."""
     return click.option("--format", "output_format", type=click.Choice(["text", "json", *more]), default="text",
                         show_default=True, help=help)
+
+
+def targets_or_range(range_help: str, parallel_from: int) -> Callable[[F], F]:
+    """TARGET... or --range A..B (with --merges, and -j/--jobs for the range): the records a reading command takes."""
+    def add(function: F) -> F:
+        merges = click.option("--merges", is_flag=True, help="With --range, include merge commits.")
+        range_spec = click.option("--range", "range_spec", metavar="A..B", help=range_help)
+        for option in (jobs(parallel_from), merges, range_spec, click.argument("targets", nargs=-1)):
+            function = option(function)
+        return function
+    return add
+
+
+_ANSWERS = click.option("--answers", "answers_file", type=click.Path(dir_okay=False, path_type=Path),
+                        help="TOML file of gate answers keyed by item id: id = \"drop\" or id = { resolve = \"...\" }"
+                             " (see git distill answer --help for every item).")
+_SIGN = click.option("--sign/--no-sign", default=None,
+                     help="Sign the certificate with the signing git is configured for (gpg.format, "
+                          "user.signingKey); default: git config distill.sign.")
+_NO_INPUT = click.option("--no-input", is_flag=True,
+                         help="Never prompt: open questions pause the run (exit 3).")
+_YES = click.option("--yes", is_flag=True,
+                    help="Apply the repaired text without asking (it is still shown as a diff); without it, "
+                         "an answers file or a resumed run stops with exit 3 before the repair.")
+_VERBOSE = click.option("--verbose", "-v", is_flag=True,
+                        help="Also print the protocol's own record: substitution table, disposition trace, "
+                             "ledger and judgments (JSON always has them).")
+
+
+def run_options(function: F) -> F:
+    """The options of a run that may pause, certify's and resume's: --sign, --answers, --no-input, --yes,
+    --verbose and --format."""
+    for option in (output_format(), _VERBOSE, _YES, _NO_INPUT, _ANSWERS, _SIGN):
+        function = option(function)
+    return function

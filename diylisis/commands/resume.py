@@ -6,17 +6,12 @@ from pathlib import Path
 
 import click
 
-from diylisis.commands.certify import ANSWERS, FORMAT, NO_INPUT, SIGN, VERBOSE, YES
+from diylisis.commands import options
 
 
 @click.command()
 @click.argument("run_id", metavar="RUN")
-@SIGN
-@ANSWERS
-@NO_INPUT
-@YES
-@VERBOSE
-@FORMAT
+@options.run_options
 def command(run_id: str, sign: bool | None, answers_file: Path | None, no_input: bool, yes: bool, verbose: bool,
             output_format: str) -> int:
     """Continue paused run RUN; a certified record edited while paused re-enters the loop from F1."""

@@ -20,10 +20,8 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("targets", nargs=-1)
-@click.option("--range", "range_spec", metavar="A..B", help="Scan each commit message in the range, in one pass.")
-@click.option("--merges", is_flag=True, help="With --range, include merge commits.")
-@options.jobs(parallel_from=1000)  # scan.PARALLEL_FROM (importing it loads detectors)
+@options.targets_or_range("Scan each commit message in the range, in one pass.",
+                          parallel_from=1000)  # scan.PARALLEL_FROM (importing it loads detectors)
 @options.output_format("sarif")
 def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs: int, output_format: str) -> int:
     """Find session residue in records (F1-F2 only): commit messages, files, PR bodies.

@@ -18,10 +18,7 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("targets", nargs=-1)
-@click.option("--range", "range_spec", metavar="A..B", help="Verify each commit message in the range.")
-@click.option("--merges", is_flag=True, help="With --range, include merge commits.")
-@options.jobs(parallel_from=2000)  # verification.PARALLEL_FROM
+@options.targets_or_range("Verify each commit message in the range.", parallel_from=2000)  # verification.PARALLEL_FROM
 @click.option("--role", help="Require a certificate for this role.")
 @click.option("--min-realization", type=click.Choice(["lint-fallback", "generic-subagent", "refuter-subagent"]),
               help="Fail certificates whose refuter was weaker than this.")
