@@ -41,12 +41,13 @@ def emit(result: Any, output_format: str, verbose: bool = False) -> int:
     import sys
 
     from diylisis.core.errors import EXIT_FAILED, EXIT_OK, EXIT_PAUSED
+    from diylisis.core.state import RunStatus
     from diylisis.edges import render
 
     text = render.result_json(result) + "\n" if output_format == "json" else render.result_text(result, verbose)
     sys.stdout.write(text)
     sys.stdout.flush()
-    return {"certified": EXIT_OK, "paused": EXIT_PAUSED}.get(result.state.status, EXIT_FAILED)
+    return {RunStatus.CERTIFIED: EXIT_OK, RunStatus.PAUSED: EXIT_PAUSED}.get(result.state.status, EXIT_FAILED)
 
 
 class CertifyRuns(Struct, frozen=True, kw_only=True):

@@ -111,7 +111,7 @@ def run(state: RunState, edges: Edges) -> Result:
         snapshot = edges.read()
         if f7_certify.identity_holds(snapshot, state.identity):
             break
-        state = replace(state, verdict=None)  # mutated after the final Pass: re-enter (Rule 24)
+        # mutated after the final Pass: re-enter (Rule 24)
     _, suppressions = edges.detect(snapshot)
     certificate = f7_certify.assemble(
         snapshot=snapshot, contract=state.contract,
@@ -214,7 +214,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
         name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
-        return replace(state, verdict=verdict, status=RunStatus.STOPPED,
+        return replace(state, status=RunStatus.STOPPED,
                        stop_reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
                                    f"re-declare the contract and run a fresh certification"), None
     state = _dispose(_bind_findings(verdict, state, snapshot.text))
@@ -230,7 +230,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
             ledger = _surface(state.ledger, questions)
             premises = _premise_questions(state) if any(q.gate is GateKind.RESIDUAL for q in questions) else ()
             return replace(state, status=RunStatus.PAUSED, open_questions=questions + premises,
-                           ledger=ledger, verdict=verdict), None
+                           ledger=ledger), None
     state = replace(state, ledger=_surface(state.ledger, asked))
     gate_changed = len(state.answers) != answers_before
     stop = _answer(state.answers, "contract-stop")
@@ -246,7 +246,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
         if edges.write else ((), ())
     edits = tuple(edit for edit in edits if not _forge_linked(state, edit.item_id))
     if conflicts:
-        return replace(state, status=RunStatus.PAUSED, verdict=verdict, open_questions=tuple(
+        return replace(state, status=RunStatus.PAUSED, open_questions=tuple(
             Question(id=c, gate=GateKind.RESIDUAL, token=c, options=RESIDUAL_OPTIONS,
                      reason="dropping it would cut into kept content: answer again")
             for c in conflicts)), None
@@ -256,7 +256,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
         change = repair_diff(snapshot.text, new_text, str(state.target))
         if not edges.gate.confirm(change, state):  # nothing is rewritten unseen (Rule 12)
             # a repair makes Qp fire: its questions are asked in this pause too
-            return replace(state, status=RunStatus.PAUSED, verdict=verdict, proposed_change=change,
+            return replace(state, status=RunStatus.PAUSED, proposed_change=change,
                            open_questions=_premise_questions(state)), None
         state = replace(state, proposed_change=None, repair_deltas=state.repair_deltas + deltas,
                         repaired_targets=state.repaired_targets + tuple(
@@ -283,7 +283,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
         unresolved_references=unresolved, decisions=_kept_decisions(state),
         activity=state.contract.activity,
         stop=state.contract.stop or (stop.value if stop is not None else None))
-    state = replace(state, measure=measure, verdict=verdict, ledger=ledger)
+    state = replace(state, measure=measure, ledger=ledger)
     settled = f6_settle.fixed_point(measure.total, verdict, len(deltas), gate_changed)
     if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
         return replace(state, status=RunStatus.STOPPED, stop_reason=(

@@ -11,7 +11,7 @@ import enum
 
 from msgspec import Struct
 
-from diylisis.core.model import Contract, Outcome, RouteJudgment, Target, ZeroMemoryVerdict
+from diylisis.core.model import Contract, Outcome, RouteJudgment, Target
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -246,7 +246,6 @@ class RunState(Struct, frozen=True, kw_only=True):
     history: tuple[HistoryEntry, ...] = ()
     open_questions: tuple[Question, ...] = ()
     measure: Measure = Measure()
-    verdict: ZeroMemoryVerdict | None = None
     outcome: Outcome | None = None  # bound when the certificate is issued
     consumer_profile: str | None = None
     authority_copy: str | None = None

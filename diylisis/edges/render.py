@@ -62,7 +62,7 @@ def result_json(result: Result) -> str:
     state = result.state
     if state.status == RunStatus.PAUSED:
         payload: dict[str, Any] = {
-            "run": state.run_id, "status": "paused",
+            "run": state.run_id, "status": RunStatus.PAUSED,
             "items": [{"id": q.id, "gate": q.gate.value, "token": q.token, "reason": q.reason,
                        "options": list(q.options), "line": q.line} for q in state.open_questions]}
         if state.proposed_change is not None:
@@ -70,7 +70,7 @@ def result_json(result: Result) -> str:
             payload["confirm"] = f"git distill resume {state.run_id} --yes"
     elif state.status == RunStatus.CERTIFIED:
         assert result.certificate is not None
-        payload = {"run": state.run_id, "status": "certified",
+        payload = {"run": state.run_id, "status": RunStatus.CERTIFIED,
                    "certificate": codec.certificate_to_dict(result.certificate),
                    # who stated each contract field and who confirmed it (Rule 29): the run file
                    # that held it is removed once the run is certified
