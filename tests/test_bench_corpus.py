@@ -17,6 +17,9 @@ import pytest
 
 CORPUS = Path(__file__).resolve().parent.parent / "bench" / "corpus"
 FILES = sorted(CORPUS.glob("*.jsonl"))
+# Second readings of records already in a file above: same ids, other labels. They sit in a
+# folder of their own so that `bench/corpus/labeled-*.jsonl` does not count a record twice.
+SECOND = sorted((CORPUS / "second-reading").glob("*.jsonl"))
 
 CATEGORIES = {
     "deictic",
@@ -37,7 +40,7 @@ EMAIL = re.compile(r"[\w.+%\[\]-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 
 
 def _records():
-    for path in FILES:
+    for path in FILES + SECOND:
         with path.open(encoding="utf-8") as handle:
             for number, line in enumerate(handle, 1):
                 if line.strip():
@@ -119,6 +122,26 @@ def test_no_email_address_in_text(name, number, line):
 
 
 def test_ids_are_unique():
-    ids = [_load(line)["id"] for _, _, line in RECORDS]
+    ids = [_load(line)["id"] for name, _, line in RECORDS if name in {p.name for p in FILES}]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     assert not dupes, f"duplicate ids: {dupes[:10]}"
+
+
+@pytest.mark.parametrize("path", SECOND, ids=lambda p: p.name)
+def test_second_reading_matches_a_first_record(path):
+    first = {}
+    for name, _, line in RECORDS:
+        if name in {p.name for p in FILES}:
+            rec = _load(line)
+            first[rec["id"]] = rec
+    ids = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            rec = json.loads(line)
+            where = f"{path.name}:{number}"
+            assert rec.get("reading") == "second", f"{where}: reading must be 'second'"
+            assert rec["id"] in first, f"{where}: no first reading of {rec['id']}"
+            for field in ("repo", "sha", "kind", "text"):
+                assert rec[field] == first[rec["id"]][field], f"{where}: {field} differs from the first"
+            ids.append(rec["id"])
+    assert len(ids) == len(set(ids)), f"{path.name}: an id is read twice"
