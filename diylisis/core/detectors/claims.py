@@ -107,6 +107,13 @@ _PARTICIPLE_CLAIM = LazyPattern(
     r"(?im)(?:^[ \t]*+(?:(?:[-*+•]|\d+[.)]|[✅✔☑]\uFE0F?)[ \t]+)?|(?<=[.!?;])[ \t]++|(?<=\())"
     r"(?P<claim>(?:[\w/.`'-]+[ \t]+){1,4}(?:verified|confirmed|tested|validated))(?=[ \t]*(?:$|[.,;:!)]))"
 )
+# A parenthesized check with nothing it was checked by: "(verified live)", "(tested manually)",
+# "(confirmed locally)". One that names its test or recipe ("(tested in t7001)", "(verified with `make
+# check`)") or hedges ("(not yet tested)") is left to the tests below.
+_PAREN_CHECK = LazyPattern(
+    r"(?i)\((?P<claim>(?:verified|tested|confirmed|validated)(?:[ \t]+(?:live|locally|manually|by hand|"
+    r"end-to-end|e2e|in production|in prod|on staging|on device|on hardware|again|too|as well|myself)){1,2})\)"
+)
 # A subjectless report of a command run, with nothing of its output: "Ran `make check` for the CLI."
 _RAN_COMMAND = LazyPattern(r"(?m)(?:^[ \t]*+(?:[-*+•][ \t]+)?|(?<=[.!?;])[ \t]++)(?P<ran>(?:Ran|Re-?ran|Reran) `[^`\n]+`)")
 # A goal, a condition or a negation in the phrase: "not yet verified", "to be confirmed".
@@ -145,6 +152,8 @@ def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
         for match in _RAN_COMMAND.finditer(view):
             yield match.span("ran")
     if any(word in low for word in _PARTICIPLES):
+        for match in _PAREN_CHECK.finditer(view):
+            yield match.span("claim")
         for match in _PARTICIPLE_CLAIM.finditer(view):
             if not _HEDGE.search(match.group("claim")) and not _DESCRIBED.search(match.group("claim")):
                 yield match.span("claim")
@@ -434,7 +443,8 @@ path would let the reader rerun it (a cost owned up to, "about 5% slower", is le
 private-run test); an evidence noun that "shows"
 ("real data showed", "performance testing shows"); "works perfectly", "looks perfect", "is
 now fully functional", "three known failures";
-"provides better stability"; a run on something local ("local build and test via the
+"provides better stability"; a parenthesized check with nothing it was checked by
+("(verified live)", "(tested manually)"); a run on something local ("local build and test via the
 emulator", "checked against local logs"). A goal, a
 condition or a negation in the clause ("make the tests pass", "until CI is green", "no
 longer passes"), an object after the verb ("passes the flag to the linker") and the story

@@ -188,3 +188,28 @@ def test_a_compared_ratio_with_no_recipe_beside_it_is_a_claim(body: str, token: 
 def test_a_compared_ratio_beside_its_recipe_or_as_a_cost_is_left_alone(body: str) -> None:
     found = _blocking(f"Rework the loader\n\n{body}\n")
     assert not {rule for rule, _ in found} & {"UC701"}, found
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("The retry path (verified live) now waits for the lease.", "verified live"),
+        ("Both exporters (tested manually) write the new header.", "tested manually"),
+    ],
+)
+def test_a_parenthesized_check_with_nothing_it_was_checked_by_is_a_claim(body: str, token: str) -> None:
+    assert ("UC701", token) in _blocking(f"Rework the loader\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the test that checks it is named
+        "The retry path (verified in t5512) now waits for the lease.",
+        # a hedge
+        "The retry path (not yet tested live) now waits for the lease.",
+    ],
+)
+def test_a_parenthesized_check_that_names_its_test_or_hedges_is_left_alone(body: str) -> None:
+    found = _blocking(f"Rework the loader\n\n{body}\n")
+    assert not {rule for rule, _ in found} & {"UC701"}, found
