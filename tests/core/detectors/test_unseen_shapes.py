@@ -158,3 +158,58 @@ def test_a_review_negated_proposed_or_given_its_object_is_no_account(body: str) 
 )
 def test_a_private_or_unrepeatable_review_is_still_narration(body: str, token: str) -> None:
     assert ("NP601", token) in _blocking(f"Tidy the option table\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("- Swap the tokenizer for a 12x speedup on long files", "12x speedup"),
+        ("- Use the new parser for 7x faster loading (2.1s → 0.3s)", "7x faster"),
+        ("Matching accuracy improved from 71.5% to 93.2% on the sample set.", "improved from 71.5% to 93.2%"),
+    ],
+)
+def test_a_compared_ratio_with_no_recipe_beside_it_is_a_claim(body: str, token: str) -> None:
+    assert ("UC701", token) in _blocking(f"Rework the loader\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a command on the line: the reader reruns it
+        "- `make bench-load` shows a 12x speedup on long files",
+        # a benchmark named on the line before
+        "Timing the loader with the bundled bench script:\nthe new parser is 7x faster on long files.",
+        # a cost owned up to, not a boast
+        "This makes lookups about 6% slower, which the smaller index pays for.",
+        # a goal
+        "The cache should give a 12x speedup once it is warm.",
+    ],
+)
+def test_a_compared_ratio_beside_its_recipe_or_as_a_cost_is_left_alone(body: str) -> None:
+    found = _blocking(f"Rework the loader\n\n{body}\n")
+    assert not {rule for rule, _ in found} & {"UC701"}, found
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("The retry path (verified live) now waits for the lease.", "verified live"),
+        ("Both exporters (tested manually) write the new header.", "tested manually"),
+    ],
+)
+def test_a_parenthesized_check_with_nothing_it_was_checked_by_is_a_claim(body: str, token: str) -> None:
+    assert ("UC701", token) in _blocking(f"Rework the loader\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the test that checks it is named
+        "The retry path (verified in t5512) now waits for the lease.",
+        # a hedge
+        "The retry path (not yet tested live) now waits for the lease.",
+    ],
+)
+def test_a_parenthesized_check_that_names_its_test_or_hedges_is_left_alone(body: str) -> None:
+    found = _blocking(f"Rework the loader\n\n{body}\n")
+    assert not {rule for rule, _ in found} & {"UC701"}, found

@@ -132,7 +132,7 @@ def _run_with(repo: Path, refute, answers=()) -> engine.Result:
 
 
 def test_claim_repair_finding_relays_to_the_premises(repo: Path) -> None:
-    commit(repo, "Add task\n", {**FILES, "TASK.md": "Upload is 2x faster with the new pool.\n"})
+    commit(repo, "Add task\n", {**FILES, "TASK.md": "Upload is 2x faster with the new pool (`make bench-upload`).\n"})
     claim = RefuterFinding(token="Upload is 2x faster", location="line 1", category=7,
                            why="a measured claim with no evidence", advisory="Defer", repair="cite a benchmark")
     from diylisis.core.gate import Answer
@@ -142,7 +142,7 @@ def test_claim_repair_finding_relays_to_the_premises(repo: Path) -> None:
     result = _run_with(repo, _scripted_refuter(claim), qp)
     assert result.certificate is not None, result.state.stop_reason
     assert any("Upload is 2x faster" in p and "no evidence" in p for p in result.certificate.reception.premises)
-    assert (repo / "TASK.md").read_text() == "Upload is 2x faster with the new pool.\n"  # no claim edited
+    assert (repo / "TASK.md").read_text() == "Upload is 2x faster with the new pool (`make bench-upload`).\n"  # no claim edited
 
 
 def test_unmatched_finding_becomes_an_item_of_its_own(repo: Path) -> None:
