@@ -214,3 +214,11 @@ def test_x_of_y_compounds_are_established_english(repo_context: PygitContext) ->
 def test_a_named_agent_re_review_is_narration_and_a_generic_one_is_not() -> None:
     assert ("NP601", "gemini re-review") in _rules("Guard the cache\n\nA gemini re-review flagged the race.\n")
     assert "NP601" not in {r for r, _ in _rules("Guard the cache\n\nThe rule reads an agent's re-review.\n")}
+
+
+
+def test_another_projects_issue_by_number_alone_is_a_bare_reference() -> None:
+    text = "Relax the cache key\n\nThe same crash as uvloop issue 4821 describes.\n"
+    assert ("RF301", "uvloop issue 4821") in _rules(text) and "RF301" in _blocking(text)
+    near = _rules("Tidy the docs\n\nThis issue 4821 and the known issue 12 were fixed while reading issue 300.\n")
+    assert "RF301" not in {rule for rule, _ in near}, near
