@@ -143,7 +143,8 @@ _DOC_REVIEW = """\
 What it flags: narration of private reviews and tool runs: "cross-reviewed with codex",
 "from adversarial review", "convergent findings (2/2 reviewer agreement)", "surfaced while
 running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
-"codex findings", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", "review of the
+"codex findings", "subagent verification", "oracle review fixes", "self-review
+follow-up", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", "review of the
 rewrite turned up", an agent's slash command run on the text ("checked via /ground", "while
 running `/claim`", "(Codex + /frame)"; root folders such as /proc are paths), and
 what the author did on a shared environment ("test-deploying on staging", "deleted the
@@ -167,10 +168,12 @@ Repair: keep the finding and its reason; drop who reviewed what, privately.
 
 _DOC_USER = """\
 What it flags: decisions, requests and approvals from a chat or a call: "the user decided",
-"User requested:", a sentence or list item opening "User asked …", "User wanted …", "User approved …", "at the
+"User requested:", "[Request interrupted by user]" (a chat transcript pasted in), a
+sentence or list item opening "User asked …", "User wanted …", "User approved …", "at the
 user's request", "came up in the call yesterday", "after discussions on IRC", "this came up
 online", "we've heard reports of", "worked through with Karl", "사용자 결정",
-"사용자 요청", "사용자 승인", "지시에 따라", "브리프에 명시". "The user requested" inside a
+"사용자 요청", "사용자 승인", "ユーザー依頼:", "지시에 따라", "브리프에 명시". "The user
+requested" inside a
 sentence about what the program does is not flagged, nor a discussion whose paragraph goes
 on to name where it is on record (an issue, a pull request, a list, a link).
 

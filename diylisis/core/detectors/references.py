@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from diylisis.core.detectors.common_words import WORDS
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import TRACE_LINE, Doc
 from diylisis.core.lazy_pattern import LazyPattern
@@ -22,6 +23,14 @@ BARE_REF = LazyPattern(
     r"|(?P<gh>GH)-(?P<n_gh>\d{1,7}))"
     r"(?![A-Za-z0-9_-])"
 )
+# Another project's issue named by number without "#" ("mypy issue 8754"): no forge links it, and
+# nothing in the record says where that project's tracker is. The word before "issue" must be a name,
+# not English ("the issue 12", "this issue 40"), and not the origin's own repository.
+WORD_ISSUE = LazyPattern(
+    r"(?<![A-Za-z0-9_&/#.-])(?P<project>[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]) (?i:issue|bug|ticket)[ ]"
+    r"(?P<n>[1-9][0-9]{2,6})(?![A-Za-z0-9_.%/-])"
+)
+
 # GitLab's merge-request references: "!42", "group/project!42" (nested groups too). Read only where
 # the origin runs GitLab: elsewhere "!42" is no reference.
 MERGE_REQUEST = LazyPattern(
@@ -66,6 +75,7 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
     forge = host_forge(doc, origin[0]) if origin else None
     if origin is not None and "!" in doc.prose and forge == "gitlab":
         yield from _merge_requests(doc, origin)
+    yield from _other_projects_issues(doc, origin)
     if "#" not in doc.prose and "GH-" not in doc.prose:  # in every match; the gate's literals include "/"
         return
     for match in BARE_REF.finditer(doc.prose):
@@ -88,6 +98,23 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
             # owners); it is worth a look, not a failed certificate.
             severity=Severity.WARNING if match.group("name") and resolution is None and origin else Severity.ERROR,
         )
+
+
+def _other_projects_issues(doc: Doc, origin: tuple[str, str, str] | None) -> Iterator[Finding]:
+    """RF301 for another project's issue number written without "#" ("mypy issue 8754")."""
+    lowered = doc.prose.lower()
+    if " issue " not in lowered and " bug " not in lowered and " ticket " not in lowered:
+        return
+    for match in WORD_ISSUE.finditer(doc.prose):
+        project = match.group("project").lower()
+        own = origin is not None and project in (origin[1].lower(), origin[2].lower())
+        if own or project in WORDS or project.endswith(("ing", "ed", "ly")):  # English verbs and adverbs
+            continue
+        if TRACE_LINE.search(doc.line_of(match.start())):
+            continue
+        yield doc.finding("RF301", Category.BARE_ISSUE_REF, match.start(), match.end(),
+                          f"an issue of {match.group('project')} by number alone; no forge links it",
+                          "write the full issue URL")
 
 
 def _merge_requests(doc: Doc, origin: tuple[str, str, str]) -> Iterator[Finding]:
@@ -180,7 +207,9 @@ _DOC_BARE = """\
 What it flags: issue and pull-request numbers without a URL: "#123", "PR #668",
 "GH#2455", "GH-12", "owner/repo#7", "name#7", and "other-project PR #9"; on a GitLab origin
 (gitlab.com, or a host [detect] hosts declares as gitlab) also merge requests, "!42" and
-"group/project!42". Ordinals such as "hunk #1" or "step #2" are not references.
+"group/project!42"; and another project's issue by number alone, "mypy issue 8754" (the
+word before "issue", "bug" or "ticket" a name, not English or the origin's own repository).
+Ordinals such as "hunk #1" or "step #2" are not references.
 
 Why a fresh reader fails: "#123" means a different thing on every host and fork. When the
 origin remote names a known host (GitHub, GitLab, Codeberg, Bitbucket) the number resolves
@@ -215,7 +244,7 @@ RULES = (
         summary="Issue or PR numbers without a URL ('#123', 'PR #668'); resolved on the origin host.",
         doc=_DOC_BARE,
         detect=bare_issue_refs,
-        requires=(BARE_REF, MERGE_REQUEST),
+        requires=(BARE_REF, MERGE_REQUEST, WORD_ISSUE),
     ),
     Rule(
         id="RF302",

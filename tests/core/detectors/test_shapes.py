@@ -92,6 +92,11 @@ def test_a_result_claim_with_output_after_it_is_evidenced() -> None:
         ("Folds in the team review feedback.", "NP601", "team review feedback"),
         ("Also covers the codex findings on timeouts.", "NP601", "codex findings"),
         ("Let me run the parser once more.", "NP601", "Let me run"),
+        ("Subagent verification: each probe maps to a fixture.", "NP601", "Subagent verification"),
+        ("Adds the retry budget with oracle review fixes.", "NP601", "oracle review fixes"),
+        ("Self-review follow-ups on the lock order.", "NP601", "Self-review follow-ups"),
+        ("Rename the flag\n[Request interrupted by user]\nKeep the old one.", "NP602", "[Request interrupted by user]"),
+        ("ユーザー依頼: 一覧の並び順を直してほしい", "NP602", "ユーザー依頼:"),
         ("Applies the changes you've outlined.", "DX102", "the changes you've outlined"),
     ],
 )
@@ -107,6 +112,10 @@ def test_narration_is_found_by_its_shape(body: str, rule: str, token: str) -> No
         "When the user asked for help, print the usage.",
         "Several users reported a crash on start-up.",
         "From user feedback: the example was confusing.",
+        "The subagent now reports its exit code to the parent.",
+        "Document how to self-review a patch before sending it.",
+        "Print [Request cancelled] when the user presses Ctrl-C.",
+        "ユーザーの一覧を表示する",
         "This follows a discussion on IRC with the maintainers, summed up in issue 412.",
     ],
 )
@@ -205,3 +214,11 @@ def test_x_of_y_compounds_are_established_english(repo_context: PygitContext) ->
 def test_a_named_agent_re_review_is_narration_and_a_generic_one_is_not() -> None:
     assert ("NP601", "gemini re-review") in _rules("Guard the cache\n\nA gemini re-review flagged the race.\n")
     assert "NP601" not in {r for r, _ in _rules("Guard the cache\n\nThe rule reads an agent's re-review.\n")}
+
+
+
+def test_another_projects_issue_by_number_alone_is_a_bare_reference() -> None:
+    text = "Relax the cache key\n\nThe same crash as uvloop issue 4821 describes.\n"
+    assert ("RF301", "uvloop issue 4821") in _rules(text) and "RF301" in _blocking(text)
+    near = _rules("Tidy the docs\n\nThis issue 4821 and the known issue 12 were fixed while reading issue 300.\n")
+    assert "RF301" not in {rule for rule, _ in near}, near
