@@ -142,7 +142,8 @@ def test_claim_repair_finding_relays_to_the_premises(repo: Path) -> None:
     result = _run_with(repo, _scripted_refuter(claim), qp)
     assert result.certificate is not None, result.state.stop_reason
     assert any("Upload is 2x faster" in p and "no evidence" in p for p in result.certificate.reception.premises)
-    assert (repo / "TASK.md").read_text() == "Upload is 2x faster with the new pool (`make bench-upload`).\n"  # no claim edited
+    expected = "Upload is 2x faster with the new pool (`make bench-upload`).\n"
+    assert (repo / "TASK.md").read_text() == expected  # no claim edited
 
 
 def test_unmatched_finding_becomes_an_item_of_its_own(repo: Path) -> None:
