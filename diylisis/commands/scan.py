@@ -7,7 +7,6 @@ import json
 import click
 
 from diylisis.commands import options
-from diylisis.core.errors import BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -37,8 +36,6 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.edges import config
     from diylisis.edges.gitio import open_repo, toplevel
 
-    if targets and range_spec:
-        raise BadInput("give targets or --range, not both")
     try:
         root = toplevel(".")
     except GitError:

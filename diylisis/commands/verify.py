@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from diylisis.commands import options
-from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput
+from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -51,8 +51,6 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.edges.trust import trust_for
 
     workspace = _open_workspace()
-    if targets and range_spec:
-        raise BadInput("give targets or --range, not both")
     if range_spec:
         from diylisis.edges.gitio import open_repo
         from diylisis.edges.gitio.history import start_walk
