@@ -194,16 +194,11 @@ def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, 
                        object_format=config.object_format)
 
 
-def _refuse_unusable_refs(repo_root: str | Path, refs: Sequence[str],
-                          answers: Mapping[str, tuple[str, bytes, str]] | None = None) -> None:
-    notes.refuse_unusable_refs(repo_root, refs, answers)
-
-
 def check_writable(repo_root: str | Path, datas: Iterable[bytes]) -> None:
     """Refuse now what storing a certificate for these contents would refuse at the end: a notes or
     snapshots ref that is not a commit (BadInput), a corrupt note on one of them (CorruptNote)."""
     config = settings(repo_root)
-    _refuse_unusable_refs(repo_root, (config.notes_ref, SNAPSHOTS_REF))
+    notes.refuse_unusable_refs(repo_root, (config.notes_ref, SNAPSHOTS_REF))
     get_many(repo_root, datas)
 
 
