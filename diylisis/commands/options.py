@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 import click
 
+from diylisis.core.safe_text import visible_json
+
 F = TypeVar("F", bound=Callable[..., object])
+
+
+def echo_json(data: object) -> None:
+    """Print DATA as `--format json` does: indented, non-ASCII as it is, control characters escaped."""
+    click.echo(visible_json(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 def jobs(parallel_from: int) -> Callable[[F], F]:

@@ -149,7 +149,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
                     "realization": c.realization.value if c.realization else None,
                     "signature": _signature_json(c), "skipped": c.skipped}
                    for c in tally(checks)]
-        click.echo(visible_json(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2)))
+        options.echo_json({"ok": not failed, "records": records})
         return not failed
     if output_format == "sarif":
         from diylisis.edges.sarif_verify import sarif_for_checks
