@@ -102,6 +102,17 @@ def test_bad_input_exits_2(repo: Path, capsys, args: tuple[str, ...]) -> None:
     assert code == 2 and err.startswith("git distill: ")
 
 
+@pytest.mark.parametrize("command", ["scan", "verify"])
+@pytest.mark.parametrize("order", [("HEAD", "--range", "HEAD~1..HEAD"), ("--range", "HEAD~1..HEAD", "HEAD")])
+def test_targets_and_a_range_together_are_refused_in_either_order(repo: Path, capsys, command: str,
+                                                                   order: tuple[str, ...]) -> None:
+    commit(repo, "Base\n")
+    commit(repo, "Next\n")
+    code, out, err = run(capsys, command, *order)
+    assert (code, out, err) == (2, "", "git distill: give targets or --range, not both\n")
+    assert run(capsys, command, "--range", "HEAD~1..HEAD")[0] != 2 and run(capsys, command, "HEAD")[0] != 2
+
+
 def test_a_bad_detect_table_is_named_before_a_bad_range(repo: Path, capsys) -> None:
     commit(repo, "Base\n", {".distill.toml": "[detect]\nbogus = 1\n"})
     code, _, err = run(capsys, "scan", "--range", "nope..HEAD")

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from diylisis.core.model import Finding, RepoContext, ZeroMemoryVerdict
     from diylisis.core.refuter import RefuterInput
     from diylisis.core.tagging import SupportFacts
-    from diylisis.edges import signing, store
+    from diylisis.edges import signing
     from diylisis.edges.certify_gate import Gate
 
     Detect = Callable[[Snapshot, RepoContext | None], tuple[tuple[Finding, ...], tuple[str, ...]]]
@@ -173,8 +173,8 @@ def _interrupted_repairs(workspace: Workspace, target: Target) -> list[str]:
 
 
 def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool = False,
-          certificate_target: str | None = None, pending: store.PendingPut | None = None) -> Edges:
-    """The engine's side effects for this target; pending: a store.start_put begun for its snapshot."""
+          certificate_target: str | None = None) -> Edges:
+    """The engine's side effects for this target."""
     detect = detector(workspace)
     context = context_for(workspace)
     signer = None if check_only else signer_for(workspace)  # a setting that cannot sign fails before the run
@@ -232,8 +232,7 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
             # a signature holds only for the record it is stored under, its digest included
             entries = [(data, signing.sign(note, sha256_digest(data), signer, workspace.root))
                        for data, note in entries]
-        config = pending.config if pending is not None else store.settings_from(git_values(workspace))
-        store.put_many(workspace.root, entries, config=config, pending=pending)
+        store.put_many(workspace.root, entries, config=store.settings_from(git_values(workspace)))
         if landing is not None:
             # an externally named landing place, besides the note (F7: contract.certificate_target)
             text = json.dumps(entries[0][1], ensure_ascii=False, indent=2) + "\n"

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from msgspec import Struct, field
 from msgspec.structs import replace
 
@@ -26,7 +27,7 @@ from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, EXIT_PAUS
 from diylisis.core.gate import Answer as GateAnswer
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
-from diylisis.core.preview import detect, flow, state_codec
+from diylisis.core.preview import detect, flow
 from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ProbeEvidence, Tier
 from diylisis.edges import confinement, gitio, preview_note, probes, run_files, standing
 
@@ -428,7 +429,7 @@ class _Session:
 
     def pause(self, state: flow.Lambda, item: OpenItem) -> Result:
         paused = {"id": item.id, "gate": item.gate, "options": list(item.options), "text": item.text}
-        saved = {"status": "paused", "items": [paused], "next": item.gate, "state": state_codec.to_json(state),
+        saved = {"status": "paused", "items": [paused], "next": item.gate, "state": msgspec.to_builtins(state),
                  "before": self.before, "base": self.base,
                  "narrations": {str(k): list(v) for k, v in self.narrations.items()},
                  "session": {"confined": self.confined, "probe_cmd": self.request.probe_cmd,
@@ -466,7 +467,7 @@ def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, te
         raise BadInput(f"preview run {run} is not paused (it is {record.get('status', 'unknown')}); "
                        "only a paused run can be resumed")
     try:
-        state = state_codec.from_json(record["state"])
+        state = msgspec.convert(record["state"], flow.Lambda)
         session_data = record["session"]
         start: flow.Next = record["next"]
         request = Request(candidates=state.candidates, probe_cmd=session_data.get("probe_cmd"),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from diylisis.commands import options
@@ -25,7 +23,7 @@ def command(target: str, role: str, output_format: str) -> int:
     from diylisis.app import certification
     from diylisis.core import codec
     from diylisis.core.phases.f7_certify import brief_text
-    from diylisis.core.safe_text import visible, visible_json
+    from diylisis.core.safe_text import visible
     from diylisis.edges import records
     from diylisis.edges.note_text import stored_certificates
     from diylisis.edges.trust import signature_checks
@@ -35,8 +33,7 @@ def command(target: str, role: str, output_format: str) -> int:
     for data, certificate in stored_certificates(workspace.root, snapshot.data, str(snapshot.target)):
         if certificate.role == role:
             if output_format == "json":
-                click.echo(visible_json(json.dumps(codec.encode(certificate.reception), ensure_ascii=False,
-                                                   indent=2)))
+                options.echo_json(codec.encode(certificate.reception))
             else:
                 (signature,) = signature_checks(workspace, [data], snapshot.digest)
                 click.echo(brief_text(certificate, signature.words()), nl=False)

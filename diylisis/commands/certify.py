@@ -120,18 +120,16 @@ def _refuse_unwritable_store(workspace: Workspace, target: Target) -> None:
 
 
 def _not_portable(result: Result, output_format: str) -> int:
-    import json
 
-    from diylisis.core.safe_text import visible, visible_json
+    from diylisis.core.safe_text import visible
 
     state = result.state
     from diylisis.core.state import GateKind
 
     found = [q for q in state.open_questions if q.gate is not GateKind.PREMISE]  # questions, not findings
     if output_format == "json":
-        click.echo(visible_json(json.dumps({"status": "not-portable", "target": str(state.target), "findings": [
-            {"token": q.token, "line": q.line, "item": q.id, "why": q.reason} for q in found]},
-            ensure_ascii=False, indent=2)))
+        options.echo_json({"status": "not-portable", "target": str(state.target), "findings": [
+            {"token": q.token, "line": q.line, "item": q.id, "why": q.reason} for q in found]})
     else:
         click.echo(visible(f"{state.target} is not portable for {state.contract.role}: {len(found)} finding(s)"))
         by_id = {item.id: item for item in state.items}

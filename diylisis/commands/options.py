@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 import click
 
+from diylisis.core.safe_text import visible_json
+
 F = TypeVar("F", bound=Callable[..., object])
+
+
+def echo_json(data: object) -> None:
+    """Print DATA as `--format json` does: indented, non-ASCII as it is, control characters escaped."""
+    click.echo(visible_json(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 def jobs(parallel_from: int) -> Callable[[F], F]:
@@ -29,12 +37,23 @@ def output_format(*more: str, help: str = "Output for people or for scripts.") -
                         show_default=True, help=help)
 
 
+def _targets_or_range(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    """Refuse TARGET... with --range, whichever of the two click reads second."""
+    if value and ctx.params.get("targets" if param.name == "range_spec" else "range_spec"):
+        from diylisis.core.errors import BadInput
+
+        raise BadInput("give targets or --range, not both")
+    return value
+
+
 def targets_or_range(range_help: str, parallel_from: int) -> Callable[[F], F]:
-    """TARGET... or --range A..B (with --merges, and -j/--jobs for the range): the records a reading command takes."""
+    """TARGET... or --range A..B, never both (with --merges, and -j/--jobs for the range): the records a
+    reading command takes."""
     def add(function: F) -> F:
         merges = click.option("--merges", is_flag=True, help="With --range, include merge commits.")
-        range_spec = click.option("--range", "range_spec", metavar="A..B", help=range_help)
-        for option in (jobs(parallel_from), merges, range_spec, click.argument("targets", nargs=-1)):
+        range_spec = click.option("--range", "range_spec", metavar="A..B", help=range_help, callback=_targets_or_range)
+        targets = click.argument("targets", nargs=-1, callback=_targets_or_range)
+        for option in (jobs(parallel_from), merges, range_spec, targets):
             function = option(function)
         return function
     return add

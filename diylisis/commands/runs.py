@@ -7,14 +7,13 @@ that was under way and drops the run. Run files of finished runs are removed by 
 
 from __future__ import annotations
 
-import json
 import os
 
 import click
 
 from diylisis.commands import options
 from diylisis.core.errors import EXIT_OK, BadInput
-from diylisis.core.safe_text import visible, visible_json
+from diylisis.core.safe_text import visible
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ def _list(output_format: str) -> int:
     workspace = _workspace()
     found = [_row(workspace, run_id) for run_id in run_files.run_ids(workspace.git_dir)]
     if output_format == "json":
-        click.echo(visible_json(json.dumps({"runs": found}, ensure_ascii=False, indent=2)))
+        options.echo_json({"runs": found})
     elif not found:
         click.echo("no runs are kept in this repository")
     else:
@@ -99,7 +98,7 @@ def show_command(run_id: str, output_format: str) -> int:
     if run["status"] == "damaged":
         raise BadInput(run["what"])
     if output_format == "json":
-        click.echo(visible_json(json.dumps(run, ensure_ascii=False, indent=2)))
+        options.echo_json(run)
         return EXIT_OK
     click.echo(visible(f"run {run['run']}: {run['record']} for {run['role']}, {run['status']}, "
                        f"last saved {_age(run['age_seconds'])}"))
@@ -131,8 +130,7 @@ def abort_command(run_id: str, output_format: str) -> int:
         run_files.remove(workspace.git_dir, run_id)  # unreadable: nothing in it can be undone
         said = (f"the file of run {run_id} could not be read; removed it, and no file was changed",)
     if output_format == "json":
-        click.echo(visible_json(json.dumps({"run": run_id, "aborted": True, "done": list(said)},
-                                           ensure_ascii=False, indent=2)))
+        options.echo_json({"run": run_id, "aborted": True, "done": list(said)})
     else:
         for sentence in said:
             click.echo(visible(sentence))

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from diylisis.commands import options
-from diylisis.core.errors import BadInput
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -37,8 +34,6 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.edges import config
     from diylisis.edges.gitio import open_repo, toplevel
 
-    if targets and range_spec:
-        raise BadInput("give targets or --range, not both")
     try:
         root = toplevel(".")
     except GitError:
@@ -96,12 +91,12 @@ def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | 
 def _render(results: Iterable[ScanResult], output_format: str) -> int:
     """Print the report of results (text as each record is judged) and return the exit code."""
     from diylisis.app import scan
-    from diylisis.core.safe_text import visible_json, visible_lines
+    from diylisis.core.safe_text import visible_lines
 
     # every line quotes a record: its control characters are printed as escapes
     if output_format == "json":
         kept = list(results)
-        click.echo(visible_json(json.dumps(scan.to_json(kept), ensure_ascii=False, indent=2)))
+        options.echo_json(scan.to_json(kept))
         return scan.exit_code(kept)
     if output_format == "sarif":
         from importlib.metadata import version
@@ -109,7 +104,7 @@ def _render(results: Iterable[ScanResult], output_format: str) -> int:
         from diylisis.edges.sarif import scan_sarif
 
         kept = list(results)
-        click.echo(visible_json(json.dumps(scan_sarif(kept, version("diylisis")), ensure_ascii=False, indent=2)))
+        options.echo_json(scan_sarif(kept, version("diylisis")))
         return scan.exit_code(kept)
     import time
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from diylisis.commands import options
@@ -16,7 +14,7 @@ from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 def command(target: str, output_format: str) -> int:
     """Show every certificate stored under TARGET's current content (all roles)."""
     from diylisis.app import certification
-    from diylisis.core.safe_text import visible, visible_json
+    from diylisis.core.safe_text import visible
     from diylisis.edges import records, render
     from diylisis.edges.note_text import stored_certificates
     from diylisis.edges.trust import signature_checks
@@ -30,10 +28,8 @@ def command(target: str, output_format: str) -> int:
     if output_format == "json":
         from diylisis.edges.trust import signature_json
 
-        click.echo(visible_json(json.dumps({"target": str(snapshot.target), "digest": snapshot.digest,
-                                            "certificates": notes,
-                                            "signatures": [signature_json(s) for s in signatures]},
-                                           ensure_ascii=False, indent=2)))
+        options.echo_json({"target": str(snapshot.target), "digest": snapshot.digest, "certificates": notes,
+                           "signatures": [signature_json(s) for s in signatures]})
     elif not certificates:
         click.echo(visible(f"{snapshot.target}: no certificate for this content ({snapshot.digest})"))
     else:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from diylisis.commands import options
-from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput
+from diylisis.core.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -51,8 +51,6 @@ def command(targets: tuple[str, ...], range_spec: str | None, merges: bool, jobs
     from diylisis.edges.trust import trust_for
 
     workspace = _open_workspace()
-    if targets and range_spec:
-        raise BadInput("give targets or --range, not both")
     if range_spec:
         from diylisis.edges.gitio import open_repo
         from diylisis.edges.gitio.history import start_walk
@@ -151,7 +149,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
                     "realization": c.realization.value if c.realization else None,
                     "signature": _signature_json(c), "skipped": c.skipped}
                    for c in tally(checks)]
-        click.echo(visible_json(json.dumps({"ok": not failed, "records": records}, ensure_ascii=False, indent=2)))
+        options.echo_json({"ok": not failed, "records": records})
         return not failed
     if output_format == "sarif":
         from diylisis.edges.sarif_verify import sarif_for_checks

@@ -50,8 +50,7 @@ def emit_verified(root: Path, at: str, output_format: str) -> int:
         from diylisis.edges.sarif_vet import sarif_for_vet
 
         places = {audit: (path, line) for audit, path, line in verified.places}
-        click.echo(visible_json(json.dumps(sarif_for_vet(verified.commit, verified.action, verified.checks, places,
-                                                         verified.sources), ensure_ascii=False, indent=2)))
+        options.echo_json(sarif_for_vet(verified.commit, verified.action, verified.checks, places, verified.sources))
     elif output_format == "json":
         click.echo(visible_json(json.dumps({
             "commit": verified.commit, "action": verified.action, "ok": verified.ok,

@@ -132,8 +132,9 @@ class ClaimLine(Struct, frozen=True, kw_only=True):
     paragraph: str  # the lines around it up to blank lines, verbatim
 
 
-class Contradiction(Struct, frozen=True, kw_only=True):
-    """A record sentence and a code or config value that share a referent and disagree."""
+class Comparison(Struct, frozen=True, kw_only=True):
+    """A record sentence and a code or config value that share a referent: a Contradiction when
+    they disagree, an Agreement when they agree (compare sorts them)."""
 
     claim: ClaimLine
     claim_value: Quantity
@@ -145,12 +146,8 @@ class Contradiction(Struct, frozen=True, kw_only=True):
         return f"git grep -n -w {self.fact.key} -- {self.fact.path}"
 
 
-class Agreement(Struct, frozen=True, kw_only=True):
-    """A record sentence and a code or config value that share a referent and agree."""
-
-    claim: ClaimLine
-    claim_value: Quantity
-    fact: CodeFact
+Contradiction = Comparison
+Agreement = Comparison
 
 
 def _names(text: str, term: str) -> bool:
@@ -257,7 +254,7 @@ def provenance(agreements: tuple[Agreement, ...], contradictions: tuple[Contradi
         path = VerificationPath.PROVISIONAL_ASSUMPTION
         support = ("the code disagrees" if contradictions else "no code or config value observed for it")
     basis = tuple(dict.fromkeys([*(c.basis for c in contradictions),
-                                 *(f"git grep -n -w {a.fact.key} -- {a.fact.path}" for a in agreements),
+                                 *(a.basis for a in agreements),
                                  enforcement_basis]))
     return ProvenanceTag(evidence=path, confidence=CONFIDENCE[path], enforced=enforced,
                          enforcement=enforcement, support=support, basis=basis)

@@ -161,32 +161,12 @@ def put(repo_root: str | Path, keys: Sequence[bytes], certificate: Mapping[str, 
     put_many(repo_root, [(key, certificate) for key in keys])
 
 
-class PendingPut(notes.PendingWrite):
-    """put_many's git processes for certificates keyed by given keys, started before the
-    certificate exists (start_put; notes.PendingWrite). Hand it to put_many, and close() it in any case."""
-
-    def __init__(self, repo_root: str | Path, config: Settings, keys: Iterable[bytes]) -> None:
-        blobs = [blob_id(key, config.object_format) for key in keys]
-        super().__init__(repo_root, notes.write_queries(config.notes_ref, blobs, SNAPSHOTS_REF, blobs),
-                         dict(config.identity_env))
-        self.config = config
-
-
-def start_put(repo_root: str | Path, keys: Iterable[bytes], config: Settings) -> PendingPut:
-    """put_many's git processes for certificates keyed by keys, started now, so that they start up
-    and read while the certificate is being made."""
-    return PendingPut(repo_root, config, keys)
-
-
 def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, Any]]],
-             *, config: Settings | None = None, pending: PendingPut | None = None) -> None:
+             *, config: Settings | None = None) -> None:
     """Attach each certificate to its key's blob in one compare-and-swap (one role line per blob),
     and keep each key's blob reachable from the snapshots ref in the same transaction.
 
     config: the store settings when the caller already read them (settings_from), else read here.
-    pending: a start_put begun earlier, for the first attempt. Its reading is used when it covers
-    these keys; it may be older than the refs by then, and the compare-and-swap then fails and the
-    next attempt reads again.
     """
     if not entries:
         raise BadInput("a certificate needs at least one snapshot to be keyed under")
@@ -211,19 +191,14 @@ def put_many(repo_root: str | Path, entries: Sequence[tuple[bytes, Mapping[str, 
 
     notes.update_notes(repo_root, config.notes_ref, {blob: replacing_role(blob) for blob in lines},
                        keep_ref=SNAPSHOTS_REF, keep=keep, env=dict(config.identity_env),
-                       object_format=config.object_format, pending=pending)
-
-
-def _refuse_unusable_refs(repo_root: str | Path, refs: Sequence[str],
-                          answers: Mapping[str, tuple[str, bytes, str]] | None = None) -> None:
-    notes.refuse_unusable_refs(repo_root, refs, answers)
+                       object_format=config.object_format)
 
 
 def check_writable(repo_root: str | Path, datas: Iterable[bytes]) -> None:
     """Refuse now what storing a certificate for these contents would refuse at the end: a notes or
     snapshots ref that is not a commit (BadInput), a corrupt note on one of them (CorruptNote)."""
     config = settings(repo_root)
-    _refuse_unusable_refs(repo_root, (config.notes_ref, SNAPSHOTS_REF))
+    notes.refuse_unusable_refs(repo_root, (config.notes_ref, SNAPSHOTS_REF))
     get_many(repo_root, datas)
 
 

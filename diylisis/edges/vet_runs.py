@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 from msgspec import Struct
 
 from diylisis.core.errors import BadInput
@@ -67,10 +68,8 @@ def save(git_dir: Path, run: VetRun) -> str:
     """Write the run file atomically (diylisis.edges.run_files); its path."""
     data = {
         "run": run.run_id, "action": run.action, "commit": run.commit, "leans_on": list(run.leans_on),
-        "sources": [{"locator": s.locator, "path": s.path, "blob": s.blob, "origin": s.origin.value}
-                    for s in run.sources],
-        "reads": [[path_, list(lines)] for path_, lines in run.reads],
-        "formed": list(run.formed), "antitheses": [result.antithesis_json(a) for a in run.antitheses],
+        "sources": msgspec.to_builtins(run.sources), "reads": msgspec.to_builtins(run.reads),
+        "formed": list(run.formed), "antitheses": msgspec.to_builtins(run.antitheses),
         "ledger": _ledger_json(run.ledger), "presented": list(run.presented), "realization": run.realization,
         "what_if": run.what_if,
     }
@@ -88,11 +87,10 @@ def load(git_dir: Path, run_id: str) -> VetRun:
         return VetRun(
             run_id=run_id, action=str(data["action"]), commit=str(data["commit"]),
             leans_on=tuple(str(x) for x in data["leans_on"]),
-            sources=tuple(PinnedRef(locator=str(s["locator"]), path=str(s["path"]), blob=str(s["blob"]),
-                                    origin=Origin(s["origin"])) for s in data["sources"]),
-            reads=tuple((str(p), tuple(str(x) for x in lines)) for p, lines in data["reads"]),
+            sources=msgspec.convert(data["sources"], tuple[PinnedRef, ...]),
+            reads=msgspec.convert(data["reads"], tuple[tuple[str, tuple[str, ...]], ...]),
             formed=tuple(str(x) for x in data["formed"]),
-            antitheses=tuple(result.antithesis_from_json(a) for a in data["antitheses"]),
+            antitheses=msgspec.convert(data["antitheses"], tuple[Antithesis, ...]),
             ledger=judgment.Ledger(
                 entries=tuple(_entry(e) for e in ledger["entries"]),
                 history=tuple(judgment.HistoryEntry(

@@ -198,3 +198,25 @@ def test_answer_and_resume_commands_continue_a_paused_vet_run(repo: Path) -> Non
         "kind": "handoff", "text": "the doc owner", "anchor": None}
     assert result["dispositions"][bottleneck]["judged"]["instruction"] is None
     assert distill(repo, "resume", run).returncode == 2  # the run ended
+
+
+@pytest.mark.parametrize("field, value", [("sources", [{"locator": "x", "path": "x", "blob": "0", "origin": "?"}]),
+                                          ("antitheses", [{"audit": "a", "index": "1"}]), ("reads", [["x"]])])
+def test_a_paused_run_keeps_its_sources_and_antitheses_and_a_damaged_field_is_bad_input(
+        repo: Path, field: str, value: object) -> None:
+    from diylisis.edges import vet_runs
+
+    build(repo)
+    paused = vet_session.start(repo, _git_dir(repo), MERGE, PausedGate())
+    saved = vet_runs.load(_git_dir(repo), paused.run_id)
+    assert saved.sources and saved.antitheses and saved.reads
+    vet_runs.save(_git_dir(repo), saved)
+    assert vet_runs.load(_git_dir(repo), paused.run_id) == saved  # written and read back unchanged
+    path = Path(run_files.run_file(_git_dir(repo), paused.run_id))
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert stored["antitheses"][0]["pattern"] in "ABCD" and set(stored["sources"][0]) == {
+        "locator", "path", "blob", "origin"}
+    stored[field] = value
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    with pytest.raises(BadInput, match="file is damaged"):
+        vet_runs.load(_git_dir(repo), paused.run_id)

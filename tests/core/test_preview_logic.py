@@ -167,13 +167,13 @@ def test_a_factual_question_at_the_direction_gate_becomes_an_inquire_unknown() -
 def test_the_state_survives_a_round_trip_through_json() -> None:
     import json
 
-    from diylisis.core.preview import state_codec
+    import msgspec
 
     state = approved(flow.start(CANDIDATES, (FAILURE,), Tier.MOCKUP, "M"))
     seen = contrast.contrast((FAILURE,), (probe(0, "a"), probe(1, "b"), probe(2, "c")))
     state = flow.on_qdir(state, flow.QdirAnswer(kind="interrogate", text="how fast?"), seen).state
     state = flow.on_qdir(state, flow.QdirAnswer(kind="synthesize", text="both"), seen).state
-    assert state_codec.from_json(json.loads(json.dumps(state_codec.to_json(state)))) == state
+    assert msgspec.convert(json.loads(json.dumps(msgspec.to_builtins(state))), flow.Lambda) == state
 
 
 def test_a_stored_record_is_checked_for_its_declarations() -> None:

@@ -282,50 +282,7 @@ def test_the_notes_commit_follows_git_where_its_rules_are_subtle(
     _same_commit_as_git_writes(repo)
 
 
-def _git_runs(trace: Path) -> list[str]:
-    """The git commands a GIT_TRACE file shows."""
-    return [line.split("trace: built-in: git ", 1)[1].split()[0]
-            for line in trace.read_text(encoding="utf-8").splitlines() if "trace: built-in: git " in line]
-
-
-def test_a_reading_started_early_is_the_first_attempts_read(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                            tmp_path: Path) -> None:
-    store.put(repo, [b"older\n"], _cert("reviewer"))
-    config = store.settings(repo)
-    trace = tmp_path / "trace"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    pending = store.start_put(repo, [b"r\n", b"r\n\n"], config)
-    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, pending=pending)
-    pending.close()
-    # started together (fast-import hands its few objects to unpack-objects, to write them loose)
-    assert sorted(_git_runs(trace)) == ["cat-file", "fast-import", "unpack-objects", "update-ref", "var"]
-    monkeypatch.delenv("GIT_TRACE")
-    assert store.get(repo, b"r\n") == [_cert("reviewer")]
-    assert store.get(repo, b"older\n") == [_cert("reviewer")]
-
-
-def test_a_reading_the_refs_moved_past_is_read_again(repo: Path) -> None:
-    config = store.settings(repo)
-    pending = store.start_put(repo, [b"r\n"], config)
-    pending.answers()  # taken before the other writer's certificate below
-    store.put(repo, [b"r\n"], _cert("ci-agent"))
-    store.put(repo, [b"other\n"], _cert("ci-agent"))
-    store.put_many(repo, [(b"r\n", _cert("reviewer"))], config=config, pending=pending)
-    pending.close()
-    assert sorted(c["role"] for c in store.get(repo, b"r\n")) == ["ci-agent", "reviewer"]
-    assert store.get(repo, b"other\n") == [_cert("ci-agent")]
-
-
-def test_a_reading_for_other_keys_is_not_used(repo: Path) -> None:
-    config = store.settings(repo)
-    pending = store.start_put(repo, [b"first draft\n"], config)
-    store.put_many(repo, [(b"repaired\n", _cert("reviewer"))], config=config, pending=pending)
-    pending.close()
-    assert store.get(repo, b"repaired\n") == [_cert("reviewer")]
-    assert store.get(repo, b"first draft\n") == []
-
-
-def test_a_pending_put_that_cannot_start_every_process_ends_those_it_started(
+def test_a_pending_write_that_cannot_start_every_process_ends_those_it_started(
         repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[gitio.GitProcess] = []
     real = gitio.GitProcess
@@ -339,7 +296,7 @@ def test_a_pending_put_that_cannot_start_every_process_ends_those_it_started(
     monkeypatch.setattr(notes, "GitProcess", start)
     monkeypatch.setattr(gitio, "GitProcess", start)  # the cat-file client's
     with pytest.raises(GitError, match="not on PATH"):
-        store.start_put(repo, [b"r\n"], store.settings(repo))
+        notes.PendingWrite(repo, notes.write_queries(store.SNAPSHOTS_REF, []))
     assert len(started) == 3  # cat-file, var and fast-import, all waited for:
     for process in started:  # (other children of this process, a scan's long-lived git, are not ours)
         with pytest.raises(ChildProcessError):

@@ -8,7 +8,7 @@ resolve) become items too, because the certificate judges them as Reference verd
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from msgspec import Struct
 
@@ -34,9 +34,6 @@ _DECISION = LazyPattern(
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _DURABLE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "lore.kernel.org",
                   "public-inbox.org", "docs.python.org", "pypi.org")
-
-Detect = Callable[[Snapshot], tuple[Finding, ...]]
-
 
 class ScanResult(Struct, frozen=True, kw_only=True):
     """F1 output: items, their substitution rows and the decision records."""

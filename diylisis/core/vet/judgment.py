@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 
+import msgspec
 from msgspec import Struct
 
 from diylisis.core.errors import BadInput
@@ -160,30 +161,15 @@ def user_entry(answer: Judged, claim: str) -> LedgerEntry:
 
 
 def judged_json(answer: Judged) -> dict[str, object]:
-    """The answer as JSON (the note, the run file)."""
-    instruction = answer.instruction
-    return {"antithesis": answer.antithesis, "verdict": answer.verdict,
-            "instruction": None if instruction is None else {"kind": instruction.kind.value, "text": instruction.text,
-                                                              "anchor": instruction.anchor}}
+    """The answer as JSON (the note, the run file), without the audit id its entry is keyed by."""
+    data: dict[str, object] = msgspec.to_builtins(answer)
+    del data["audit"]
+    return data
 
 
 def judged_from_json(audit: str, data: Mapping[str, object]) -> Judged:
     """The inverse of judged_json, for a run file vet wrote itself (exit 2 when it does not parse)."""
-    damaged = BadInput(f"the saved answer for {audit} is damaged")
-    raw, index, verdict = data.get("instruction"), data.get("antithesis"), data.get("verdict")
-    if not isinstance(index, int) or not isinstance(verdict, str):
-        raise damaged
-    instruction = None
-    if raw is not None:
-        if not isinstance(raw, dict) or raw.get("kind") not in {k.value for k in InstructionKind}:
-            raise damaged
-        text, anchor = raw.get("text"), raw.get("anchor")
-        try:
-            instruction = Instruction(kind=InstructionKind(raw["kind"]), text=text if isinstance(text, str) else None,
-                                      anchor=anchor if isinstance(anchor, str) else None)
-        except ValueError:
-            raise damaged from None
     try:
-        return Judged(audit=audit, antithesis=index, verdict=verdict, instruction=instruction)
-    except ValueError:
-        raise damaged from None
+        return msgspec.convert({**data, "audit": audit}, Judged)
+    except msgspec.ValidationError:
+        raise BadInput(f"the saved answer for {audit} is damaged") from None

@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 
+import msgspec
+
 from diylisis.core.vet import claims, judgment
-from diylisis.core.vet.model import Antithesis, Audit, Pattern, Source
+from diylisis.core.vet.model import Antithesis, Audit, Source
 
 SCHEMA = "diylisis.vet/1"
 
@@ -16,25 +18,6 @@ def action_digest(action: str, leans_on: Sequence[str], sources: Sequence[Source
     """sha256 over the intent, the leaned-on references and the source ids: one note line per action."""
     text = "\n".join([action, *leans_on, *(source.id for source in sources)])
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-
-
-def antithesis_json(antithesis: Antithesis) -> dict[str, object]:
-    """One antithesis, with the spec's words for its pattern."""
-    return {"audit": antithesis.audit, "index": antithesis.index, "pattern": antithesis.pattern.value,
-            "thesis": antithesis.thesis, "antithesis": antithesis.antithesis,
-            "evidence": list(antithesis.evidence), "basis": list(antithesis.basis)}
-
-
-def antithesis_from_json(data: Mapping[str, object]) -> Antithesis:
-    """The inverse of antithesis_json (a ValueError when a field is missing or of the wrong type)."""
-    audit, index, pattern, thesis, text = (data.get(k) for k in ("audit", "index", "pattern", "thesis", "antithesis"))
-    evidence, basis = data.get("evidence"), data.get("basis")
-    if not (isinstance(audit, str) and isinstance(index, int) and isinstance(pattern, str)
-            and isinstance(thesis, str) and isinstance(text, str) and isinstance(evidence, list)
-            and isinstance(basis, list) and all(isinstance(e, str) for e in [*evidence, *basis])):
-        raise ValueError("antithesis")
-    return Antithesis(audit=audit, index=index, pattern=Pattern(pattern), thesis=thesis, antithesis=text,
-                      evidence=tuple(evidence), basis=tuple(basis))
 
 
 def instructions_json() -> list[dict[str, str]]:
@@ -106,7 +89,7 @@ def vetted(*, action: str, commit: str, leans_on: Sequence[str], sources: Sequen
         "formed": list(formed),
         "claims": {**{audit.id: claim_json(audit) for audit in audits}, **{c.id: settled_json(c) for c in settled}},
         "dispositions": {entry.audit: entry_json(entry) for entry in sorted(ledger.entries, key=lambda e: e.audit)},
-        "trace": {audit_id: [antithesis_json(a) for a in antitheses if a.audit == audit_id] for audit_id in formed
+        "trace": {audit_id: [msgspec.to_builtins(a) for a in antitheses if a.audit == audit_id] for audit_id in formed
                   if any(a.audit == audit_id for a in antitheses)},
         "history": [{"audit": h.audit, "antithesis": h.antithesis,
                      "record": None if h.record is None else entry_json(h.record)} for h in ledger.history],

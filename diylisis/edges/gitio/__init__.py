@@ -184,19 +184,6 @@ def on_remote_tracking_ref(repo: pygit2.Repository, commit_id: str) -> bool:
     return False
 
 
-def config_get(repo: pygit2.Repository, key: str) -> str | None:
-    """The effective value of a git config key, or None when unset."""
-    import pygit2
-
-    _read_as_git_reads()
-    try:
-        return str(repo.config[key])
-    except KeyError:
-        return None
-    except pygit2.GitError as error:
-        raise GitError(f"cannot read git config {key}: {first_line(str(error))}") from None
-
-
 def try_git(
     args: Sequence[str],
     cwd: str | Path,

@@ -79,6 +79,20 @@ def check_record(data: bytes, what: str, max_bytes: int) -> bytes:
     return data
 
 
+def read_named_file(path: str, what: str, max_bytes: int | None) -> bytes:
+    """The bytes of the file at PATH, which errors call WHAT PATH ("message file x"): BadInput when it
+    does not exist, cannot be read, or is over MAX_BYTES (None: unbounded, the caller bounds what it keeps)."""
+    try:
+        if max_bytes is not None and (size := os.stat(path).st_size) > max_bytes:
+            raise BadInput(f"{what} {path} is {size} bytes, over the {max_bytes}-byte record limit")
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise BadInput(f"{what} {path} does not exist") from None
+    except OSError as error:
+        raise BadInput(f"cannot read {what} {path}: {error.strerror}") from None
+
+
 def no_channel(target: Target, why: str) -> DistillError:
     """The error apply() raises for a record it cannot write."""
     return BadInput(f"{target} has no write channel: {why}")

@@ -17,10 +17,16 @@ from collections.abc import Mapping
 
 from msgspec import Struct
 
-from diylisis.core.errors import BadInput
 from diylisis.core.model import Snapshot, Target
 from diylisis.edges.gitio import config_values
-from diylisis.edges.records.base import DEFAULT_MAX_BYTES, WriteChannel, check_record, head_commit, replace_file
+from diylisis.edges.records.base import (
+    DEFAULT_MAX_BYTES,
+    WriteChannel,
+    check_record,
+    head_commit,
+    read_named_file,
+    replace_file,
+)
 
 AUTO_CANDIDATES = "#;@!$%^&|:"
 CUT_LINE = b"------------------------ >8 ------------------------\n"
@@ -271,7 +277,7 @@ def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
     facts: the repository's cleanup mode, comment char and HEAD when the caller already
     read them (a hook reads the message several times in one run), else read here.
     """
-    raw = _read_file(target.locator, max_bytes)
+    raw = read_named_file(target.locator, "message file", None)  # a -v diff below the scissors may be large
     if facts is None:
         cleanup, comment = read_config(repo_root)
         facts = GitFacts(cleanup=cleanup, comment=comment, head=head_commit(repo_root),
@@ -289,17 +295,6 @@ def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
         tree_revision=facts.head,
         alternates=alternates,
     )
-
-
-def _read_file(path: str, max_bytes: int) -> bytes:
-    try:
-        # the diff below a -v scissors line may be large; the stored message is what is bounded
-        with open(path, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        raise BadInput(f"message file {path} does not exist") from None
-    except OSError as error:
-        raise BadInput(f"cannot read message file {path}: {error.strerror}") from None
 
 
 def write_channel(target: Target, repo_root: str) -> WriteChannel | None:

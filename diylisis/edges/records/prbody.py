@@ -7,10 +7,8 @@ identity re-check reads the same snapshot again.
 
 from __future__ import annotations
 
-import os
 import sys
 
-from diylisis.core.errors import BadInput
 from diylisis.core.model import Snapshot, Target
 from diylisis.edges.records.base import (
     DEFAULT_MAX_BYTES,
@@ -18,6 +16,7 @@ from diylisis.edges.records.base import (
     check_record,
     head_commit,
     no_channel,
+    read_named_file,
     replace_file,
 )
 
@@ -32,10 +31,9 @@ def normalize(raw: bytes) -> bytes:
 
 def read(target: Target, repo_root: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Snapshot:
     """The body text with CRLF turned to LF."""
-    raw = (
-        _read_stdin(max_bytes) if target.locator == STDIN else _read_path(target.locator, max_bytes)
-    )
-    what = "the PR body on standard input" if target.locator == STDIN else target.locator
+    stdin = target.locator == STDIN
+    raw = _read_stdin(max_bytes) if stdin else read_named_file(target.locator, "PR body file", max_bytes)
+    what = "the PR body on standard input" if stdin else target.locator
     data = check_record(normalize(raw), what, max_bytes)
     return Snapshot(
         target=target,
@@ -49,18 +47,6 @@ def _read_stdin(max_bytes: int) -> bytes:
     if not _stdin_bytes:
         _stdin_bytes.append(sys.stdin.buffer.read(max_bytes + 1))
     return _stdin_bytes[0]
-
-
-def _read_path(locator: str, max_bytes: int) -> bytes:
-    try:
-        if os.stat(locator).st_size > max_bytes:
-            raise BadInput(f"{locator} is over the {max_bytes}-byte record limit")
-        with open(locator, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        raise BadInput(f"PR body file {locator} does not exist") from None
-    except OSError as error:
-        raise BadInput(f"cannot read PR body file {locator}: {error.strerror}") from None
 
 
 def write_channel(target: Target, repo_root: str) -> WriteChannel | None:

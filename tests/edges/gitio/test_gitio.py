@@ -95,12 +95,6 @@ def test_on_remote_tracking_ref(repo: Path, tmp_path: Path) -> None:
     assert not gitio.on_remote_tracking_ref(handle, local)
 
 
-def test_config_get(repo: Path) -> None:
-    handle = gitio.open_repo(repo)
-    assert gitio.config_get(handle, "core.quotePath") == "false"
-    assert gitio.config_get(handle, "distill.unset") is None
-
-
 def test_remote_names_lists_each_remote_and_none_outside_a_repository(repo: Path, tmp_path: Path) -> None:
     assert gitio.remote_names(repo) == ()
     git(repo, "remote", "add", "upstream", "https://example.invalid/up.git")
