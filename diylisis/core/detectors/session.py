@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from diylisis.core.cjk import CJK_LETTERS
+from diylisis.core.cjk import CJK_LETTERS, CjkPattern
 from diylisis.core.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
@@ -20,11 +20,11 @@ if TYPE_CHECKING:
 # A key may touch CJK text, which puts no space around it ("修复ABC-12的问题"): a letter
 # other than a CJK one ends it.
 _NOT_CJK_WORD = rf"[^\W{CJK_LETTERS}]"
-UPPER_KEY = LazyPattern(
+UPPER_KEY = CjkPattern(
     rf"(?<!{_NOT_CJK_WORD})(?<![/#.-])([A-Z][A-Z0-9]{{1,9}})-(\d{{1,6}})(?!{_NOT_CJK_WORD}|[/-]|\.\d)"
 )
 # beads-style ids may carry a child number ("bd-o0u.6"); a prefix of two to four letters ("dolt-am0wf")
-LOWER_KEY = LazyPattern(
+LOWER_KEY = CjkPattern(
     rf"(?<!{_NOT_CJK_WORD})(?<![/#.@-])([a-z]{{2,4}})-([a-z0-9]{{1,8}})(?:\.\d{{1,3}})*(?!{_NOT_CJK_WORD}|[/@-]|\.\w)"
 )
 CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")

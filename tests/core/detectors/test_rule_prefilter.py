@@ -300,3 +300,22 @@ def test_token_shapes_hold_wherever_the_rules_requiring_them_can_match() -> None
                 assert any(SHAPES[shape].search(token) for token in tokens), (shape, text)
                 checked += 1
     assert checked > 500
+
+
+def test_every_measured_ratio_holds_the_hint_the_claims_rule_looks_for_first() -> None:
+    import random
+
+    from diylisis.core.detectors.claims import _MEASURED, _RATIO_HINT
+
+    pieces = ["2", "10", "3.5", "40", " ", " ", "\t", "\n", "%", "x", "X", "×", "times", "TIMES", "-", "–", "~",
+              "about ", "faster", " slower", "improvement", "cut ", "reduced ", "memory ", "time ", "by ", "from ",
+              " to ", "latency", "the ", "ſ", "ı", ".", "less memory", "dropped ", "went "]
+    generator = random.Random(11)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 25))) for _ in range(6000)]
+    texts += ["about 10x faster", "cut memory use by 40%", "improved from 88.89% to 96.67%", "2.8-4.4x speedup"]
+    matched = 0
+    for text in texts:
+        for match in _MEASURED.finditer(text):
+            matched += 1
+            assert _RATIO_HINT.search(match.group()), (text, match.group())
+    assert matched > 20  # the generator makes ratios, so the check above ran
