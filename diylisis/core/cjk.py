@@ -49,7 +49,7 @@ class CjkPattern(LazyPattern):
 
     On such a text the two match the same (no character of it is in the ranges either way) and
     the twin compiles in a fraction of the time: the `re` compiler visits every code point of a
-    class's ranges, some 45,000 here, for each class. Most records hold no CJK text, and the
+    class's ranges, some 40,000 here, for each class. Most records hold no CJK text, and the
     commit-msg hook compiles what it matches in every run. Same methods as LazyPattern; the
     source (`pattern`) is the full one.
     """

@@ -27,6 +27,10 @@ UPPER_KEY = CjkPattern(
 LOWER_KEY = CjkPattern(
     rf"(?<!{_NOT_CJK_WORD})(?<![/#.@-])([a-z]{{2,4}})-([a-z0-9]{{1,8}})(?:\.\d{{1,3}})*(?!{_NOT_CJK_WORD}|[/@-]|\.\w)"
 )
+# What every match of each key holds, cheap to compile: on CJK text the keys compile in full
+# (milliseconds each), and most records hold no key shape at all.
+_UPPER_HINT = LazyPattern(r"[A-Z][A-Z0-9]{1,9}-\d")
+_LOWER_HINT = LazyPattern(r"[a-z]{2,4}-[a-z0-9]")
 CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = LazyPattern(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
@@ -175,14 +179,16 @@ def _agent_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def tracker_keys(doc: Doc) -> Iterator[Finding]:
     """SI206: issue keys ("ABC-123", "bd-a1b2") that no committed file defines and config does not map."""
     public = _public_prefixes(doc.lexicon)
-    for match in hyphen_joined(UPPER_KEY, doc.prose):
+    upper = hyphen_joined(UPPER_KEY, doc.prose) if _UPPER_HINT.search(doc.prose) else ()
+    for match in upper:
         prefix, _ = match.groups()
         if prefix in public or prefix.rstrip("0123456789") in public:
             continue
         yield from _key_finding(doc, match)
     qualified: set[str] = set()
     candidates = []
-    for match in hyphen_joined(LOWER_KEY, doc.prose):
+    lower = hyphen_joined(LOWER_KEY, doc.prose) if _LOWER_HINT.search(doc.prose) else ()
+    for match in lower:
         prefix, suffix = match.groups()
         if prefix in _ENGLISH_PREFIX or prefix.upper() in public:
             continue

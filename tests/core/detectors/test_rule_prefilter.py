@@ -146,7 +146,7 @@ def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
     import random
 
     from diylisis.core.detectors._match import hyphen_joined
-    from diylisis.core.detectors.session import LOWER_KEY, UPPER_KEY
+    from diylisis.core.detectors.session import _LOWER_HINT, _UPPER_HINT, LOWER_KEY, UPPER_KEY
     from diylisis.core.detectors.terms import HYPHENATED
 
     pieces = ["a", "ab", "abc", "Ab", "ABC", "X1", "R2", "9", "12", "-", "-", "--", ".", "/", "@", "#", "_",
@@ -160,6 +160,11 @@ def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
                 pattern.pattern,
                 text,
             )
+    # tracker_keys looks for each key's hint first: every match of the key holds it
+    for pattern, hint in ((UPPER_KEY, _UPPER_HINT), (LOWER_KEY, _LOWER_HINT)):
+        for text in texts + ["修复ABC-12的问题", "关闭bd-a1b2。"]:
+            for match in pattern.finditer(text):
+                assert hint.search(match.group()), (pattern.pattern, text)
 
 
 def test_patterns_with_a_late_look_behind_match_what_their_plain_forms_match() -> None:
