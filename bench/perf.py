@@ -11,11 +11,14 @@ commitlint with @commitlint/config-conventional from npm, skipped with a note wh
 missing). Each figure is a ratio against its peer measured in the same run, because absolute
 seconds on a shared machine mean little. The last line is
 
-    perf: hook_vs_gitlint=R hook_vs_python=R scan_vs_commitlint=R scan_vs_gitlint=R
-          scan_vs_floor=R verify_vs_scan=R hook_rss_mb=M
+    perf: hook_vs_gitlint=R hook_vs_python=R installed_hook_vs_gitlint=R installed_hook_vs_python=R
+          scan_vs_commitlint=R scan_vs_gitlint=R scan_vs_floor=R verify_vs_scan=R hook_rss_mb=M
 
 (on one line): time ratios are ours over theirs, scan ratios are our commits per second over
-theirs. A figure whose command does not exist (yet) or whose peer is missing reads `n/a`.
+theirs. The hook is timed two ways: `git distill hook commit-msg FILE`, through git's
+dispatcher, and `PYTHON -m diylisis hook commit-msg FILE`, the command the script that
+`git distill install-hooks` writes runs (installed_hook_*). A figure whose command does not
+exist (yet) or whose peer is missing reads `n/a`.
 
 Real histories (--repos-root DIR, laid out as bench/quality.py reads it: DIR/<owner>+<name>/repo
 is a git directory): `git distill scan --range` over git/git from its 3,000th first-parent commit
@@ -683,6 +686,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+INSTALLED_HOOK = "python -m diylisis hook commit-msg FILE"  # the command of an installed commit-msg hook
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Build the inputs, measure every pair in one run, print the summary line."""
     args = parse_args(argv)
@@ -728,6 +734,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the hook may repair the message in place: every run gets the same bytes
         one["git distill hook commit-msg FILE"] = Command(
             argv=("git", "distill", "hook", "commit-msg", str(message_file)), cwd=hook_repo)
+        # what the script install-hooks writes runs: the installing interpreter, without git's dispatcher
+        one[INSTALLED_HOOK] = Command(argv=(python, "-m", "diylisis", "hook", "commit-msg", str(message_file)),
+                                      cwd=hook_repo)
     if gitlint:
         one["gitlint --msg-filename FILE"] = Command(
             argv=(str(gitlint), "--msg-filename", str(message_file)), cwd=hook_repo, ok=GITLINT_OK)
@@ -738,6 +747,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         show(label, timing)
     bare = timed["python -c pass"]
     hook = timed.get("git distill hook commit-msg FILE")
+    installed = timed.get(INSTALLED_HOOK)
     lint_one = timed.get("gitlint --msg-filename FILE")
 
     total = int(git(history, env, "rev-list", "--count", "HEAD").strip())
@@ -798,6 +808,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures = {
         "hook_vs_gitlint": ratio(hook.median if hook else None, lint_one.median if lint_one else None),
         "hook_vs_python": ratio(hook.median if hook else None, bare.median),
+        "installed_hook_vs_gitlint": ratio(installed.median if installed else None,
+                                           lint_one.median if lint_one else None),
+        "installed_hook_vs_python": ratio(installed.median if installed else None, bare.median),
         "scan_vs_commitlint": ratio(scan_rate, commitlint_rate),
         "scan_vs_gitlint": ratio(scan_rate, gitlint_rate),
         "scan_vs_floor": ratio(floor, scan.median if scan and scan.runs else None),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from diylisis.core.cjk import CJK_LETTERS, CJK_TEXT
+from diylisis.core.cjk import CJK_LETTERS, CJK_TEXT, CjkPattern
 from diylisis.core.detectors._match import lexicon_findings
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import TRACE_LINE, Doc
@@ -18,13 +18,13 @@ from diylisis.core.model import Category, Finding, Severity
 # Chinese and Japanese put no space after a path. A run of CJK letters stays in the path only
 # as a name with an extension or a folder ("/tmp/日志.txt", "docs/设计/a.md").
 _TAIL = rf"(?:[^\s`'\"),;\]{CJK_TEXT}]|[{CJK_LETTERS}]+(?=\.[A-Za-z0-9]|[/\\]))"
-TEMP_PATH = LazyPattern(
+TEMP_PATH = CjkPattern(
     r"(?:/(?<![A-Za-z0-9_.~/-]/)(?:tmp|var/tmp|private/tmp|private/var/folders|var/folders|dev/shm)"
     r"|%(?<![\w.~/-]%)(?:TEMP%|TMP%)|\$(?<![\w.~/-]\$)TMPDIR"
     r"|C(?<![\w.~/-]C):\\(?:Windows\\)?Temp|c(?<![\w.~/-]c):\\(?:Windows\\)?Temp)"
     rf"(?:[/\\]{_TAIL}*)?"
 )
-MACHINE_PATH = LazyPattern(
+MACHINE_PATH = CjkPattern(
     r"(?<![A-Za-z0-9_.~/-])(?:/Users/|/home/|[A-Za-z]:\\Users\\|/mnt/|/Volumes/|/media/)"
     rf"(?P<owner>[^\s/\\`'\"),;{CJK_TEXT}]+)(?:[/\\]{_TAIL}*)?"
     rf"|(?<![\w.~/-])~/(?!\.){_TAIL}+"
@@ -48,7 +48,7 @@ _READER_IMPERATIVE = LazyPattern(
 # A letter or digit of a name, or a run of CJK letters before an extension or folder: CJK text
 # next to a path ("更新src/app.py的逻辑") is not part of it.
 _NAME = rf"(?:[^\W{CJK_LETTERS}]|[.*-]|[{CJK_LETTERS}]+(?=\.[A-Za-z0-9]|/))"
-REL_PATH = LazyPattern(
+REL_PATH = CjkPattern(
     rf"(?<![^\W{CJK_LETTERS}])(?<![./~@:$%-])(?:\.{{1,2}}/)?{_NAME}+(?:/{_NAME}+)+/?(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)?"
 )
 # ref namespaces, diff prefixes (a/x.c b/x.c), numbers

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from msgspec import Struct
-
 from diylisis.core.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False
@@ -409,22 +407,35 @@ def _union(sets: list[frozenset[str] | None]) -> frozenset[str] | None:
 # --- finding literals in a text --------------------------------------------------------------
 
 
-class Prefilter(Struct, frozen=True, kw_only=True):
+class Prefilter:
     """Literals, each standing for a bit mask, found together in one pass over a folded text.
 
-    The pass is pyahocorasick's automaton, a declared dependency. An interpreter that lacks it
-    (a git hook run by another Python than the one diylisis was installed into) still gets every
-    literal, by one substring test each: slower on long ranges, the same bits.
+    The pass is pyahocorasick's automaton, a declared dependency, built on first use: one of the
+    ASCII literals for an ASCII text (no other literal can occur in one; most records are ASCII,
+    and that automaton costs about half as much to build), one of every literal for any other
+    text. An interpreter that lacks pyahocorasick (a git hook run by another Python than the one
+    diylisis was installed into) still gets every literal, by one substring test each: slower on
+    long ranges, the same bits.
     """
 
-    automaton: _Automaton | None  # an ahocorasick.Automaton whose values are bit masks
-    masks: tuple[tuple[str, int], ...] = ()  # the (literal, mask) pairs when there is no automaton
+    __slots__ = ("_automata", "masks", "native")
+
+    def __init__(self, masks: tuple[tuple[str, int], ...], *, native: bool = True) -> None:
+        self.masks = masks  # (folded literal, mask), each literal once
+        self.native = native  # use pyahocorasick when the interpreter has it
+        self._automata: dict[bool, _Automaton | None] = {}  # ASCII only? -> automaton (None: substring tests)
 
     def present(self, folded: str) -> int:
         """The union of the masks of every literal that occurs in folded (a fold() of the text)."""
+        if not self.masks:
+            return 0
+        ascii_only = folded.isascii()
+        if ascii_only not in self._automata:
+            self._automata[ascii_only] = self._build(ascii_only)
+        automaton = self._automata[ascii_only]
         bits = 0
-        if self.automaton is not None:
-            for _, mask in self.automaton.iter(folded):
+        if automaton is not None:
+            for _, mask in automaton.iter(folded):
                 bits |= mask
             return bits
         for literal, mask in self.masks:
@@ -432,24 +443,30 @@ class Prefilter(Struct, frozen=True, kw_only=True):
                 bits |= mask
         return bits
 
+    def _build(self, ascii_only: bool) -> _Automaton | None:
+        """The automaton of the literals (only the ASCII ones: ascii_only), None without pyahocorasick."""
+        if not self.native:
+            return None
+        try:
+            import ahocorasick  # type: ignore[import-not-found]
+        except ImportError:
+            return None
+        automaton = ahocorasick.Automaton()
+        for literal, mask in self.masks:
+            if literal.isascii() or not ascii_only:
+                automaton.add_word(literal, mask)
+        if len(automaton) == 0:
+            return None  # no literal can occur: the substring tests below find none either
+        automaton.make_automaton()
+        built: _Automaton = automaton
+        return built
+
 
 def prefilter(literals: Iterable[tuple[str, int]], *, native: bool = True) -> Prefilter:
     """The Prefilter of (folded literal, bit mask) pairs; a literal given twice stands for both masks.
-    native=False builds the substring-test form that stands in when pyahocorasick is missing."""
+    native=False uses the substring tests that stand in when pyahocorasick is missing."""
     masks: dict[str, int] = {}
     for literal, mask in literals:
         if literal:
             masks[literal] = masks.get(literal, 0) | mask
-    if not masks:
-        return Prefilter(automaton=None)
-    try:
-        if not native:
-            raise ImportError("substring tests asked for")
-        import ahocorasick  # type: ignore[import-not-found]
-    except ImportError:
-        return Prefilter(automaton=None, masks=tuple(masks.items()))
-    automaton = ahocorasick.Automaton()
-    for literal, mask in masks.items():
-        automaton.add_word(literal, mask)
-    automaton.make_automaton()
-    return Prefilter(automaton=automaton)
+    return Prefilter(tuple(masks.items()), native=native)

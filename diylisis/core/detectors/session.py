@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from diylisis.core.cjk import CJK_LETTERS
+from diylisis.core.cjk import CJK_LETTERS, CjkPattern
 from diylisis.core.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
 from diylisis.core.detectors.rule import Rule
 from diylisis.core.detectors.text import Doc
@@ -20,13 +20,17 @@ if TYPE_CHECKING:
 # A key may touch CJK text, which puts no space around it ("修复ABC-12的问题"): a letter
 # other than a CJK one ends it.
 _NOT_CJK_WORD = rf"[^\W{CJK_LETTERS}]"
-UPPER_KEY = LazyPattern(
+UPPER_KEY = CjkPattern(
     rf"(?<!{_NOT_CJK_WORD})(?<![/#.-])([A-Z][A-Z0-9]{{1,9}})-(\d{{1,6}})(?!{_NOT_CJK_WORD}|[/-]|\.\d)"
 )
 # beads-style ids may carry a child number ("bd-o0u.6"); a prefix of two to four letters ("dolt-am0wf")
-LOWER_KEY = LazyPattern(
+LOWER_KEY = CjkPattern(
     rf"(?<!{_NOT_CJK_WORD})(?<![/#.@-])([a-z]{{2,4}})-([a-z0-9]{{1,8}})(?:\.\d{{1,3}})*(?!{_NOT_CJK_WORD}|[/@-]|\.\w)"
 )
+# What every match of each key holds, cheap to compile: on CJK text the keys compile in full
+# (milliseconds each), and most records hold no key shape at all.
+_UPPER_HINT = LazyPattern(r"[A-Z][A-Z0-9]{1,9}-\d")
+_LOWER_HINT = LazyPattern(r"[a-z]{2,4}-[a-z0-9]")
 CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
 R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = LazyPattern(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
@@ -175,14 +179,16 @@ def _agent_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def tracker_keys(doc: Doc) -> Iterator[Finding]:
     """SI206: issue keys ("ABC-123", "bd-a1b2") that no committed file defines and config does not map."""
     public = _public_prefixes(doc.lexicon)
-    for match in hyphen_joined(UPPER_KEY, doc.prose):
+    upper = hyphen_joined(UPPER_KEY, doc.prose) if _UPPER_HINT.search(doc.prose) else ()
+    for match in upper:
         prefix, _ = match.groups()
         if prefix in public or prefix.rstrip("0123456789") in public:
             continue
         yield from _key_finding(doc, match)
     qualified: set[str] = set()
     candidates = []
-    for match in hyphen_joined(LOWER_KEY, doc.prose):
+    lower = hyphen_joined(LOWER_KEY, doc.prose) if _LOWER_HINT.search(doc.prose) else ()
+    for match in lower:
         prefix, suffix = match.groups()
         if prefix in _ENGLISH_PREFIX or prefix.upper() in public:
             continue

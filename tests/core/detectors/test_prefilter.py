@@ -101,6 +101,20 @@ def test_the_substring_form_finds_what_the_automaton_finds(text: str) -> None:
     assert prefilter(pairs, native=False).present(text) == prefilter(pairs).present(text)
 
 
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(texts=st.lists(st.text(alphabet="ab cé文", max_size=12), min_size=1, max_size=4))
+def test_ascii_and_other_texts_find_every_literal_that_occurs(texts: list[str]) -> None:
+    """One Prefilter answers ASCII texts from its ASCII literals and other texts from all of them,
+    in any order of asking, as the substring tests do."""
+    pairs = [("ab", 1), ("é", 2), ("b é", 4), ("文", 8), ("c", 16), ("a文", 32), ("ab", 64)]
+    native, substring = prefilter(pairs), prefilter(pairs, native=False)
+    for text in texts:
+        assert native.present(text) == substring.present(text) == sum(
+            mask for literal, mask in pairs if literal in text)
+    only_other = prefilter([("é", 1), ("文", 2)])
+    assert only_other.present("plain ascii") == 0 and only_other.present("café") == 1
+
+
 def test_detection_runs_on_an_interpreter_without_pyahocorasick() -> None:
     import subprocess
     import sys

@@ -146,7 +146,7 @@ def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
     import random
 
     from diylisis.core.detectors._match import hyphen_joined
-    from diylisis.core.detectors.session import LOWER_KEY, UPPER_KEY
+    from diylisis.core.detectors.session import _LOWER_HINT, _UPPER_HINT, LOWER_KEY, UPPER_KEY
     from diylisis.core.detectors.terms import HYPHENATED
 
     pieces = ["a", "ab", "abc", "Ab", "ABC", "X1", "R2", "9", "12", "-", "-", "--", ".", "/", "@", "#", "_",
@@ -160,6 +160,11 @@ def test_hyphen_joined_finds_exactly_what_finditer_finds() -> None:
                 pattern.pattern,
                 text,
             )
+    # tracker_keys looks for each key's hint first: every match of the key holds it
+    for pattern, hint in ((UPPER_KEY, _UPPER_HINT), (LOWER_KEY, _LOWER_HINT)):
+        for text in texts + ["修复ABC-12的问题", "关闭bd-a1b2。"]:
+            for match in pattern.finditer(text):
+                assert hint.search(match.group()), (pattern.pattern, text)
 
 
 def test_patterns_with_a_late_look_behind_match_what_their_plain_forms_match() -> None:
@@ -300,3 +305,22 @@ def test_token_shapes_hold_wherever_the_rules_requiring_them_can_match() -> None
                 assert any(SHAPES[shape].search(token) for token in tokens), (shape, text)
                 checked += 1
     assert checked > 500
+
+
+def test_every_measured_ratio_holds_the_hint_the_claims_rule_looks_for_first() -> None:
+    import random
+
+    from diylisis.core.detectors.claims import _MEASURED, _RATIO_HINT
+
+    pieces = ["2", "10", "3.5", "40", " ", " ", "\t", "\n", "%", "x", "X", "×", "times", "TIMES", "-", "–", "~",
+              "about ", "faster", " slower", "improvement", "cut ", "reduced ", "memory ", "time ", "by ", "from ",
+              " to ", "latency", "the ", "ſ", "ı", ".", "less memory", "dropped ", "went "]
+    generator = random.Random(11)
+    texts = ["".join(generator.choice(pieces) for _ in range(generator.randint(1, 25))) for _ in range(6000)]
+    texts += ["about 10x faster", "cut memory use by 40%", "improved from 88.89% to 96.67%", "2.8-4.4x speedup"]
+    matched = 0
+    for text in texts:
+        for match in _MEASURED.finditer(text):
+            matched += 1
+            assert _RATIO_HINT.search(match.group()), (text, match.group())
+    assert matched > 20  # the generator makes ratios, so the check above ran
