@@ -101,15 +101,15 @@ def run(state: RunState, edges: Edges) -> Result:
         edges.save(state)
         return Result(state=state)
     while True:
-        state, verdict = _passes_to_fixed_point(state, edges)
-        if verdict is None:
+        state, settled = _passes_to_fixed_point(state, edges)
+        if settled is None:
             return Result(state=state)
         state = _premise_gate(state, edges)
         if state.status == RunStatus.PAUSED:
             edges.save(state)
             return Result(state=state)
         snapshot = edges.read()
-        if f7_certify.identity_holds(snapshot, state.identity):
+        if f7_certify.identity_holds(snapshot, settled.reviewed):
             break
         # mutated after the final Pass: re-enter (Rule 24)
     _, suppressions = edges.detect(snapshot)
@@ -117,12 +117,12 @@ def run(state: RunState, edges: Edges) -> Result:
         snapshot=snapshot, contract=state.contract,
         edge=f0_contract.activation_edge(state.contract, state.target),
         judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
-        verdict=verdict, issued_at=edges.now(), suppressions=suppressions,
+        verdict=settled.verdict, issued_at=edges.now(), suppressions=suppressions,
         consumer_profile=state.consumer_profile, authority_copy=state.authority_copy,
         languages=edges.languages)
     brief = f7_certify.brief_text(certificate)
     edges.store(certificate, snapshot)
-    state = replace(state, status=RunStatus.CERTIFIED, outcome=certificate.outcome, open_questions=())
+    state = replace(state, status=RunStatus.CERTIFIED, open_questions=())
     edges.save(state)
     return Result(state=state, certificate=certificate, brief=brief)
 
@@ -167,9 +167,9 @@ def _answered_mark(mark: FieldMark, answer: Answer | None) -> FieldMark:
     return replace(mark, confirmed="the user confirmed it at F0")
 
 
-def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | None]:
-    """Passes until one reaches the fixed point; returns the state and the verdict it settled
-    on, or no verdict when the run paused or stopped (the state is saved after every pass)."""
+def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None]:
+    """Passes until one reaches the fixed point; returns the state and what that pass settled
+    on, or None when the run paused or stopped (the state is saved after every pass)."""
     while state.pass_n < MAX_PASSES:
         state, settled = _pass(replace(state, pass_n=state.pass_n + 1), edges)
         edges.save(state)
@@ -182,17 +182,17 @@ def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, Zer
     return state, None
 
 
-def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | None]:
+def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None]:
     """One pass F1..F6 with Qd and the repair step; returns the state and, when the pass
-    reached the fixed point, the verdict it settled on."""
+    reached the fixed point, the verdict it settled on with the digest of the bytes it reviewed."""
     snapshot = edges.read()
+    reviewed = snapshot.digest
     context = edges.context(snapshot)
     findings, _ = edges.detect(snapshot)
     scanned = f1_deixis.scan(snapshot, findings, context, edges.self_ledger(snapshot))
     items = _mark_authored(scanned.items, state) + _settled(state, scanned.items)
     decisions = _bind_decisions(scanned.decisions, state.answers)
-    state = replace(state, items=items, subst_table=scanned.subst_table, decisions=decisions,
-                    identity=snapshot.digest)
+    state = replace(state, items=items, subst_table=scanned.subst_table, decisions=decisions)
 
     def holds(locator: str) -> bool:
         return f2_grounding.resolves_at(locator, context)[0]
@@ -284,17 +284,18 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
         activity=state.contract.activity,
         stop=state.contract.stop or (stop.value if stop is not None else None))
     state = replace(state, measure=measure, ledger=ledger)
-    settled = f6_settle.fixed_point(measure.total, verdict, len(deltas), gate_changed)
+    settled = f6_settle.settle(total=measure.total, verdict=verdict, deltas_this_pass=len(deltas),
+                               gate_changed=gate_changed, reviewed=reviewed)
     if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
         return replace(state, status=RunStatus.STOPPED, stop_reason=(
             "the refuter keeps failing on findings that were already answered: "
             + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), None
-    if not settled and measure.total and not deltas and not gate_changed and verdict.passed:
+    if settled is None and measure.total and not deltas and not gate_changed and verdict.passed:
         where = sorted({channel for _, channel in leaks})
         return replace(state, status=RunStatus.STOPPED, stop_reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}"
             + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), None
-    return state, verdict if settled else None
+    return state, settled
 
 
 def _with_contract_field(contract: Contract, name: str, value: str | tuple[str, ...] | None) -> Contract:

@@ -11,7 +11,7 @@ import enum
 
 from msgspec import Struct
 
-from diylisis.core.model import Contract, Outcome, RouteJudgment, Target
+from diylisis.core.model import Contract, RouteJudgment, Target
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -229,7 +229,6 @@ class RunState(Struct, frozen=True, kw_only=True):
     contract_provenance: tuple[FieldMark, ...]
     status: RunStatus
     pass_n: int = 0
-    identity: str | None = None  # digest of the state the last pass reviewed
     items: tuple[Item, ...] = ()
     subst_table: tuple[Substitution, ...] = ()
     decisions: tuple[DecisionRecord, ...] = ()
@@ -246,7 +245,6 @@ class RunState(Struct, frozen=True, kw_only=True):
     history: tuple[HistoryEntry, ...] = ()
     open_questions: tuple[Question, ...] = ()
     measure: Measure = Measure()
-    outcome: Outcome | None = None  # bound when the certificate is issued
     consumer_profile: str | None = None
     authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()

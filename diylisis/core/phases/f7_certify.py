@@ -21,9 +21,9 @@ from diylisis.core.safe_text import visible_lines
 from diylisis.core.state import DecisionRecord, RepairDelta
 
 
-def identity_holds(snapshot: Snapshot, reviewed_digest: str | None) -> bool:
+def identity_holds(snapshot: Snapshot, reviewed_digest: str) -> bool:
     """F7 lead re-check: the current bytes are the bytes the final Pass reviewed."""
-    return reviewed_digest is not None and snapshot.digest == reviewed_digest
+    return snapshot.digest == reviewed_digest
 
 
 def premise_text(premise: DecisionRecord) -> str:

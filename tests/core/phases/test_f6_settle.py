@@ -101,7 +101,20 @@ def test_fixed_point_needs_pass_quiet_and_delta_free() -> None:
     assert not f6_settle.fixed_point(0, passed, 1, False)
     assert not f6_settle.fixed_point(0, passed, 0, True)
     assert not f6_settle.fixed_point(1, passed, 0, False)
-    assert not f6_settle.fixed_point(0, None, 0, False)
+    failed = ZeroMemoryVerdict(passed=False, realization=Realization.LINT_FALLBACK, sweep=sweep)
+    assert not f6_settle.fixed_point(0, failed, 0, False)
+
+
+def test_settle_hands_the_verdict_and_the_reviewed_digest_on_only_at_the_fixed_point() -> None:
+    sweep = tuple(SweepRow(category=n, status="clear", checked="looked") for n in CHECKLIST)
+    passed = ZeroMemoryVerdict(passed=True, realization=Realization.LINT_FALLBACK, sweep=sweep)
+    settled = f6_settle.settle(total=0, verdict=passed, deltas_this_pass=0, gate_changed=False,
+                               reviewed="sha256:" + "ab" * 32)
+    assert settled == f6_settle.Settled(verdict=passed, reviewed="sha256:" + "ab" * 32)
+    assert f6_settle.settle(total=0, verdict=passed, deltas_this_pass=1, gate_changed=False,
+                            reviewed="sha256:" + "ab" * 32) is None
+    assert f6_settle.settle(total=2, verdict=passed, deltas_this_pass=0, gate_changed=False,
+                            reviewed="sha256:" + "ab" * 32) is None
 
 
 # --- Rule 21 / F6 exposure scan: a granted source the receiver cannot open ------------------

@@ -65,7 +65,7 @@ def _certificate(deltas: tuple[RepairDelta, ...] = (), premises: tuple[DecisionR
 
 def test_identity_holds_only_for_the_reviewed_bytes() -> None:
     assert identity_holds(SNAPSHOT, SNAPSHOT.digest) is True
-    assert identity_holds(SNAPSHOT, None) is False
+    assert identity_holds(SNAPSHOT, "sha256:" + "0" * 64) is False
     changed = Snapshot(target=TARGET, data=SNAPSHOT.data + b"more\n", boundary="file bytes")
     assert identity_holds(changed, SNAPSHOT.digest) is False
 
