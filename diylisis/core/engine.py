@@ -37,13 +37,16 @@ from diylisis.core.refuter import RefuterInput
 from diylisis.core.state import (
     RESIDUAL_OPTIONS,
     DecisionRecord,
+    DeltaKind,
     DispositionKind,
     FieldMark,
+    FieldProvenance,
     GateKind,
     Item,
     ItemKind,
     ItemOrigin,
     LedgerEntry,
+    LedgerReason,
     Provenance,
     Question,
     RepairDelta,
@@ -163,7 +166,7 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
 def _answered_mark(mark: FieldMark, answer: Answer | None) -> FieldMark:
     """Ac on one field: Correct re-marks it user_stated; Confirm ratifies it, still ai_authored (Rule 29)."""
     if answer is not None and answer.option == "correct":
-        return replace(mark, provenance="user_stated", confirmed=None)
+        return replace(mark, provenance=FieldProvenance.USER_STATED, confirmed=None)
     return replace(mark, confirmed="the user confirmed it at F0")
 
 
@@ -273,7 +276,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | 
         locator: edges.read_source(locator, snapshot) for locator in _exposure_sources(state)} if dropped else {})
     known = {entry.item_id for entry in state.ledger}
     ledger = state.ledger + tuple(dict.fromkeys(
-        LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason="exposure", surfaced=False,
+        LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason=LedgerReason.EXPOSURE, surfaced=False,
                     detail=f6_settle.exposure_detail(token, locator))
         for token, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
     unresolved = f6_settle.unresolved_references(state.judgments, holds)
@@ -448,8 +451,8 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
     for entry in state.ledger:
         answer = _answer(state.answers, entry.item_id)
-        problem = _answer_problem(answer, context) if entry.reason == "exposure" else None
-        if entry.reason == "exposure" and (answer is None or problem):
+        problem = _answer_problem(answer, context) if entry.reason is LedgerReason.EXPOSURE else None
+        if entry.reason is LedgerReason.EXPOSURE and (answer is None or problem):
             questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
                                       options=RESIDUAL_OPTIONS if has_channel else ("defer",),
                                       reason=(f"{problem}; " if problem else "") + _EXPOSURE_OPTIONS
@@ -491,7 +494,8 @@ def _apply_exposure_answers(state: RunState, read_source: Callable[[str], str | 
     for entry in state.ledger:
         answer = _answer(state.answers, entry.item_id)
         locator = by_slug.get(entry.item_id)
-        if entry.reason != "exposure" or answer is None or locator is None or answer.option == "defer":
+        if entry.reason is not LedgerReason.EXPOSURE or answer is None or locator is None \
+                or answer.option == "defer":
             continue
         from diylisis.core.gate import Answer  # only an answered exposure residual makes new answers
 
@@ -529,7 +533,7 @@ def _surface(ledger: tuple[LedgerEntry, ...], questions: tuple[Question, ...]) -
     asked = {q.id: q for q in questions}
     entries = tuple(replace(e, surfaced=True) if e.item_id in asked else e for e in ledger)
     have = {e.item_id for e in entries}
-    return entries + tuple(LedgerEntry(item_id=q.id, reason="unresolved", detail=q.reason, surfaced=True)
+    return entries + tuple(LedgerEntry(item_id=q.id, reason=LedgerReason.UNRESOLVED, detail=q.reason, surfaced=True)
                            for q in questions if q.id not in have)
 
 
@@ -561,7 +565,8 @@ def _bind_findings(verdict: ZeroMemoryVerdict, state: RunState, text: str) -> Ru
                           kind=ItemKind.COMPREHENSION_GAP, origin=ItemOrigin.REFUTER, checklist=finding.category,
                           why=f"refuter, category {finding.category} at {finding.location}: {finding.why}",
                           fix=f"{finding.advisory}: {finding.repair}"))
-        ledger.append(LedgerEntry(item_id=item_id, reason="recurrence" if recurrence else "comprehension-gap",
+        ledger.append(LedgerEntry(item_id=item_id, reason=LedgerReason.RECURRENCE if recurrence
+                                  else LedgerReason.COMPREHENSION_GAP,
                                   detail=finding.why, surfaced=True))
         known.add(item_id)
     return replace(state, items=tuple(items), premises=tuple(premises), ledger=tuple(ledger))
@@ -647,7 +652,7 @@ def _dropped_tokens(state: RunState) -> tuple[str, ...]:
     return tuple(dict.fromkeys(
         item.token for item in state.items
         if (a := answers.get(item.id)) is not None and a.option == "drop")) + tuple(
-        delta.before for delta in state.repair_deltas if delta.kind == "excision" and delta.before.strip()
+        delta.before for delta in state.repair_deltas if delta.kind is DeltaKind.EXCISION and delta.before.strip()
         and (delta.item_id not in answers or answers[delta.item_id].option == "drop")) + tuple(
         decision.claim for decision in state.decisions
         if (a := answers.get(decision.id)) is not None and a.option == "drop")
@@ -685,7 +690,7 @@ def _settled(state: RunState, scanned: tuple[Item, ...]) -> tuple[Item, ...]:
 
 def _mark_authored(items: tuple[Item, ...], state: RunState) -> tuple[Item, ...]:
     """Text a repair wrote re-enters F1-F3 as authored items (Rule 25)."""
-    added = [d.added for d in state.repair_deltas if d.kind == "resolution" and d.added]
+    added = [d.added for d in state.repair_deltas if d.kind is DeltaKind.RESOLUTION and d.added]
     marked = []
     for item in items:
         if any(item.token in text for text in added) and item.kind is not ItemKind.CONTENT:

@@ -80,6 +80,31 @@ class ItemKind(enum.StrEnum):
         return self not in (ItemKind.POINTER, ItemKind.CONTENT)
 
 
+class DeltaKind(enum.StrEnum):
+    """What a repair did to the record (Rule 12): the word the run file and EmittedDelta.kind carry."""
+
+    RESOLUTION = "resolution"  # a stable form put in place of, or beside, the token
+    EXCISION = "excision"  # text cut out on a Gate Drop
+
+
+class LedgerReason(enum.StrEnum):
+    """Why a residual is on the ledger (spec: ResidualLedger); the run file carries the value."""
+
+    UNRESOLVED = "unresolved"
+    UNKNOWN_PROVENANCE = "unknown-provenance"
+    COMPREHENSION_GAP = "comprehension-gap"
+    CERTIFICATION_LEG = "certification-leg"
+    EXPOSURE = "exposure"
+    RECURRENCE = "recurrence"
+
+
+class FieldProvenance(enum.StrEnum):
+    """Who stated a tracked contract field (Rule 29, spec: cp_record)."""
+
+    USER_STATED = "user_stated"
+    AI_AUTHORED = "ai_authored"
+
+
 RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
 
 
@@ -150,7 +175,7 @@ class LedgerEntry(Struct, frozen=True, kw_only=True):
     """ResidualLedger entry; every one is surfaced at a gate before convergence."""
 
     item_id: str
-    reason: str  # unresolved | unknown-provenance | comprehension-gap | certification-leg | exposure | recurrence
+    reason: LedgerReason
     detail: str
     surfaced: bool = False
 
@@ -158,7 +183,7 @@ class LedgerEntry(Struct, frozen=True, kw_only=True):
 class RepairDelta(Struct, frozen=True, kw_only=True):
     """A logged, claim-preserving change to the record (Rule 12)."""
 
-    kind: str  # "resolution" | "excision"
+    kind: DeltaKind
     item_id: str
     pass_n: int
     line: int
@@ -196,7 +221,7 @@ class FieldMark(Struct, frozen=True, kw_only=True):
     """
 
     field: str
-    provenance: str  # user_stated | ai_authored
+    provenance: FieldProvenance
     confirmed: str | None = None
 
 

@@ -20,7 +20,16 @@ from diylisis.core.model import (
 )
 from diylisis.core.phases import f6_settle
 from diylisis.core.phases.f2_grounding import resolves_at
-from diylisis.core.state import DecisionRecord, Disposition, DispositionKind, Item, ItemKind, ItemOrigin, LedgerEntry
+from diylisis.core.state import (
+    DecisionRecord,
+    Disposition,
+    DispositionKind,
+    Item,
+    ItemKind,
+    ItemOrigin,
+    LedgerEntry,
+    LedgerReason,
+)
 from diylisis.edges.gitio import open_repo
 from diylisis.edges.gitio.context import PygitContext
 
@@ -46,9 +55,9 @@ def test_unmet_stop() -> None:
 
 
 def test_unsurfaced_residual() -> None:
-    hidden = LedgerEntry(item_id="x", reason="unresolved", detail="d", surfaced=False)
+    hidden = LedgerEntry(item_id="x", reason=LedgerReason.UNRESOLVED, detail="d", surfaced=False)
     assert _measure(ledger=(hidden,)).unsurfaced_residual == 1
-    assert _measure(ledger=(LedgerEntry(item_id="x", reason="unresolved", detail="d", surfaced=True),)
+    assert _measure(ledger=(LedgerEntry(item_id="x", reason=LedgerReason.UNRESOLVED, detail="d", surfaced=True),)
                     ).unsurfaced_residual == 0
 
 
