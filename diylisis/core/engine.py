@@ -89,12 +89,28 @@ class Edges(Struct, frozen=True, kw_only=True):
     languages: tuple[str, ...] | None = None  # [detect] languages the lexicons cover (None: every shipped one)
 
 
-class Result(Struct, frozen=True, kw_only=True):
-    """Where a run ended: its final state, and the certificate and brief when it certified."""
+class Certified(Struct, frozen=True, kw_only=True):
+    """The run ended with a certificate (F7), stored, and the brief printed from it."""
 
     state: RunState
-    certificate: Certificate | None = None
-    brief: str | None = None
+    certificate: Certificate
+    brief: str
+
+
+class Paused(Struct, frozen=True, kw_only=True):
+    """The run waits for the author: its state's open questions (and a repair's diff) are saved."""
+
+    state: RunState
+
+
+class Stopped(Struct, frozen=True, kw_only=True):
+    """The run ended without a certificate, for the reason given; a fresh certification is needed."""
+
+    state: RunState
+    reason: str
+
+
+Result = Certified | Paused | Stopped  # where a run ended; each carries its final state
 
 
 def run(state: RunState, edges: Edges) -> Result:
@@ -102,15 +118,16 @@ def run(state: RunState, edges: Edges) -> Result:
     state = _contract_gate(state, edges)
     if state.status == RunStatus.PAUSED:
         edges.save(state)
-        return Result(state=state)
+        return Paused(state=state)
     while True:
-        state, settled = _passes_to_fixed_point(state, edges)
-        if settled is None:
-            return Result(state=state)
+        reached = _passes_to_fixed_point(state, edges)
+        if isinstance(reached, Paused | Stopped):
+            return reached
+        state, settled = reached
         state = _premise_gate(state, edges)
         if state.status == RunStatus.PAUSED:
             edges.save(state)
-            return Result(state=state)
+            return Paused(state=state)
         snapshot = edges.read()
         if f7_certify.identity_holds(snapshot, settled.reviewed):
             break
@@ -127,7 +144,7 @@ def run(state: RunState, edges: Edges) -> Result:
     edges.store(certificate, snapshot)
     state = replace(state, status=RunStatus.CERTIFIED, open_questions=())
     edges.save(state)
-    return Result(state=state, certificate=certificate, brief=brief)
+    return Certified(state=state, certificate=certificate, brief=brief)
 
 
 def _contract_gate(state: RunState, edges: Edges) -> RunState:
@@ -170,24 +187,33 @@ def _answered_mark(mark: FieldMark, answer: Answer | None) -> FieldMark:
     return replace(mark, confirmed="the user confirmed it at F0")
 
 
-def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None]:
+def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled] | Paused | Stopped:
     """Passes until one reaches the fixed point; returns the state and what that pass settled
-    on, or None when the run paused or stopped (the state is saved after every pass)."""
+    on, or where the run paused or stopped (the state is saved after every pass)."""
     while state.pass_n < MAX_PASSES:
-        state, settled = _pass(replace(state, pass_n=state.pass_n + 1), edges)
-        edges.save(state)
-        if state.status in (RunStatus.PAUSED, RunStatus.STOPPED):
-            return state, None
+        passed = _pass(replace(state, pass_n=state.pass_n + 1), edges)
+        edges.save(passed.state if isinstance(passed, Stopped) else passed[0])
+        if isinstance(passed, Stopped):
+            return passed
+        state, settled = passed
+        if state.status is RunStatus.PAUSED:
+            return Paused(state=state)
         if settled is not None:
             return state, settled
-    state = replace(state, status=RunStatus.STOPPED, stop_reason=f"no fixed point after {MAX_PASSES} passes")
-    edges.save(state)
-    return state, None
+    return _stop(state, edges, f"no fixed point after {MAX_PASSES} passes")
 
 
-def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None]:
+def _stop(state: RunState, edges: Edges, reason: str) -> Stopped:
+    """The run stops for reason; its state is saved as stopped (the run file goes with it)."""
+    stopped = Stopped(state=replace(state, status=RunStatus.STOPPED), reason=reason)
+    edges.save(stopped.state)
+    return stopped
+
+
+def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None] | Stopped:
     """One pass F1..F6 with Qd and the repair step; returns the state and, when the pass
-    reached the fixed point, the verdict it settled on with the digest of the bytes it reviewed."""
+    reached the fixed point, the verdict it settled on with the digest of the bytes it reviewed;
+    or the stop, when the pass found that no answer or repair can bring the run to certify."""
     snapshot = edges.read()
     reviewed = snapshot.digest
     context = edges.context(snapshot)
@@ -217,9 +243,9 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | 
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
         name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
-        return replace(state, status=RunStatus.STOPPED,
-                       stop_reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
-                                   f"re-declare the contract and run a fresh certification"), None
+        return Stopped(state=replace(state, status=RunStatus.STOPPED),
+                       reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
+                              f"re-declare the contract and run a fresh certification")
     state = _dispose(_bind_findings(verdict, state, snapshot.text))
     questions = asked = _residual_questions(state, context, edges)
     if questions:
@@ -290,14 +316,14 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | 
     settled = f6_settle.settle(total=measure.total, verdict=verdict, deltas_this_pass=len(deltas),
                                gate_changed=gate_changed, reviewed=reviewed)
     if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
-        return replace(state, status=RunStatus.STOPPED, stop_reason=(
+        return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=(
             "the refuter keeps failing on findings that were already answered: "
-            + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), None
+            + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5])))
     if settled is None and measure.total and not deltas and not gate_changed and verdict.passed:
         where = sorted({channel for _, channel in leaks})
-        return replace(state, status=RunStatus.STOPPED, stop_reason=(
+        return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}"
-            + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), None
+            + (f"; dropped content survives in: {', '.join(where)}" if where else "")))
     return state, settled
 
 

@@ -54,7 +54,7 @@ class RunStatus(enum.StrEnum):
     RUNNING = "running"
     PAUSED = "paused"  # open questions wait for answers (`git distill answer`, `resume`)
     CERTIFIED = "certified"
-    STOPPED = "stopped"  # stop_reason says why; a fresh certification is needed
+    STOPPED = "stopped"  # the engine's Stopped result says why; a fresh certification is needed
 
 
 class ItemKind(enum.StrEnum):
@@ -273,5 +273,4 @@ class RunState(Struct, frozen=True, kw_only=True):
     consumer_profile: str | None = None
     authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()
-    stop_reason: str | None = None
     proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation

@@ -38,16 +38,16 @@ def _run(repo: Path, edit_after_pass: int | None) -> tuple[engine.Result, list[R
 
 def test_a_record_edited_after_the_settling_pass_is_reviewed_again(repo: Path) -> None:
     result, saved = _run(repo, edit_after_pass=1)
-    assert result.state.status is RunStatus.CERTIFIED, result.state.stop_reason
-    assert result.certificate is not None
+    assert isinstance(result, engine.Certified), result
+    assert result.state.status is RunStatus.CERTIFIED
     assert result.certificate.identity.digest == sha256_digest(LATER.encode())
     assert [s.pass_n for s in saved if s.status is RunStatus.RUNNING] == [1, 2]
 
 
 def test_an_unedited_record_is_certified_after_one_pass(repo: Path) -> None:
     result, saved = _run(repo, edit_after_pass=None)
-    assert result.certificate is not None and result.state.pass_n == 1
+    assert isinstance(result, engine.Certified) and result.state.pass_n == 1
     assert result.certificate.identity.digest == sha256_digest(FIRST.encode())
     written = codec.encode(result.state)
-    assert {"identity", "outcome", "verdict"}.isdisjoint(written)
+    assert {"identity", "outcome", "verdict", "stop_reason"}.isdisjoint(written)
     assert result.certificate.outcome == "already-portable"
