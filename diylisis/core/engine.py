@@ -37,13 +37,16 @@ from diylisis.core.refuter import RefuterInput
 from diylisis.core.state import (
     RESIDUAL_OPTIONS,
     DecisionRecord,
+    DeltaKind,
     DispositionKind,
     FieldMark,
+    FieldProvenance,
     GateKind,
     Item,
     ItemKind,
     ItemOrigin,
     LedgerEntry,
+    LedgerReason,
     Provenance,
     Question,
     RepairDelta,
@@ -86,12 +89,28 @@ class Edges(Struct, frozen=True, kw_only=True):
     languages: tuple[str, ...] | None = None  # [detect] languages the lexicons cover (None: every shipped one)
 
 
-class Result(Struct, frozen=True, kw_only=True):
-    """Where a run ended: its final state, and the certificate and brief when it certified."""
+class Certified(Struct, frozen=True, kw_only=True):
+    """The run ended with a certificate (F7), stored, and the brief printed from it."""
 
     state: RunState
-    certificate: Certificate | None = None
-    brief: str | None = None
+    certificate: Certificate
+    brief: str
+
+
+class Paused(Struct, frozen=True, kw_only=True):
+    """The run waits for the author: its state's open questions (and a repair's diff) are saved."""
+
+    state: RunState
+
+
+class Stopped(Struct, frozen=True, kw_only=True):
+    """The run ended without a certificate, for the reason given; a fresh certification is needed."""
+
+    state: RunState
+    reason: str
+
+
+Result = Certified | Paused | Stopped  # where a run ended; each carries its final state
 
 
 def run(state: RunState, edges: Edges) -> Result:
@@ -99,17 +118,18 @@ def run(state: RunState, edges: Edges) -> Result:
     state = _contract_gate(state, edges)
     if state.status == RunStatus.PAUSED:
         edges.save(state)
-        return Result(state=state)
+        return Paused(state=state)
     while True:
-        state, verdict = _passes_to_fixed_point(state, edges)
-        if verdict is None:
-            return Result(state=state)
+        reached = _passes_to_fixed_point(state, edges)
+        if isinstance(reached, Paused | Stopped):
+            return reached
+        state, settled = reached
         state = _premise_gate(state, edges)
         if state.status == RunStatus.PAUSED:
             edges.save(state)
-            return Result(state=state)
+            return Paused(state=state)
         snapshot = edges.read()
-        if f7_certify.identity_holds(snapshot, state.identity):
+        if f7_certify.identity_holds(snapshot, settled.reviewed):
             break
         # mutated after the final Pass: re-enter (Rule 24)
     _, suppressions = edges.detect(snapshot)
@@ -117,14 +137,14 @@ def run(state: RunState, edges: Edges) -> Result:
         snapshot=snapshot, contract=state.contract,
         edge=f0_contract.activation_edge(state.contract, state.target),
         judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
-        verdict=verdict, issued_at=edges.now(), suppressions=suppressions,
+        verdict=settled.verdict, issued_at=edges.now(), suppressions=suppressions,
         consumer_profile=state.consumer_profile, authority_copy=state.authority_copy,
         languages=edges.languages)
     brief = f7_certify.brief_text(certificate)
     edges.store(certificate, snapshot)
-    state = replace(state, status=RunStatus.CERTIFIED, outcome=certificate.outcome, open_questions=())
+    state = replace(state, status=RunStatus.CERTIFIED, open_questions=())
     edges.save(state)
-    return Result(state=state, certificate=certificate, brief=brief)
+    return Certified(state=state, certificate=certificate, brief=brief)
 
 
 def _contract_gate(state: RunState, edges: Edges) -> RunState:
@@ -163,36 +183,45 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
 def _answered_mark(mark: FieldMark, answer: Answer | None) -> FieldMark:
     """Ac on one field: Correct re-marks it user_stated; Confirm ratifies it, still ai_authored (Rule 29)."""
     if answer is not None and answer.option == "correct":
-        return replace(mark, provenance="user_stated", confirmed=None)
+        return replace(mark, provenance=FieldProvenance.USER_STATED, confirmed=None)
     return replace(mark, confirmed="the user confirmed it at F0")
 
 
-def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | None]:
-    """Passes until one reaches the fixed point; returns the state and the verdict it settled
-    on, or no verdict when the run paused or stopped (the state is saved after every pass)."""
+def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled] | Paused | Stopped:
+    """Passes until one reaches the fixed point; returns the state and what that pass settled
+    on, or where the run paused or stopped (the state is saved after every pass)."""
     while state.pass_n < MAX_PASSES:
-        state, settled = _pass(replace(state, pass_n=state.pass_n + 1), edges)
-        edges.save(state)
-        if state.status in (RunStatus.PAUSED, RunStatus.STOPPED):
-            return state, None
+        passed = _pass(replace(state, pass_n=state.pass_n + 1), edges)
+        edges.save(passed.state if isinstance(passed, Stopped) else passed[0])
+        if isinstance(passed, Stopped):
+            return passed
+        state, settled = passed
+        if state.status is RunStatus.PAUSED:
+            return Paused(state=state)
         if settled is not None:
             return state, settled
-    state = replace(state, status=RunStatus.STOPPED, stop_reason=f"no fixed point after {MAX_PASSES} passes")
-    edges.save(state)
-    return state, None
+    return _stop(state, edges, f"no fixed point after {MAX_PASSES} passes")
 
 
-def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | None]:
+def _stop(state: RunState, edges: Edges, reason: str) -> Stopped:
+    """The run stops for reason; its state is saved as stopped (the run file goes with it)."""
+    stopped = Stopped(state=replace(state, status=RunStatus.STOPPED), reason=reason)
+    edges.save(stopped.state)
+    return stopped
+
+
+def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None] | Stopped:
     """One pass F1..F6 with Qd and the repair step; returns the state and, when the pass
-    reached the fixed point, the verdict it settled on."""
+    reached the fixed point, the verdict it settled on with the digest of the bytes it reviewed;
+    or the stop, when the pass found that no answer or repair can bring the run to certify."""
     snapshot = edges.read()
+    reviewed = snapshot.digest
     context = edges.context(snapshot)
     findings, _ = edges.detect(snapshot)
     scanned = f1_deixis.scan(snapshot, findings, context, edges.self_ledger(snapshot))
     items = _mark_authored(scanned.items, state) + _settled(state, scanned.items)
     decisions = _bind_decisions(scanned.decisions, state.answers)
-    state = replace(state, items=items, subst_table=scanned.subst_table, decisions=decisions,
-                    identity=snapshot.digest)
+    state = replace(state, items=items, subst_table=scanned.subst_table, decisions=decisions)
 
     def holds(locator: str) -> bool:
         return f2_grounding.resolves_at(locator, context)[0]
@@ -214,9 +243,9 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
         name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
-        return replace(state, status=RunStatus.STOPPED,
-                       stop_reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
-                                   f"re-declare the contract and run a fresh certification"), None
+        return Stopped(state=replace(state, status=RunStatus.STOPPED),
+                       reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
+                              f"re-declare the contract and run a fresh certification")
     state = _dispose(_bind_findings(verdict, state, snapshot.text))
     questions = asked = _residual_questions(state, context, edges)
     if questions:
@@ -273,7 +302,7 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
         locator: edges.read_source(locator, snapshot) for locator in _exposure_sources(state)} if dropped else {})
     known = {entry.item_id for entry in state.ledger}
     ledger = state.ledger + tuple(dict.fromkeys(
-        LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason="exposure", surfaced=False,
+        LedgerEntry(item_id="exposure-" + f1_deixis.slug(locator), reason=LedgerReason.EXPOSURE, surfaced=False,
                     detail=f6_settle.exposure_detail(token, locator))
         for token, locator in exposure if "exposure-" + f1_deixis.slug(locator) not in known))
     unresolved = f6_settle.unresolved_references(state.judgments, holds)
@@ -284,17 +313,18 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, ZeroMemoryVerdict | 
         activity=state.contract.activity,
         stop=state.contract.stop or (stop.value if stop is not None else None))
     state = replace(state, measure=measure, ledger=ledger)
-    settled = f6_settle.fixed_point(measure.total, verdict, len(deltas), gate_changed)
+    settled = f6_settle.settle(total=measure.total, verdict=verdict, deltas_this_pass=len(deltas),
+                               gate_changed=gate_changed, reviewed=reviewed)
     if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
-        return replace(state, status=RunStatus.STOPPED, stop_reason=(
+        return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=(
             "the refuter keeps failing on findings that were already answered: "
-            + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5]))), None
-    if not settled and measure.total and not deltas and not gate_changed and verdict.passed:
+            + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5])))
+    if settled is None and measure.total and not deltas and not gate_changed and verdict.passed:
         where = sorted({channel for _, channel in leaks})
-        return replace(state, status=RunStatus.STOPPED, stop_reason=(
+        return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=(
             f"the measure stays at {measure.total} with nothing left to repair: {measure}"
-            + (f"; dropped content survives in: {', '.join(where)}" if where else ""))), None
-    return state, verdict if settled else None
+            + (f"; dropped content survives in: {', '.join(where)}" if where else "")))
+    return state, settled
 
 
 def _with_contract_field(contract: Contract, name: str, value: str | tuple[str, ...] | None) -> Contract:
@@ -447,8 +477,8 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
     for entry in state.ledger:
         answer = _answer(state.answers, entry.item_id)
-        problem = _answer_problem(answer, context) if entry.reason == "exposure" else None
-        if entry.reason == "exposure" and (answer is None or problem):
+        problem = _answer_problem(answer, context) if entry.reason is LedgerReason.EXPOSURE else None
+        if entry.reason is LedgerReason.EXPOSURE and (answer is None or problem):
             questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
                                       options=RESIDUAL_OPTIONS if has_channel else ("defer",),
                                       reason=(f"{problem}; " if problem else "") + _EXPOSURE_OPTIONS
@@ -490,7 +520,8 @@ def _apply_exposure_answers(state: RunState, read_source: Callable[[str], str | 
     for entry in state.ledger:
         answer = _answer(state.answers, entry.item_id)
         locator = by_slug.get(entry.item_id)
-        if entry.reason != "exposure" or answer is None or locator is None or answer.option == "defer":
+        if entry.reason is not LedgerReason.EXPOSURE or answer is None or locator is None \
+                or answer.option == "defer":
             continue
         from diylisis.core.gate import Answer  # only an answered exposure residual makes new answers
 
@@ -528,7 +559,7 @@ def _surface(ledger: tuple[LedgerEntry, ...], questions: tuple[Question, ...]) -
     asked = {q.id: q for q in questions}
     entries = tuple(replace(e, surfaced=True) if e.item_id in asked else e for e in ledger)
     have = {e.item_id for e in entries}
-    return entries + tuple(LedgerEntry(item_id=q.id, reason="unresolved", detail=q.reason, surfaced=True)
+    return entries + tuple(LedgerEntry(item_id=q.id, reason=LedgerReason.UNRESOLVED, detail=q.reason, surfaced=True)
                            for q in questions if q.id not in have)
 
 
@@ -560,7 +591,8 @@ def _bind_findings(verdict: ZeroMemoryVerdict, state: RunState, text: str) -> Ru
                           kind=ItemKind.COMPREHENSION_GAP, origin=ItemOrigin.REFUTER, checklist=finding.category,
                           why=f"refuter, category {finding.category} at {finding.location}: {finding.why}",
                           fix=f"{finding.advisory}: {finding.repair}"))
-        ledger.append(LedgerEntry(item_id=item_id, reason="recurrence" if recurrence else "comprehension-gap",
+        ledger.append(LedgerEntry(item_id=item_id, reason=LedgerReason.RECURRENCE if recurrence
+                                  else LedgerReason.COMPREHENSION_GAP,
                                   detail=finding.why, surfaced=True))
         known.add(item_id)
     return replace(state, items=tuple(items), premises=tuple(premises), ledger=tuple(ledger))
@@ -646,7 +678,7 @@ def _dropped_tokens(state: RunState) -> tuple[str, ...]:
     return tuple(dict.fromkeys(
         item.token for item in state.items
         if (a := answers.get(item.id)) is not None and a.option == "drop")) + tuple(
-        delta.before for delta in state.repair_deltas if delta.kind == "excision" and delta.before.strip()
+        delta.before for delta in state.repair_deltas if delta.kind is DeltaKind.EXCISION and delta.before.strip()
         and (delta.item_id not in answers or answers[delta.item_id].option == "drop")) + tuple(
         decision.claim for decision in state.decisions
         if (a := answers.get(decision.id)) is not None and a.option == "drop")
@@ -684,7 +716,7 @@ def _settled(state: RunState, scanned: tuple[Item, ...]) -> tuple[Item, ...]:
 
 def _mark_authored(items: tuple[Item, ...], state: RunState) -> tuple[Item, ...]:
     """Text a repair wrote re-enters F1-F3 as authored items (Rule 25)."""
-    added = [d.added for d in state.repair_deltas if d.kind == "resolution" and d.added]
+    added = [d.added for d in state.repair_deltas if d.kind is DeltaKind.RESOLUTION and d.added]
     marked = []
     for item in items:
         if any(item.token in text for text in added) and item.kind is not ItemKind.CONTENT:

@@ -11,7 +11,7 @@ import enum
 
 from msgspec import Struct
 
-from diylisis.core.model import Contract, Outcome, RouteJudgment, Target
+from diylisis.core.model import Contract, RouteJudgment, Target
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class RunStatus(enum.StrEnum):
     RUNNING = "running"
     PAUSED = "paused"  # open questions wait for answers (`git distill answer`, `resume`)
     CERTIFIED = "certified"
-    STOPPED = "stopped"  # stop_reason says why; a fresh certification is needed
+    STOPPED = "stopped"  # the engine's Stopped result says why; a fresh certification is needed
 
 
 class ItemKind(enum.StrEnum):
@@ -78,6 +78,31 @@ class ItemKind(enum.StrEnum):
     def is_residue(self) -> bool:
         """The item is residue to dispose of: neither a resolved pointer nor the body itself."""
         return self not in (ItemKind.POINTER, ItemKind.CONTENT)
+
+
+class DeltaKind(enum.StrEnum):
+    """What a repair did to the record (Rule 12): the word the run file and EmittedDelta.kind carry."""
+
+    RESOLUTION = "resolution"  # a stable form put in place of, or beside, the token
+    EXCISION = "excision"  # text cut out on a Gate Drop
+
+
+class LedgerReason(enum.StrEnum):
+    """Why a residual is on the ledger (spec: ResidualLedger); the run file carries the value."""
+
+    UNRESOLVED = "unresolved"
+    UNKNOWN_PROVENANCE = "unknown-provenance"
+    COMPREHENSION_GAP = "comprehension-gap"
+    CERTIFICATION_LEG = "certification-leg"
+    EXPOSURE = "exposure"
+    RECURRENCE = "recurrence"
+
+
+class FieldProvenance(enum.StrEnum):
+    """Who stated a tracked contract field (Rule 29, spec: cp_record)."""
+
+    USER_STATED = "user_stated"
+    AI_AUTHORED = "ai_authored"
 
 
 RESIDUAL_OPTIONS = ("resolve", "route", "drop", "defer")  # the answers a GateKind.RESIDUAL question offers
@@ -150,7 +175,7 @@ class LedgerEntry(Struct, frozen=True, kw_only=True):
     """ResidualLedger entry; every one is surfaced at a gate before convergence."""
 
     item_id: str
-    reason: str  # unresolved | unknown-provenance | comprehension-gap | certification-leg | exposure | recurrence
+    reason: LedgerReason
     detail: str
     surfaced: bool = False
 
@@ -158,7 +183,7 @@ class LedgerEntry(Struct, frozen=True, kw_only=True):
 class RepairDelta(Struct, frozen=True, kw_only=True):
     """A logged, claim-preserving change to the record (Rule 12)."""
 
-    kind: str  # "resolution" | "excision"
+    kind: DeltaKind
     item_id: str
     pass_n: int
     line: int
@@ -196,7 +221,7 @@ class FieldMark(Struct, frozen=True, kw_only=True):
     """
 
     field: str
-    provenance: str  # user_stated | ai_authored
+    provenance: FieldProvenance
     confirmed: str | None = None
 
 
@@ -229,7 +254,6 @@ class RunState(Struct, frozen=True, kw_only=True):
     contract_provenance: tuple[FieldMark, ...]
     status: RunStatus
     pass_n: int = 0
-    identity: str | None = None  # digest of the state the last pass reviewed
     items: tuple[Item, ...] = ()
     subst_table: tuple[Substitution, ...] = ()
     decisions: tuple[DecisionRecord, ...] = ()
@@ -246,9 +270,7 @@ class RunState(Struct, frozen=True, kw_only=True):
     history: tuple[HistoryEntry, ...] = ()
     open_questions: tuple[Question, ...] = ()
     measure: Measure = Measure()
-    outcome: Outcome | None = None  # bound when the certificate is issued
     consumer_profile: str | None = None
     authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()
-    stop_reason: str | None = None
     proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation

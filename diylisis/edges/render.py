@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from diylisis.core import codec
-from diylisis.core.engine import Result
+from diylisis.core.engine import Certified, Paused, Result, Stopped
 from diylisis.core.model import Certificate, Reference
 from diylisis.core.phases.f7_certify import rigor_words
 from diylisis.core.safe_text import visible, visible_block, visible_json, visible_lines
@@ -60,7 +60,7 @@ def evidence(state: RunState) -> dict[str, Any]:
 def result_json(result: Result) -> str:
     """`--format json` for certify and resume."""
     state = result.state
-    if state.status == RunStatus.PAUSED:
+    if isinstance(result, Paused):
         payload: dict[str, Any] = {
             "run": state.run_id, "status": RunStatus.PAUSED,
             "items": [{"id": q.id, "gate": q.gate.value, "token": q.token, "reason": q.reason,
@@ -68,8 +68,7 @@ def result_json(result: Result) -> str:
         if state.proposed_change is not None:
             payload["change"] = state.proposed_change
             payload["confirm"] = f"git distill resume {state.run_id} --yes"
-    elif state.status == RunStatus.CERTIFIED:
-        assert result.certificate is not None
+    elif isinstance(result, Certified):
         payload = {"run": state.run_id, "status": RunStatus.CERTIFIED,
                    "certificate": codec.certificate_to_dict(result.certificate),
                    # who stated each contract field and who confirmed it (Rule 29): the run file
@@ -77,7 +76,7 @@ def result_json(result: Result) -> str:
                    "contract_provenance": [codec.encode(mark) for mark in state.contract_provenance],
                    "evidence": evidence(state), "brief": result.brief}
     else:
-        payload = {"run": state.run_id, "status": state.status, "reason": state.stop_reason,
+        payload = {"run": state.run_id, "status": state.status, "reason": result.reason,
                    "evidence": evidence(state)}
     return visible_json(json.dumps(payload, ensure_ascii=False, indent=2))
 
@@ -89,7 +88,7 @@ def result_text(result: Result, verbose: bool = False) -> str:
     """
     state = result.state
     lines: list[str] = []
-    if state.status == RunStatus.PAUSED and state.proposed_change is not None:
+    if isinstance(result, Paused) and state.proposed_change is not None:
         lines.append(f"Paused run {state.run_id}: the repair below changes {state.target}; nothing is changed yet.")
         lines += state.proposed_change.splitlines()
         if state.open_questions:
@@ -100,7 +99,7 @@ def result_text(result: Result, verbose: bool = False) -> str:
         lines.append(f"To apply it: git distill resume {state.run_id} --yes")
         lines.append(f"To give it up: git distill runs abort {state.run_id}")
         return visible_lines(lines) + "\n"
-    if state.status == RunStatus.PAUSED:
+    if isinstance(result, Paused):
         lines.append(f"Paused run {state.run_id}: {len(state.open_questions)} item(s) need your judgment.")
         for q in state.open_questions:
             where = f" line {q.line}" if q.line else ""
@@ -111,11 +110,10 @@ def result_text(result: Result, verbose: bool = False) -> str:
                 lines.append(f"    git distill answer {state.run_id} {q.id} {option}{value}")
         lines.append(f"Then: git distill resume {state.run_id}")
         return visible_lines(lines) + "\n"
-    if state.status == RunStatus.STOPPED:
-        return visible(f"Stopped without a certificate (run {state.run_id}): {state.stop_reason}") + "\n"
+    if isinstance(result, Stopped):
+        return visible(f"Stopped without a certificate (run {state.run_id}): {result.reason}") + "\n"
     data = evidence(state)
     certificate = result.certificate
-    assert certificate is not None
     lines.append(f"Certified {certificate.target} for role {certificate.role}: {certificate.outcome}"
                  f" after {state.pass_n} pass(es).")
     lines += [f"Note: {c}." for c in certificate.coverage]
@@ -123,7 +121,7 @@ def result_text(result: Result, verbose: bool = False) -> str:
         lines += trace_lines(state)
         if state.repair_commits:
             lines.append("Repair commits: " + ", ".join(c[:12] for c in state.repair_commits))
-        return visible_lines(lines) + "\n\n" + visible_block(result.brief or "")
+        return visible_lines(lines) + "\n\n" + visible_block(result.brief)
     rows = [row for row in data["substitution_table"] if row["surface_token"] != row["canonical_ref"]]
     if rows:
         lines.append("Substitution table:")
@@ -142,7 +140,7 @@ def result_text(result: Result, verbose: bool = False) -> str:
     lines += [f"  {line}" for line in judgment_lines(certificate)]
     if state.repair_commits:
         lines.append("Repair commits: " + ", ".join(c[:12] for c in state.repair_commits))
-    return visible_lines(lines) + "\n\n" + visible_block(result.brief or "")
+    return visible_lines(lines) + "\n\n" + visible_block(result.brief)
 
 
 def trace_lines(state: RunState) -> list[str]:

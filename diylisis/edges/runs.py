@@ -112,7 +112,9 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
                     f"git distill runs abort {run_id}"]
         else:
             status = "failed"
-            what = state.stop_reason or f"stopped during pass {state.pass_n + 1} without finishing"
+            what = (f"stopped in pass {state.pass_n}; start a fresh certification"
+                    if state.status == RunStatus.STOPPED
+                    else f"stopped during pass {state.pass_n + 1} without finishing")
             then = [f"git distill runs abort {run_id}"]
             if state.status == RunStatus.RUNNING:
                 then.insert(0, f"git distill resume {run_id}")

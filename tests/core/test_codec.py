@@ -221,4 +221,4 @@ def test_the_bytes_a_certificate_and_a_run_file_are_written_as_stay_fixed() -> N
                    contract=Contract(role="reviewer"), utterances=("review it",), contract_provenance=(),
                    status="running", judgments=certificate.judgments, repaired_targets=(("#12", "3:5"),))
     assert hashlib.sha256(codec.dumps(run).encode()).hexdigest() == (
-        "d8af751df4d88a5d922a5f7e9e8a5882fcf2c8c1b68f05633c5eacae525c17d6")
+        "67f47a99bf9909fe88208e1b6b66147dc2a36925ff3eb23cd81397c15f8f5872")

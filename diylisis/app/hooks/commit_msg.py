@@ -109,7 +109,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
                  "were let through for this commit (DISTILL_SKIP); the pre-push hook and CI will ask for a "
                  "certificate: git distill certify commit:HEAD")
         return EXIT_OK
-    report_refusal(out, result.state, what="commit message", fix=REUSE.format(path=message_path),
+    report_refusal(out, result, what="commit message", fix=REUSE.format(path=message_path),
                    fix_words="the message you typed is kept; edit and reuse it with")
     return EXIT_FAILED
 

@@ -90,7 +90,7 @@ def certify_staged(workspace: Workspace, path: str, data: bytes, role: str, out:
     if result.state.status == RunStatus.CERTIFIED:
         out.note(f"git distill: {path} certified for {role}")
         return True
-    report_refusal(out, result.state, what=path, fix=REPAIR_FILES.format(path=path),
+    report_refusal(out, result, what=path, fix=REPAIR_FILES.format(path=path),
                    fix_words=("once this commit is made, repair it with" if in_message
                               else "this hook never edits files; repair it with"))
     return False

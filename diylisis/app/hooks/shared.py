@@ -8,12 +8,13 @@ import sys
 from msgspec import Struct
 from msgspec.structs import replace
 
-from diylisis.core.state import GateKind, Question, RunState, RunStatus
+from diylisis.core.state import GateKind, Question, RunState
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from typing import TextIO
 
+    from diylisis.core.engine import Result
     from diylisis.core.gate import Answer
     from diylisis.core.phases.f0_contract import ContractFields
     from diylisis.core.skip import Skips
@@ -124,12 +125,15 @@ def hook_request(workspace: Workspace, role: str) -> ContractFields:
     return replace(workspace.config.contract, role=role)
 
 
-def report_refusal(out: Output, state: RunState, *, what: str, fix: str, fix_words: str) -> None:
+def report_refusal(out: Output, result: Result, *, what: str, fix: str, fix_words: str) -> None:
     """Each finding (token, line, rule id, why, what would fix it), then how to go on."""
+    from diylisis.core.engine import Stopped
+
+    state = result.state
     items = {item.id: item for item in state.items}
     findings = tuple(q for q in state.open_questions if q.gate is not GateKind.PREMISE)  # questions, not findings
-    if state.status == RunStatus.STOPPED:
-        out.line(out.paint(f"git distill: {what} not certified: ", "1;31") + (state.stop_reason or ""))
+    if isinstance(result, Stopped):
+        out.line(out.paint(f"git distill: {what} not certified: ", "1;31") + result.reason)
     else:
         count = len(findings)
         out.line(out.paint(f"git distill: {what} not portable for {state.contract.role}: "

@@ -9,7 +9,7 @@ from msgspec import Struct
 from diylisis.core.errors import DistillError
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import DEFAULT_VERB, ActivationEdge, Contract, Target
-from diylisis.core.state import FieldMark
+from diylisis.core.state import FieldMark, FieldProvenance
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -100,14 +100,15 @@ def mark_provenance(contract: Contract, utterances: tuple[str, ...],
             continue
         words = {word.lower() for word in _WORD.findall(text)}
         traced = bool(words) and words <= spoken
-        marks.append(FieldMark(field=name, provenance="user_stated" if traced else "ai_authored",
+        marks.append(FieldMark(field=name, provenance=FieldProvenance.USER_STATED if traced
+                               else FieldProvenance.AI_AUTHORED,
                                confirmed=None if traced else ratified_by))
     return tuple(marks)
 
 
 def unconfirmed_fields(marks: tuple[FieldMark, ...]) -> tuple[str, ...]:
     """has_authored_delta: the ai_authored fields no one has confirmed yet (Rule 29)."""
-    return tuple(mark.field for mark in marks if mark.provenance == "ai_authored" and not mark.confirmed)
+    return tuple(mark.field for mark in marks if mark.provenance is FieldProvenance.AI_AUTHORED and not mark.confirmed)
 
 
 def activation_edge(contract: Contract, target: Target) -> ActivationEdge:

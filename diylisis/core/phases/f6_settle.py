@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from msgspec import Struct
+
 from diylisis.core.model import Contract, Reference, RouteJudgment, ZeroMemoryVerdict
 from diylisis.core.phases.f4_judgments import basis_supports
 from diylisis.core.state import DecisionRecord, Disposition, Item, LedgerEntry, Measure
@@ -87,8 +89,22 @@ def exposure_detail(token: str, locator: str) -> str:
     return f"dropped content is still readable through {locator}, which this run cannot edit"
 
 
-def fixed_point(total: int, verdict: ZeroMemoryVerdict | None, deltas_this_pass: int,
-                gate_changed: bool) -> bool:
+class Settled(Struct, frozen=True, kw_only=True):
+    """F6's output at the fixed point: the verdict the pass settled on and the digest of the
+    bytes it reviewed, which F7 re-checks before it certifies (Rule 24)."""
+
+    verdict: ZeroMemoryVerdict
+    reviewed: str  # the snapshot digest (sha256:<hex>) the settling pass read
+
+
+def settle(*, total: int, verdict: ZeroMemoryVerdict, deltas_this_pass: int, gate_changed: bool,
+           reviewed: str) -> Settled | None:
+    """F6 settle: the pass's Settled value when it reached the fixed point, else None (another pass)."""
+    if not fixed_point(total, verdict, deltas_this_pass, gate_changed):
+        return None
+    return Settled(verdict=verdict, reviewed=reviewed)
+
+
+def fixed_point(total: int, verdict: ZeroMemoryVerdict, deltas_this_pass: int, gate_changed: bool) -> bool:
     """fixed_point(Λ): measure settled, verdict Pass, and a delta-free, gate-quiet pass."""
-    return (total == 0 and verdict is not None and verdict.passed
-            and deltas_this_pass == 0 and not gate_changed)
+    return total == 0 and verdict.passed and deltas_this_pass == 0 and not gate_changed

@@ -18,12 +18,12 @@ from diylisis.core.model import (
 )
 from diylisis.core.phases.f2_grounding import dereference_step
 from diylisis.core.safe_text import visible_lines
-from diylisis.core.state import DecisionRecord, RepairDelta
+from diylisis.core.state import DecisionRecord, DeltaKind, RepairDelta
 
 
-def identity_holds(snapshot: Snapshot, reviewed_digest: str | None) -> bool:
+def identity_holds(snapshot: Snapshot, reviewed_digest: str) -> bool:
     """F7 lead re-check: the current bytes are the bytes the final Pass reviewed."""
-    return reviewed_digest is not None and snapshot.digest == reviewed_digest
+    return snapshot.digest == reviewed_digest
 
 
 def premise_text(premise: DecisionRecord) -> str:
@@ -40,7 +40,7 @@ def emit_deltas(deltas: tuple[RepairDelta, ...]) -> tuple[EmittedDelta, ...]:
     """emit(Λ.outcome): resolutions in full, excisions as content-free marks."""
     return tuple(
         EmittedDelta(kind=delta.kind, location=f"line {delta.line}, pass {delta.pass_n}",
-                     added=delta.added if delta.kind == "resolution" else None)
+                     added=delta.added if delta.kind is DeltaKind.RESOLUTION else None)
         for delta in deltas
     )
 

@@ -13,7 +13,7 @@ import re
 
 from msgspec import Struct
 
-from diylisis.core.state import DecisionRecord, Item, ItemKind, RepairDelta
+from diylisis.core.state import DecisionRecord, DeltaKind, Item, ItemKind, RepairDelta
 
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ class Edit(Struct, frozen=True, kw_only=True):
     """One text edit a repair pass applies: the item, its kind, the span it replaces and the text put there."""
 
     item_id: str
-    kind: str  # resolution | excision
+    kind: DeltaKind
     line: int
     start: int  # 0-based offset in the whole text
     end: int
@@ -52,18 +52,18 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
         start, end = without_sentence_end(text, start, start + len(item.token))
         answer = answered.get(item.id)
         if answer is None and item.resolution and item.kind is not ItemKind.POINTER:
-            edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=start,
+            edits.append(Edit(item_id=item.id, kind=DeltaKind.RESOLUTION, line=item.line, start=start,
                               end=end, replacement=item.resolution, added=item.resolution))
         elif answer is None:
             continue
         elif answer.option in ("resolve", "route") and answer.value:
             value = answer.value.strip()
             if item.kind in POINTER_KINDS:
-                edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=start,
+                edits.append(Edit(item_id=item.id, kind=DeltaKind.RESOLUTION, line=item.line, start=start,
                                   end=end, replacement=value, added=value))
             else:
                 note = value if answer.option == "resolve" else f"see {value}"
-                edits.append(Edit(item_id=item.id, kind="resolution", line=item.line, start=end,
+                edits.append(Edit(item_id=item.id, kind=DeltaKind.RESOLUTION, line=item.line, start=end,
                                   end=end, replacement=f" ({note})", added=note))
         elif answer.option == "drop":
             from diylisis.core.phases import excision  # only a Drop needs it; the commit-msg hook never drops
@@ -73,7 +73,7 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
             if span is None:
                 conflicts.append(item.id)
                 continue
-            edits.append(Edit(item_id=item.id, kind="excision", line=item.line, start=span[0],
+            edits.append(Edit(item_id=item.id, kind=DeltaKind.EXCISION, line=item.line, start=span[0],
                               end=span[1], replacement="", added=None))
     for decision in decisions:
         answer = answered.get(decision.id)
@@ -92,7 +92,7 @@ def plan(text: str, items: tuple[Item, ...], answers: tuple[Answer, ...],
         if position is None:
             continue
         note = f" (decision record: {answer.value})"
-        edits.append(Edit(item_id=decision.id, kind="resolution", line=decision.line,
+        edits.append(Edit(item_id=decision.id, kind=DeltaKind.RESOLUTION, line=decision.line,
                           start=position, end=position, replacement=note, added=note.strip()))
     return _without_overlaps(edits), tuple(conflicts)
 
@@ -103,7 +103,7 @@ def apply(text: str, edits: tuple[Edit, ...], pass_n: int) -> tuple[str, tuple[R
     deltas = []
     for edit in sorted(edits, key=lambda e: e.start, reverse=True):
         old = text
-        if edit.kind == "excision":
+        if edit.kind is DeltaKind.EXCISION:
             from diylisis.core.phases import excision
 
             text = excision.splice(text, edit.start, edit.end)
@@ -111,7 +111,8 @@ def apply(text: str, edits: tuple[Edit, ...], pass_n: int) -> tuple[str, tuple[R
                 text = _tidy_line_at(text, edit.start)
         else:
             text = text[: edit.start] + _without_doubled_mark(edit.replacement, text[edit.end:]) + text[edit.end:]
-        before, after = _changed(old, text) if edit.kind == "excision" else (old[edit.start:edit.end], edit.replacement)
+        excised = edit.kind is DeltaKind.EXCISION
+        before, after = _changed(old, text) if excised else (old[edit.start:edit.end], edit.replacement)
         deltas.append(RepairDelta(kind=edit.kind, item_id=edit.item_id, pass_n=pass_n,
                                   line=edit.line, before=before, after=after, added=edit.added))
     return text, tuple(reversed(deltas))
@@ -217,7 +218,7 @@ def _decision_excision(text: str, offsets: list[int], decision: DecisionRecord,
     if span is None:
         return "conflict"
     start, end = span
-    return Edit(item_id=decision.id, kind="excision", line=decision.line, start=start, end=end,
+    return Edit(item_id=decision.id, kind=DeltaKind.EXCISION, line=decision.line, start=start, end=end,
                 replacement="", added=None)
 
 
@@ -229,10 +230,10 @@ def _without_overlaps(edits: list[Edit]) -> tuple[Edit, ...]:
     for edit in sorted(edits, key=lambda e: (e.start, -e.end)):
         if kept and edit.start < kept[-1].end:
             last = kept[-1]
-            if last.kind == "excision" and edit.kind == "excision":
-                kept[-1] = Edit(item_id=last.item_id, kind="excision", line=last.line, start=last.start,
+            if last.kind is DeltaKind.EXCISION and edit.kind is DeltaKind.EXCISION:
+                kept[-1] = Edit(item_id=last.item_id, kind=DeltaKind.EXCISION, line=last.line, start=last.start,
                                 end=max(last.end, edit.end), replacement="", added=None)
-            elif edit.kind == "excision":
+            elif edit.kind is DeltaKind.EXCISION:
                 kept[-1] = edit if edit.end >= last.end else last
             continue
         kept.append(edit)

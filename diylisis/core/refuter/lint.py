@@ -18,6 +18,7 @@ from diylisis.core.model import (
 from diylisis.core.phases.f1_deixis import slug
 from diylisis.core.phases.f4_judgments import basis_supports
 from diylisis.core.refuter import RefuterInput
+from diylisis.core.state import FieldProvenance
 
 _ADVICE = {1: "Resolve", 2: "Resolve", 3: "Resolve", 4: "Route", 5: "Resolve", 7: "Resolve"}
 
@@ -82,7 +83,7 @@ def refute(request: RefuterInput) -> ZeroMemoryVerdict:
                      "whether a judgment-bearing activity prescribes its method without a verified artifact"))
 
     unconfirmed = [mark.field for mark in request.contract_provenance
-                   if mark.provenance == "ai_authored" and not mark.confirmed]
+                   if mark.provenance is FieldProvenance.AI_AUTHORED and not mark.confirmed]
     for field in unconfirmed:
         findings.append(RefuterFinding(token=field, location=f"contract.{field}", category=10,
                                        why="the field is not in the author's own words and was not confirmed",

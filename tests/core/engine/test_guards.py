@@ -94,16 +94,16 @@ def _backstop_run(repo: Path, category: int) -> engine.Result:
 def test_operative_procedure_finding_trips_the_competence_backstop(repo: Path) -> None:
     commit(repo, "Add task\n", FILES)
     result = _backstop_run(repo, 9)
-    assert result.state.status == "stopped" and result.certificate is None
-    assert "competence-substitution backstop" in (result.state.stop_reason or "")
-    assert "re-declare the contract" in (result.state.stop_reason or "")
+    assert isinstance(result, engine.Stopped) and result.state.status == "stopped"
+    assert "competence-substitution backstop" in result.reason
+    assert "re-declare the contract" in result.reason
 
 
 def test_contract_misfit_finding_trips_the_provenance_backstop(repo: Path) -> None:
     commit(repo, "Add task\n", FILES)
     result = _backstop_run(repo, 10)
-    assert result.state.status == "stopped" and result.certificate is None
-    assert "contract-provenance backstop" in (result.state.stop_reason or "")
+    assert isinstance(result, engine.Stopped) and result.state.status == "stopped"
+    assert "contract-provenance backstop" in result.reason
 
 
 def _scripted_refuter(finding: RefuterFinding):
@@ -140,7 +140,7 @@ def test_claim_repair_finding_relays_to_the_premises(repo: Path) -> None:
     qp = (Answer(item_id="qp-consumer", option="value", value="a reviewer"),
           Answer(item_id="qp-authority", option="value", value="derived"))
     result = _run_with(repo, _scripted_refuter(claim), qp)
-    assert result.certificate is not None, result.state.stop_reason
+    assert isinstance(result, engine.Certified), result
     assert any("Upload is 2x faster" in p and "no evidence" in p for p in result.certificate.reception.premises)
     expected = "Upload is 2x faster with the new pool (`make bench-upload`).\n"
     assert (repo / "TASK.md").read_text() == expected  # no claim edited

@@ -20,7 +20,16 @@ from diylisis.core.model import (
 )
 from diylisis.core.phases import f6_settle
 from diylisis.core.phases.f2_grounding import resolves_at
-from diylisis.core.state import DecisionRecord, Disposition, DispositionKind, Item, ItemKind, ItemOrigin, LedgerEntry
+from diylisis.core.state import (
+    DecisionRecord,
+    Disposition,
+    DispositionKind,
+    Item,
+    ItemKind,
+    ItemOrigin,
+    LedgerEntry,
+    LedgerReason,
+)
 from diylisis.edges.gitio import open_repo
 from diylisis.edges.gitio.context import PygitContext
 
@@ -46,9 +55,9 @@ def test_unmet_stop() -> None:
 
 
 def test_unsurfaced_residual() -> None:
-    hidden = LedgerEntry(item_id="x", reason="unresolved", detail="d", surfaced=False)
+    hidden = LedgerEntry(item_id="x", reason=LedgerReason.UNRESOLVED, detail="d", surfaced=False)
     assert _measure(ledger=(hidden,)).unsurfaced_residual == 1
-    assert _measure(ledger=(LedgerEntry(item_id="x", reason="unresolved", detail="d", surfaced=True),)
+    assert _measure(ledger=(LedgerEntry(item_id="x", reason=LedgerReason.UNRESOLVED, detail="d", surfaced=True),)
                     ).unsurfaced_residual == 0
 
 
@@ -101,7 +110,20 @@ def test_fixed_point_needs_pass_quiet_and_delta_free() -> None:
     assert not f6_settle.fixed_point(0, passed, 1, False)
     assert not f6_settle.fixed_point(0, passed, 0, True)
     assert not f6_settle.fixed_point(1, passed, 0, False)
-    assert not f6_settle.fixed_point(0, None, 0, False)
+    failed = ZeroMemoryVerdict(passed=False, realization=Realization.LINT_FALLBACK, sweep=sweep)
+    assert not f6_settle.fixed_point(0, failed, 0, False)
+
+
+def test_settle_hands_the_verdict_and_the_reviewed_digest_on_only_at_the_fixed_point() -> None:
+    sweep = tuple(SweepRow(category=n, status="clear", checked="looked") for n in CHECKLIST)
+    passed = ZeroMemoryVerdict(passed=True, realization=Realization.LINT_FALLBACK, sweep=sweep)
+    settled = f6_settle.settle(total=0, verdict=passed, deltas_this_pass=0, gate_changed=False,
+                               reviewed="sha256:" + "ab" * 32)
+    assert settled == f6_settle.Settled(verdict=passed, reviewed="sha256:" + "ab" * 32)
+    assert f6_settle.settle(total=0, verdict=passed, deltas_this_pass=1, gate_changed=False,
+                            reviewed="sha256:" + "ab" * 32) is None
+    assert f6_settle.settle(total=2, verdict=passed, deltas_this_pass=0, gate_changed=False,
+                            reviewed="sha256:" + "ab" * 32) is None
 
 
 # --- Rule 21 / F6 exposure scan: a granted source the receiver cannot open ------------------

@@ -32,7 +32,7 @@ from diylisis.core.phases.f7_certify import (
     premise_text,
     rigor_words,
 )
-from diylisis.core.state import DecisionRecord, RepairDelta
+from diylisis.core.state import DecisionRecord, DeltaKind, RepairDelta
 
 TARGET = Target(kind=RecordKind.FILE, locator="TASK.md")
 SNAPSHOT = Snapshot(target=TARGET, data=b"# Task\n\nAdd a --json flag.\n", boundary="file bytes",
@@ -51,9 +51,9 @@ JUDGMENTS = (
                   basis="resolves_at(docs/cli.md) held at F1"),
 )
 ISSUE = "https://example.org/acme/tool/issues/12"
-RESOLUTION = RepairDelta(kind="resolution", item_id="i1", pass_n=1, line=3, before="see #12",
+RESOLUTION = RepairDelta(kind=DeltaKind.RESOLUTION, item_id="i1", pass_n=1, line=3, before="see #12",
                          after=f"see {ISSUE}", added=ISSUE)
-EXCISION = RepairDelta(kind="excision", item_id="i2", pass_n=2, line=5, before="as we said", after="")
+EXCISION = RepairDelta(kind=DeltaKind.EXCISION, item_id="i2", pass_n=2, line=5, before="as we said", after="")
 
 
 def _certificate(deltas: tuple[RepairDelta, ...] = (), premises: tuple[DecisionRecord, ...] = ()):
@@ -65,7 +65,7 @@ def _certificate(deltas: tuple[RepairDelta, ...] = (), premises: tuple[DecisionR
 
 def test_identity_holds_only_for_the_reviewed_bytes() -> None:
     assert identity_holds(SNAPSHOT, SNAPSHOT.digest) is True
-    assert identity_holds(SNAPSHOT, None) is False
+    assert identity_holds(SNAPSHOT, "sha256:" + "0" * 64) is False
     changed = Snapshot(target=TARGET, data=SNAPSHOT.data + b"more\n", boundary="file bytes")
     assert identity_holds(changed, SNAPSHOT.digest) is False
 

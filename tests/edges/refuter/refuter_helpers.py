@@ -18,7 +18,7 @@ from diylisis.core.model import (
     Value,
 )
 from diylisis.core.refuter import RefuterInput
-from diylisis.core.state import DecisionRecord, FieldMark, Item, ItemKind, ItemOrigin
+from diylisis.core.state import DecisionRecord, FieldMark, FieldProvenance, Item, ItemKind, ItemOrigin
 from diylisis.edges.config import RefuterSettings
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "refuters"
@@ -54,7 +54,7 @@ def refuter_input(text: str, revision: str | None, *, role: str = "reviewer") ->
         open_items=(Item(id="i1", token="as above", line=2, column=1, kind=ItemKind.DEICTIC,
                          origin=ItemOrigin.TARGET, why="points into the session", checklist=3),),
         utterances=("please certify the fix for reviewers",),
-        contract_provenance=(FieldMark(field="activity", provenance="ai_authored"),),
+        contract_provenance=(FieldMark(field="activity", provenance=FieldProvenance.AI_AUTHORED),),
         cp_answer=None,
         premises=(DecisionRecord(id="p1", claim="the cache stays on", line=0,
                                  deferral="until the next release"),),
