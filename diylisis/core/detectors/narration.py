@@ -75,7 +75,7 @@ _PULL_REQUEST_SUBJECT = LazyPattern(r"\(#\d+\)\s*$")
 _PRIVATE_REVIEWER = LazyPattern(
     r"(?i)(?<!\w)(?:codex|claude|gemini|copilot|cursor|gpt[\w.-]*|opus|sonnet|chatgpt|grok|deepseek|agents?|"
     r"sub-?agents?|llm|ai|model|internal|private|offline|off-list|adversarial|independent|red-team|cross(?:-\w+)?|"
-    r"ensemble|multi-agent|sandbox|session)(?!\w)|/"
+    r"ensemble|multi-agent|sandbox|session|self)(?!\w)|/"
 )
 # A run on a shared environment is evidenced by a link to it on the same line ("Tested on staging:
 # https://ci.example.org/runs/42")
