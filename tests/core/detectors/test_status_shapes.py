@@ -152,3 +152,26 @@ def test_private_reviews_of_other_shapes(body: str, token: str) -> None:
 def test_a_review_named_on_a_squashed_pull_request_is_its_public_review() -> None:
     text = "Reject a blank directory (#41)\n\nFollow-up from review: the blank value also passed.\n"
     assert "NP601" not in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "3. On every push, Claude reviews the diff for bugs and posts a comment.",
+        "The agent reviews each pull request before the merge queue picks it up.",
+    ],
+)
+def test_an_agent_reviewing_in_the_present_tense_describes_a_workflow(body: str) -> None:
+    assert "NP601" not in _rules(f"Add the review workflow\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Codex reviews found two races in the pool.", "Codex reviews"),
+        ("Two items from Gemini reviews are addressed here.", "Gemini reviews"),
+        ("Claude reviews: both nits fixed.", "Claude reviews"),
+    ],
+)
+def test_agent_reviews_as_a_noun_are_still_narration(body: str, token: str) -> None:
+    assert ("NP601", token) in _blocking(f"Fix the pool\n\n{body}\n")
