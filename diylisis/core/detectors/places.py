@@ -59,7 +59,31 @@ _INCLUDE_OR_PROTOCOL = LazyPattern(r"\.(?:h|hh|hpp|hxx)$|^[A-Z][A-Z0-9]*/\d")
 # A file in a forge's configuration folder (".github/ISSUE_TEMPLATE/config.yml") is named by the
 # forge's documented convention, a place every reader can look up, never one only the author had.
 _FORGE_CONVENTION = LazyPattern(r"^\.(?:github|gitlab|gitea|forgejo)/")
-_BUILD_OUTPUT = LazyPattern(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
+_BUILD_OUTPUT = LazyPattern(
+    r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$"
+    # what a build or an install writes, never tracked: the reader makes it ("node dist/index.js")
+    r"|^(?:\./)?(?:dist|node_modules|__pycache__|\.venv|\.tox|\.next|\.nuxt|target/(?:debug|release))/"
+)
+# Slash-joined alternatives, not a place: literal values ("true/false/.inf") and a name with its
+# member ("array/array.from"); _alternatives() below.
+_VALUE_WORDS = frozenset(
+    "true false null nil none bool boolean int integer float double str string array object number nan inf "
+    "yes no on off list dict map set".split()
+)
+# A file the line says to create ("- Create: `lib/server/index.js`", "New file: src/x.ts"): a plan names
+# what it will add; the reader's checkout is not meant to have it yet.
+_TO_CREATE = LazyPattern(r"(?i)(?:^|[-*+]\s+|\*\*)(?:create|add|new(?: file)?|scaffold)(?:\*\*)?:?\s*(?:\*\*)?`?$")
+
+
+def _alternatives(path: str) -> bool:
+    """The slash-joined words are alternatives (see _VALUE_WORDS above)."""
+    *folders, last = path.split("/")
+    if not folders or not all(folder.isalpha() and folder.islower() for folder in folders):
+        return False
+    if last.startswith(".") and last[1:].isalpha():
+        return all(folder in _VALUE_WORDS for folder in folders)
+    member, _, rest = last.partition(".")
+    return bool(rest) and rest.isalpha() and member in folders
 _FILE_LIKE = LazyPattern(r"^[^.].*\.[A-Za-z]{1,6}$")
 # The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
 _PATH_BEFORE = LazyPattern(
@@ -188,6 +212,8 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
         if _names_repository(doc, bare):
             continue  # "copy from pallets/.github": a repository of the origin's owner, not a path
         if _PATH_NOT_A_FILE.search(bare) or not re.search(r"[A-Za-z]", bare) or _BUILD_OUTPUT.search(bare):
+            continue
+        if _alternatives(bare) or _TO_CREATE.search(doc.claims[doc.text.rfind("\n", 0, match.start()) + 1 : match.start()]):
             continue
         if not re.search(r"\.[A-Za-z]\w{0,6}$", bare):
             continue  # "read/write/scan" and "a/b/" are lists far more often than places
@@ -342,7 +368,9 @@ _DOC_REL = """\
 What it flags: repository-relative paths with a file extension (line anchors like path:12
 accepted) that are not tracked at the certified
 revision or its parent. A path may be given relative to any directory. Runs only with a
-repository.
+repository. What a build or an install writes ("dist/cli.js", "node_modules/.bin"),
+slash-joined alternatives ("true/false/.inf", "array/array.from") and a file a plan's line
+says to create ("- Create: `lib/server/index.js`") are not flagged.
 
 Why a fresh reader fails: the reader's checkout does not have the file. When the file's
 folder is tracked the finding is a warning (generated files such as po/git.pot, renames and

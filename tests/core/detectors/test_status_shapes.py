@@ -3,11 +3,16 @@ told apart from output pasted from a tool; and command recipes, which are not cl
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pygit2
 import pytest
 
 from diylisis.core.detectors import DetectSettings, detect_text, is_blocking
 from diylisis.core.detectors.lexicon import lexicon_for
 from diylisis.core.detectors.text import prepare
+from diylisis.edges.gitio.context import PygitContext
+from tests.conftest import commit
 
 
 def _blocking(text: str, *, markdown: bool = False) -> set[tuple[str, str]]:
@@ -175,3 +180,43 @@ def test_an_agent_reviewing_in_the_present_tense_describes_a_workflow(body: str)
 )
 def test_agent_reviews_as_a_noun_are_still_narration(body: str, token: str) -> None:
     assert ("NP601", token) in _blocking(f"Fix the pool\n\n{body}\n")
+
+
+def _tree_blocking(repo: Path, message: str, text: str, *, markdown: bool = False) -> set[tuple[str, str]]:
+    commit(repo, "Add the tool", {"src/tool.js": "export const a = 1;\n", "README.md": "tool\n"})
+    sha = commit(repo, message, {"src/tool.js": "export const a = 2;\n"})
+    context = PygitContext(pygit2.Repository(str(repo)), sha)
+    findings, _ = detect_text(text, context, DetectSettings(), markdown=markdown)
+    return {(f.rule_id, f.token) for f in findings if is_blocking(f)}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Run it as `node dist/cli.js daily` after the build.",  # what the build writes
+        "The binaries come from node_modules/.bin first.",  # what an install writes
+        "Reject true/false/.inf as a priority.",  # literal values
+        "Handle array/array.from in the matcher.",  # a name and its member
+    ],
+)
+def test_generated_places_and_alternatives_are_not_untracked_paths(repo: Path, body: str) -> None:
+    message = f"Rework the tool\n\n{body}\n"
+    assert not {rule for rule, _ in _tree_blocking(repo, message, message)} & {"EP507"}
+
+
+def test_a_file_a_plan_says_to_create_is_not_an_untracked_path(repo: Path) -> None:
+    plan = "# Task 1\n\n**Files:**\n- Create: `lib/server/index.js`\n- Modify: `src/tool.js`\n"
+    assert "EP507" not in {rule for rule, _ in _tree_blocking(repo, "Rework the tool\n", plan, markdown=True)}
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Read plans/phase2.md before the next step.", "plans/phase2.md"),
+        ("Settings live in config/.env on the box.", "config/.env"),
+        ("- Update: `lib/server/index.js`", "lib/server/index.js"),
+    ],
+)
+def test_places_only_the_author_had_are_still_untracked_paths(repo: Path, body: str, token: str) -> None:
+    message = f"Rework the tool\n\n{body}\n"
+    assert ("EP507", token) in _tree_blocking(repo, message, message)
