@@ -151,8 +151,32 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
         "points at a file the author never committed; the reader does not have it",
         "commit the file and cite its path, or put its content in the record",
         keep=lambda m: doc.text[m.start() - 1 : m.start()] != "/"  # "tracked/untracked" is a pair of states
-        and _PATH_BEFORE.search(doc.text[max(0, m.start() - 60) : m.start()].split("\n")[-1]) is not None,
+        and (
+            _PATH_BEFORE.search(doc.text[max(0, m.start() - 60) : m.start()].split("\n")[-1]) is not None
+            or _aside_on_a_place(doc, m.start(), m.end())
+        ),
     )
+
+
+# A note set off as an aside at the end of its clause ("(not committed to repo).", ", uncommitted.")
+# qualifies what the sentence named before it: a path, or a place only the author has ("in that
+# repo", "in my checkout").
+_ASIDE_OPEN = LazyPattern(r"(?:\(|,[ \t]*)$")
+_ASIDE_CLOSE = LazyPattern(r"^[^.;\n()]{0,30}(?:\)|(?=[.;]|$))")
+_PATH_IN_SENTENCE = LazyPattern(
+    r"(?:^|\s)`?(?:~|\.{1,2})?/?[\w.-]+/[\w./-]*\w|\b[\w-]+\.(?:md|txt|json|ya?ml|toml|py|js|ts|sh|rs|go)\b"
+    r"|(?i:\bin (?:that|the other|another|my|our|a local|a separate) (?:repo|repository|checkout|clone|worktree|branch)\b)"
+)
+
+
+def _aside_on_a_place(doc: Doc, start: int, end: int) -> bool:
+    """The note at start..end is an aside on a place its sentence names earlier (see above)."""
+    text = doc.prose
+    opening = text[max(0, start - 3) : start] if text[start : start + 1] != "(" else text[max(0, start - 3) : start + 1]
+    if not _ASIDE_OPEN.search(opening) or not _ASIDE_CLOSE.match(text[end : end + 40]):
+        return False
+    sentence = text[max(text.rfind(stop, 0, start) for stop in (". ", ".\n", "\n\n", "! ", "? ")) + 1 : start]
+    return _PATH_IN_SENTENCE.search(sentence) is not None
 
 
 def temp_paths(doc: Doc) -> Iterator[Finding]:
@@ -327,7 +351,9 @@ Repair: say what the session established instead of its id.
 
 _DOC_UNTRACKED = """\
 What it flags: a path the record itself calls untracked or uncommitted ("notes/plan.md
-(currently untracked)", "(현재 untracked)").
+(currently untracked)", "(현재 untracked)"), also in an aside closing the sentence that names
+the path or a place only the author has ("updated docs/local.md the same way (not committed
+to repo).", "the plugin change is prepared in that repo, uncommitted.").
 
 Why a fresh reader fails: the file is not in the repository, so the reader does not have it.
 

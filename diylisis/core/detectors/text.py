@@ -362,7 +362,17 @@ def _is_comparison(paragraph: list[str]) -> bool:
     if len(paragraph) < 2 or not _COMPARISON_LINE.match(paragraph[0]):
         return False  # most paragraphs: prose from the first line on
     labels = [_COMPARISON_LINE.match(line) for line in paragraph]
-    return all(labels) and {m.group(1).lower() for m in labels if m} == {"before", "after"}
+    if not all(labels) or {m.group(1).lower() for m in labels if m} != {"before", "after"}:
+        return False
+    # the state after the change told in the author's words ("After: every page loads without
+    # errors") is prose: quoted output holds figures, code, a quoted message or symbols
+    return all(
+        _OUTPUT_VALUE.search(line[m.end() - 1 :]) for line, m in zip(paragraph, labels, strict=True)
+        if m and m.group(1).lower() == "after"
+    )
+
+
+_OUTPUT_VALUE = LazyPattern(r"[\d`\"'=<>→/|{}\[\]]")
 
 
 def _is_margin_table(paragraph: list[str]) -> bool:

@@ -220,3 +220,68 @@ def test_a_file_a_plan_says_to_create_is_not_an_untracked_path(repo: Path) -> No
 def test_places_only_the_author_had_are_still_untracked_paths(repo: Path, body: str, token: str) -> None:
     message = f"Rework the tool\n\n{body}\n"
     assert ("EP507", token) in _tree_blocking(repo, message, message)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Also updated my notes at docs/local/rules.md with the same rules (not committed to repo).",
+        "The matching change to the plugin is prepared in that repo, uncommitted.",
+        "Drafted the migration in my checkout (untracked) for the next release.",
+    ],
+)
+def test_an_aside_that_the_work_is_not_committed_is_an_untracked_note(body: str) -> None:
+    assert "EP504" in _rules(f"Add the rules\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The command now refuses to run with uncommitted changes in src/app.",
+        "Show files in sub/dir that are untracked.",
+        "The helper writes the list, uncommitted, to the index.",
+        "Stash the work (uncommitted changes are lost otherwise).",
+    ],
+)
+def test_untracked_states_the_code_handles_are_not_notes(body: str) -> None:
+    assert "EP504" not in _rules(f"Fix the status\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("After a week of use, our tests found that the first layout read best.", "our tests found that"),
+        ("The error dashboard shows ~3k failed logins a day.", "dashboard shows ~3k"),
+        ("Grafana showed 40% fewer timeouts afterwards.", "Grafana showed 40%"),
+    ],
+)
+def test_figures_read_off_a_private_run_or_dashboard_are_claims(body: str, token: str) -> None:
+    assert ("UC701", token) in _blocking(f"Tune the guard\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The new dashboard shows 3 panels per route.",  # what the change builds
+        "The new test checks that the lock is released.",
+    ],
+)
+def test_a_dashboard_or_test_the_change_describes_is_not_a_claim(body: str) -> None:
+    assert "UC701" not in _rules(f"Add the panels\n\n{body}\n")
+
+
+def test_an_after_line_in_the_authors_words_is_prose() -> None:
+    text = (
+        "Wrap the page writes\n\nBefore: the console logs \"This page requires a policy\"\n"
+        "After: All page writes succeed without policy violations\n"
+    )
+    assert ("UC701", "All page writes succeed without policy violations") in _blocking(text)
+
+
+@pytest.mark.parametrize(
+    "pair",
+    ["Before: 512 passed, 3 failed\nAfter: 515 passed", "Before: `render()` took 40ms\nAfter: `render()` takes 9ms"],
+)
+def test_a_before_and_after_pair_of_output_stays_quoted(pair: str) -> None:
+    prepared = prepare(f"Speed up the render\n\n{pair}\n", lexicon_for(None), DetectSettings())
+    assert "After" not in prepared.prose and prepared.indented_lines == frozenset({3, 4})
