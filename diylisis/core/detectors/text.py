@@ -340,12 +340,17 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
             else not LIST_ITEM.match(paragraph[0])
             and (opener or previous_quoted or previous[-1].rstrip().endswith(":")
                  or margin_prose and not _is_heading(previous))
-        ) or previous_quoted and len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
+        ) or previous_quoted and (
+            len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
+            or all(_SUMMARY_ROW.search(line) for line in paragraph)  # the run's summary row under it
+        )
         if quoted:
             out.update(range(start, end))
         elif not flag and previous:  # the subject paragraph is never quoted
             if introduces:
-                out.update(_introduced_lines(lines, start, end))
+                introduced = _introduced_lines(lines, start, end)
+                out.update(introduced)
+                quoted = bool(introduced)  # the paragraph ends in the output it introduces
             if _is_comparison(paragraph) or previous[-1].rstrip().endswith(":") and _is_margin_table(paragraph):
                 out.update(range(start, end))
         previous, previous_quoted = paragraph, quoted
@@ -355,6 +360,9 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
 # "Before: 735 passed, 115 skipped" and "runtests after: ..." lines: a comparison quoting output.
 _COMPARISON_LINE = LazyPattern(r"(?i)^[\w .-]{0,30}?(?<![\w-])(before|after)(?![\w-])[\w .()-]{0,20}:\s+\S")
 _COLUMNS = LazyPattern(r"\S {3,}\S")
+# A row of a tool's summary: three or more fields set apart by runs of two spaces or more
+# ("✓ 53 passed  ⚠ 4 warnings  ✖ 0 failed").
+_SUMMARY_ROW = LazyPattern(r"\S {2,}\S.*\S {2,}\S")
 
 
 def _is_comparison(paragraph: list[str]) -> bool:

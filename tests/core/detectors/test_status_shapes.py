@@ -285,3 +285,16 @@ def test_an_after_line_in_the_authors_words_is_prose() -> None:
 def test_a_before_and_after_pair_of_output_stays_quoted(pair: str) -> None:
     prepared = prepare(f"Speed up the render\n\n{pair}\n", lexicon_for(None), DetectSettings())
     assert "After" not in prepared.prose and prepared.indented_lines == frozenset({3, 4})
+
+
+def test_a_summary_row_under_quoted_output_is_part_of_it() -> None:
+    text = (
+        "Add the slow flag\n\nExample output:\n  ✓  daemon is running\n  ✓  labels are set (2.0s)\n\n"
+        "✓ 41 passed  ⚠ 2 warnings  ✖ 0 failed\n"
+    )
+    assert "UC701" not in _rules(text)
+
+
+def test_a_summary_row_after_prose_is_still_a_claim() -> None:
+    text = "Add the slow flag\n\nThe daemon starts on its own now.\n\n✓ 41 passed  ⚠ 2 warnings  ✖ 0 failed\n"
+    assert ("UC701", "41 passed") in _blocking(text)
