@@ -161,8 +161,8 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
 # A note set off as an aside at the end of its clause ("(not committed to repo).", ", uncommitted.")
 # qualifies what the sentence named before it: a path, or a place only the author has ("in that
 # repo", "in my checkout").
-_ASIDE_OPEN = LazyPattern(r"(?:\(|,[ \t]*)$")
-_ASIDE_CLOSE = LazyPattern(r"^[^.;\n()]{0,30}(?:\)|(?=[.;]|$))")
+_CLAUSE_ENDS = LazyPattern(r"^[ \t]*(?:[.;,!?]|$)")
+_PAREN_CLOSES = LazyPattern(r"^[^.;\n()]{0,30}\)[ \t]*(?:[.;,!?]|$)")
 _PATH_IN_SENTENCE = LazyPattern(
     r"(?:^|\s)`?(?:~|\.{1,2})?/?[\w.-]+/[\w./-]*\w|\b[\w-]+\.(?:md|txt|json|ya?ml|toml|py|js|ts|sh|rs|go)\b"
     r"|(?i:\bin (?:that|the other|another|my|our|a local|a separate) (?:repo|repository|checkout|clone|worktree|branch)\b)"
@@ -172,8 +172,11 @@ _PATH_IN_SENTENCE = LazyPattern(
 def _aside_on_a_place(doc: Doc, start: int, end: int) -> bool:
     """The note at start..end is an aside on a place its sentence names earlier (see above)."""
     text = doc.prose
-    opening = text[max(0, start - 3) : start] if text[start : start + 1] != "(" else text[max(0, start - 3) : start + 1]
-    if not _ASIDE_OPEN.search(opening) or not _ASIDE_CLOSE.match(text[end : end + 40]):
+    if text[start : start + 1] == "(" or text[start - 1 : start] == "(":
+        after = text[end : end + 40]
+        if not (_CLAUSE_ENDS.match(after) if text[end - 1 : end] == ")" else _PAREN_CLOSES.match(after)):
+            return False
+    elif not (text[max(0, start - 2) : start].rstrip(" \t").endswith(",") and _CLAUSE_ENDS.match(text[end : end + 40])):
         return False
     sentence = text[max(text.rfind(stop, 0, start) for stop in (". ", ".\n", "\n\n", "! ", "? ")) + 1 : start]
     return _PATH_IN_SENTENCE.search(sentence) is not None

@@ -227,7 +227,7 @@ def test_places_only_the_author_had_are_still_untracked_paths(repo: Path, body: 
     [
         "Also updated my notes at docs/local/rules.md with the same rules (not committed to repo).",
         "The matching change to the plugin is prepared in that repo, uncommitted.",
-        "Drafted the migration in my checkout (untracked) for the next release.",
+        "Drafted the migration for the next release in my checkout (untracked).",
     ],
 )
 def test_an_aside_that_the_work_is_not_committed_is_an_untracked_note(body: str) -> None:
@@ -241,6 +241,7 @@ def test_an_aside_that_the_work_is_not_committed_is_an_untracked_note(body: str)
         "Show files in sub/dir that are untracked.",
         "The helper writes the list, uncommitted, to the index.",
         "Stash the work (uncommitted changes are lost otherwise).",
+        "The tool stores a lock.toml in each of your (gitignored) cache folders.",  # not the clause's end
     ],
 )
 def test_untracked_states_the_code_handles_are_not_notes(body: str) -> None:
