@@ -76,9 +76,13 @@ def context_for(record: dict, repos_root: Path | None, repos: dict) -> tuple[obj
 
     if git_dir not in repos:
         repos[git_dir] = pygit2.Repository(str(git_dir))
+    # a task file is read as certify and scan read a file: it cannot define its own terms (its lines
+    # are neither the tree's vocabulary nor the change's subject), and it resolves in its own tree only
+    path = record.get("locator", "").rpartition("@")[0] if record.get("kind") == "task-file" else ""
     try:
         return PygitContext(
-            repos[git_dir], record["sha"], origin=("github.com", owner, name)
+            repos[git_dir], record["sha"], origin=("github.com", owner, name),
+            exclude_path=path or None, first_parent=not path,
         ), "tree"
     except Exception:
         return host, "host (sha missing)"

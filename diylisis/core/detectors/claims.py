@@ -26,8 +26,15 @@ def _evidenced(doc: Doc, offset: int) -> bool:
     line = doc.line_of(offset)
     if CI_LINK.search(line) or UNTICKED.match(line):
         return True
+    if doc.position(offset)[0] in doc.status_lines:
+        return False  # a status line in a fence: the fence closing below is no output
+    first = doc.position(offset)[0] + 1
     after = doc.text[offset : offset + 400].split("\n")[1:4]
-    if any(a.lstrip().startswith(("```", "~~~", "> ")) for a in after if a.strip()):
+    if any(
+        a.lstrip().startswith(("```", "~~~", "> ")) and first + index not in doc.status_lines
+        for index, a in enumerate(after)
+        if a.strip()
+    ):
         return True
     return quoted_output_near(doc, offset)
 
@@ -79,7 +86,10 @@ _FRACTION = LazyPattern(
 # One test's number before a pair: "test 800/847" and "test1983/1984" name two tests, not runs passed.
 _TEST_NUMBER_LEAD = LazyPattern(r"(?i)(?<![\w-])test ?$")
 _TEST_NUMBERS = LazyPattern(r"(?i)^test ?(?P<one>\d+)\s*/\s*(?P<two>\d+)$")
-_FRACTION_LEAD = LazyPattern(rf"(?i)(?:{_CHECK}|sweep|suite|run|cases)\s*:?\s*(?:(?!(?:for|of|in|on|with|and|or)\s)[\w-]+\s+)?$")
+# A table's cell border stands where a colon would: "| Parser regression | 12/12 |" is "Parser regression: 12/12".
+_FRACTION_LEAD = LazyPattern(
+    rf"(?i)(?:{_CHECK}|sweep|suite|run|cases)(?:\*\*)?\s*[:|]?\s*(?:(?!(?:for|of|in|on|with|and|or)\s)[\w-]+\s+)?$"
+)
 # Words in the clause that make the result a goal, a condition or a negation, not a claim
 # ("make the tests pass", "until CI is green", "tests that pass by accident", "build no longer passes").
 _NOT_A_CLAIM = LazyPattern(
@@ -391,6 +401,15 @@ def _continues_sentence(doc: Doc, start: int) -> bool:
     return bool(previous) and not previous.endswith((".", "!", "?", ":", ";")) and not previous.startswith("#")
 
 
+# A check word labelling the commands that ran ("Tested: npm run lint; git diff --check", "Verified:
+# `make check`"): the label names the recipe, which the reader reruns; it states no result.
+_RECIPE_LABEL = LazyPattern(
+    r"(?i)(?:tested|verified|validated|checked)[ \t]*:[ \t]*(?:`|\$ |(?:npm|npx|yarn|pnpm|bun|bunx|deno|make|pytest|"
+    r"python3?|uv|poetry|cargo|go|tox|nox|gradle|\./gradlew|mvn|dotnet|ruff|mypy|eslint|tsc|git|just|jest|vitest|"
+    r"rspec|bundle|rake|mix|swift|ctest|prove|hatch|pre-commit|node|flutter|composer|phpunit|\./[\w./-]+)(?=[ \t;,]|$))"
+)
+
+
 def claim_openings(doc: Doc) -> Iterator[Finding]:
     """UC702: a sentence opening with "Verified …", "Tested …", "Measured …" and no evidence."""
     words = doc.lexicon.words("claim_opening")
@@ -405,7 +424,14 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
             continue  # "...and I\ntested that": a wrapped line, not a sentence start
         if titles_a_test_change(doc, start) or _NAMED_TEST.match(doc.claims, start):
             continue
+        if _RECIPE_LABEL.match(doc.claims, start):
+            continue  # "Tested: npm run build": the commands, not a result
         yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
+
+
+# After a check verb, what makes the item a thing added rather than a check run ("[x] Tested paths
+# added to the fixture list", "[x] Verify step added to CI").
+_ADDED_AFTER = LazyPattern(r"(?i)[\w ./`'-]{0,40}?(?<![\w-])(?:added|created|written|removed|updated)(?![\w-])")
 
 
 def checklist_claims(doc: Doc) -> Iterator[Finding]:
@@ -414,11 +440,17 @@ def checklist_claims(doc: Doc) -> Iterator[Finding]:
         return
     check = doc.lexicon.pattern("checklist_check")
     result = doc.lexicon.pattern("checklist_result")
-    if check is None or result is None:
+    verb = doc.lexicon.pattern("checklist_verb")
+    if (check is None or result is None) and verb is None:
         return
     for match in TICKED.finditer(doc.claims):
         body = match.group("body")
-        if check.search(body) and result.search(body) and not _evidenced(doc, match.start("body")):
+        asserted = bool(check is not None and result is not None and check.search(body) and result.search(body))
+        if not asserted and verb is not None:
+            item = body.lstrip("*_ ")
+            opening = verb.match(item)
+            asserted = opening is not None and not _ADDED_AFTER.match(item, opening.end())
+        if asserted and not _evidenced(doc, match.start("body")):
             yield doc.finding(
                 "UC703",
                 Category.UNVERIFIABLE_CLAIM,
@@ -436,8 +468,11 @@ well, with no output or CI link: "All tests pass", "tests 86/86", "139 pass / 0 
 shown", "테스트 통과", "정적 검사 fail 0". Besides these phrases it reads the shape of a
 result claim in English: a check noun (tests, build, lint, type check, compilation, CI,
 regression) and a result word (passed, OK, green, successful, zero errors, ✅) in one clause
-("Parse regression OK", "TypeScript compilation: ✅ Passing"); a count of runs ("12/12
-regression", "sweep 31/39", a lone "39/39"); a check mark before a check noun; a measured
+("Parse regression OK", "TypeScript compilation: ✅ Passing"), also where the author typed such
+lines into a fence of their own (no language named, no look of a tool's output, some line in the
+author's hand: a list item, a status emoji, a Title-Case label); a count of runs ("12/12
+regression", "sweep 31/39", a lone "39/39", a table row "| Parser regression | 12/12 |"); a
+check mark before a check noun; a measured
 ratio in a sentence that places the run on the author's own machine ("On my machine this
 gives a ~20% improvement", "about 3x faster locally"), unless a line of its paragraph names
 the benchmark ("Benchmark (one thread, the kernel tree):"); a ratio compared with no
@@ -472,7 +507,8 @@ _DOC_OPENING = """\
 What it flags: sentences or list items that open with a bare past participle claiming a
 check: "Verified with …", "Tested by …", "Measured on …", "Confirmed …". The subject line
 of a commit whose change adds or removes tests ("Tested the retry timeout") names those
-tests and is not flagged.
+tests and is not flagged, nor is a check label followed by the commands that ran ("Tested:
+npm run lint; git diff --check"): that names the recipe, and states no result.
 
 Why a fresh reader fails: no subject, no output, no recipe to rerun: the claim cannot be
 checked.
@@ -485,8 +521,10 @@ Repair: give the recipe and the output, or drop the claim.
 
 _DOC_CHECKLIST = """\
 What it flags: ticked checklist boxes that assert a test, build or lint passed: "[x] Tests
-pass locally", "[x] `npm run lint` succeeds", "[x] Manual testing". Unticked boxes and
-ticked boxes the diff itself shows ("[x] Unit tests added") are not flagged.
+pass locally", "[x] `npm run lint` succeeds", "[x] Manual testing", and ticked items that
+open with a check verb ("[x] Verify the links resolve", "[x] Confirm the page renders"). Unticked
+boxes and ticked boxes the diff itself shows ("[x] Unit tests added", "[x] Verify step added
+to CI") are not flagged.
 
 Why a fresh reader fails: a tick records the author's belief, not a run anyone can see.
 
@@ -526,7 +564,7 @@ RULES = (
         summary="Ticked checklist boxes asserting a check passed ('[x] Tests pass').",
         doc=_DOC_CHECKLIST,
         detect=checklist_claims,
-        lexicon_keys=("checklist_check", "checklist_result"),
-        requires=("checklist_check",),
+        lexicon_keys=("checklist_check", "checklist_result", "checklist_verb"),
+        requires=("checklist_check", "checklist_verb"),
     ),
 )

@@ -32,12 +32,32 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         and not UNTICKED.match(doc.line_of(m.start()))  # a box to tick later is a to-do, not an account
         and not (_PULL_REQUEST_SUBJECT.search(doc.text.split("\n", 1)[0]) and not _PRIVATE_REVIEWER.search(m.group()))
         and not _not_an_account(doc, m.start(), m.end(), plain=not _PRIVATE_REVIEWER.search(m.group()))
-        and not _open_review(doc, m),
+        and not _open_review(doc, m)
+        and not _describes_behaviour(doc, m),
     )
     if "/" in doc.claims:
         for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
             yield doc.finding("NP601", Category.PROCESS_NARRATION, match.start("run"), match.end("run"), _WHY_REVIEW,
                               _FIX_REVIEW)
+
+
+# An agent that "reviews" or "audits" an object in the present tense is what a workflow or a feature
+# does ("the action runs and Claude reviews the diff for bugs"), not an account of a review that ran;
+# "reviews" as a noun is followed by what the reviews did, by a preposition, or by nothing.
+_PRESENT_VERB = LazyPattern(r"(?i)(?:^|\s)(?:reviews|audits)$")
+_NOUN_AFTER = LazyPattern(
+    r"(?i)(?:found|flagged|caught|spotted|suggested|noted|pointed|surfaced|raised|identified|showed|turned|"
+    r"agreed|converged|were|are|have|had|said|and|or|of|on|in|from|for|by|with|to|at|as|so|but)(?![\w-])"
+)
+
+
+def _describes_behaviour(doc: Doc, match: re.Match[str]) -> bool:
+    """The match ends in a present-tense verb whose object follows (see _PRESENT_VERB)."""
+    if not _PRESENT_VERB.search(match.group()):
+        return False
+    after = doc.prose[match.end() : match.end() + 40]
+    word = re.match(r"[ \t]+([a-z][\w-]*)", after)
+    return word is not None and _NOUN_AFTER.match(word.group(1)) is None
 
 
 def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:
@@ -75,7 +95,7 @@ _PULL_REQUEST_SUBJECT = LazyPattern(r"\(#\d+\)\s*$")
 _PRIVATE_REVIEWER = LazyPattern(
     r"(?i)(?<!\w)(?:codex|claude|gemini|copilot|cursor|gpt[\w.-]*|opus|sonnet|chatgpt|grok|deepseek|agents?|"
     r"sub-?agents?|llm|ai|model|internal|private|offline|off-list|adversarial|independent|red-team|cross(?:-\w+)?|"
-    r"ensemble|multi-agent|sandbox|session)(?!\w)|/"
+    r"ensemble|multi-agent|sandbox|session|self)(?!\w)|/"
 )
 # A run on a shared environment is evidenced by a link to it on the same line ("Tested on staging:
 # https://ci.example.org/runs/42")

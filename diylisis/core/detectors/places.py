@@ -59,7 +59,31 @@ _INCLUDE_OR_PROTOCOL = LazyPattern(r"\.(?:h|hh|hpp|hxx)$|^[A-Z][A-Z0-9]*/\d")
 # A file in a forge's configuration folder (".github/ISSUE_TEMPLATE/config.yml") is named by the
 # forge's documented convention, a place every reader can look up, never one only the author had.
 _FORGE_CONVENTION = LazyPattern(r"^\.(?:github|gitlab|gitea|forgejo)/")
-_BUILD_OUTPUT = LazyPattern(r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$")
+_BUILD_OUTPUT = LazyPattern(
+    r"\.(?:o|a|so|lo|obj|dll|dylib|exe|pyc|class)$"
+    # what a build or an install writes, never tracked: the reader makes it ("node dist/index.js")
+    r"|^(?:\./)?(?:dist|node_modules|__pycache__|\.venv|\.tox|\.next|\.nuxt|target/(?:debug|release))/"
+)
+# Slash-joined alternatives, not a place: literal values ("true/false/.inf") and a name with its
+# member ("array/array.from"); _alternatives() below.
+_VALUE_WORDS = frozenset(
+    "true false null nil none bool boolean int integer float double str string array object number nan inf "
+    "yes no on off list dict map set".split()
+)
+# A file the line says to create ("- Create: `lib/server/index.js`", "New file: src/x.ts"): a plan names
+# what it will add; the reader's checkout is not meant to have it yet.
+_TO_CREATE = LazyPattern(r"(?i)(?:^|[-*+]\s+|\*\*)(?:create|add|new(?: file)?|scaffold)(?:\*\*)?:?\s*(?:\*\*)?`?$")
+
+
+def _alternatives(path: str) -> bool:
+    """The slash-joined words are alternatives (see _VALUE_WORDS above)."""
+    *folders, last = path.split("/")
+    if not folders or not all(folder.isalpha() and folder.islower() for folder in folders):
+        return False
+    if last.startswith(".") and last[1:].isalpha():
+        return all(folder in _VALUE_WORDS for folder in folders)
+    member, _, rest = last.partition(".")
+    return bool(rest) and rest.isalpha() and member in folders
 _FILE_LIKE = LazyPattern(r"^[^.].*\.[A-Za-z]{1,6}$")
 # The note must follow the path it qualifies: "notes.md (untracked)", "docs/x is untracked".
 _PATH_BEFORE = LazyPattern(
@@ -127,8 +151,35 @@ def untracked_notes(doc: Doc) -> Iterator[Finding]:
         "points at a file the author never committed; the reader does not have it",
         "commit the file and cite its path, or put its content in the record",
         keep=lambda m: doc.text[m.start() - 1 : m.start()] != "/"  # "tracked/untracked" is a pair of states
-        and _PATH_BEFORE.search(doc.text[max(0, m.start() - 60) : m.start()].split("\n")[-1]) is not None,
+        and (
+            _PATH_BEFORE.search(doc.text[max(0, m.start() - 60) : m.start()].split("\n")[-1]) is not None
+            or _aside_on_a_place(doc, m.start(), m.end())
+        ),
     )
+
+
+# A note set off as an aside at the end of its clause ("(not committed to repo).", ", uncommitted.")
+# qualifies what the sentence named before it: a path, or a place only the author has ("in that
+# repo", "in my checkout").
+_CLAUSE_ENDS = LazyPattern(r"^[ \t]*(?:[.;,!?]|$)")
+_PAREN_CLOSES = LazyPattern(r"^[^.;\n()]{0,30}\)[ \t]*(?:[.;,!?]|$)")
+_PATH_IN_SENTENCE = LazyPattern(
+    r"(?:^|\s)`?(?:~|\.{1,2})?/?[\w.-]+/[\w./-]*\w|\b[\w-]+\.(?:md|txt|json|ya?ml|toml|py|js|ts|sh|rs|go)\b"
+    r"|(?i:\bin (?:that|the other|another|my|our|a local|a separate) (?:repo|repository|checkout|clone|worktree|branch)\b)"
+)
+
+
+def _aside_on_a_place(doc: Doc, start: int, end: int) -> bool:
+    """The note at start..end is an aside on a place its sentence names earlier (see above)."""
+    text = doc.prose
+    if text[start : start + 1] == "(" or text[start - 1 : start] == "(":
+        after = text[end : end + 40]
+        if not (_CLAUSE_ENDS.match(after) if text[end - 1 : end] == ")" else _PAREN_CLOSES.match(after)):
+            return False
+    elif not (text[max(0, start - 2) : start].rstrip(" \t").endswith(",") and _CLAUSE_ENDS.match(text[end : end + 40])):
+        return False
+    sentence = text[max(text.rfind(stop, 0, start) for stop in (". ", ".\n", "\n\n", "! ", "? ")) + 1 : start]
+    return _PATH_IN_SENTENCE.search(sentence) is not None
 
 
 def temp_paths(doc: Doc) -> Iterator[Finding]:
@@ -188,6 +239,8 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
         if _names_repository(doc, bare):
             continue  # "copy from pallets/.github": a repository of the origin's owner, not a path
         if _PATH_NOT_A_FILE.search(bare) or not re.search(r"[A-Za-z]", bare) or _BUILD_OUTPUT.search(bare):
+            continue
+        if _alternatives(bare) or _TO_CREATE.search(doc.claims[doc.text.rfind("\n", 0, match.start()) + 1 : match.start()]):
             continue
         if not re.search(r"\.[A-Za-z]\w{0,6}$", bare):
             continue  # "read/write/scan" and "a/b/" are lists far more often than places
@@ -301,7 +354,9 @@ Repair: say what the session established instead of its id.
 
 _DOC_UNTRACKED = """\
 What it flags: a path the record itself calls untracked or uncommitted ("notes/plan.md
-(currently untracked)", "(현재 untracked)").
+(currently untracked)", "(현재 untracked)"), also in an aside closing the sentence that names
+the path or a place only the author has ("updated docs/local.md the same way (not committed
+to repo).", "the plugin change is prepared in that repo, uncommitted.").
 
 Why a fresh reader fails: the file is not in the repository, so the reader does not have it.
 
@@ -342,7 +397,9 @@ _DOC_REL = """\
 What it flags: repository-relative paths with a file extension (line anchors like path:12
 accepted) that are not tracked at the certified
 revision or its parent. A path may be given relative to any directory. Runs only with a
-repository.
+repository. What a build or an install writes ("dist/cli.js", "node_modules/.bin"),
+slash-joined alternatives ("true/false/.inf", "array/array.from") and a file a plan's line
+says to create ("- Create: `lib/server/index.js`") are not flagged.
 
 Why a fresh reader fails: the reader's checkout does not have the file. When the file's
 folder is tracked the finding is a warning (generated files such as po/git.pot, renames and

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from msgspec import Struct, field
 
+from diylisis.core.cjk import CJK_LETTERS
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
@@ -77,6 +78,9 @@ class Doc(Struct, frozen=True, kw_only=True):
     # 1-based lines that quote output rather than give a command: a fenced block's lines but its
     # commands (a prompt, `cd`, any line of a shell fence), and the rows of a Markdown table
     output_lines: frozenset[int] = frozenset()
+    # 1-based lines of fenced blocks that hold only the author's own status lines ("Build: ✅ passing",
+    # "- Type errors: 0"), their fence lines included: masked from prose, read by the claim rules, no evidence
+    status_lines: frozenset[int] = frozenset()
     memo: dict[str, object] = field(default_factory=dict)  # views derived once per record; filled in place
 
     def folded(self) -> str:
@@ -169,14 +173,20 @@ def prepare(
     indented = False
     indented_lines: set[int] = set()
     output_lines: set[int] = set()
+    status_lines: set[int] = set()
+    status_spans: list[tuple[int, int]] = []  # masked from prose only
     trailer_from = _trailer_block(lines)
     attributions = _attribution_lines(lines, trailer_from) if trailer_from < len(lines) else frozenset()
     transcript = _transcript_lines(lines) if _may_hold_transcript(text) else frozenset()
     tables = _table_lines(lines) if "\n|" in text else frozenset()
     if markdown:
-        hidden, quoted, indented_lines, output_lines = _markdown_blocks(text, lines)
-        for number in sorted(hidden | quoted | attributions):
+        hidden, quoted, indented_lines, output_lines, status = _markdown_blocks(text, lines)
+        for number in sorted(hidden | quoted | attributions | status):
             span = (starts[number], starts[number] + len(lines[number]))
+            if number in status:
+                status_spans.append(span)
+                status_lines.add(number + 1)
+                continue
             prose_spans.append(span)
             if number in quoted:
                 locator_spans.append(span)
@@ -206,7 +216,12 @@ def prepare(
         opened = FENCE.match(line)
         if opened:
             fence_end = _fence_end(lines, number, opened.group(1))
-            prose_spans.append((start, starts[fence_end - 1] + len(lines[fence_end - 1])))
+            fenced = (start, starts[fence_end - 1] + len(lines[fence_end - 1]))
+            if _status_fence(lines, number, fence_end, opened.group(1), line[opened.end() :]):
+                status_spans.append(fenced)
+                status_lines.update(range(number + 1, fence_end + 1))
+                continue
+            prose_spans.append(fenced)
             output_lines.update(_fence_output(lines, number, fence_end, opened.group(1), line[opened.end() :]))
             continue
         if line.startswith("|") and number in tables:
@@ -236,9 +251,11 @@ def prepare(
     # A literal a view holds is in the text too: most records need none of the inline patterns.
     if not linked and not any(literal in text for literal in _INLINE_LITERALS):
         prose = claims = masked
+        if status_spans:
+            prose = _masked(text, prose_spans + status_spans)
     else:
         # both views mask the same blocks and the same URLs, comments and quotes; claims keep
-        # inline code ("`npm test` passed" is a claim)
+        # inline code ("`npm test` passed" is a claim) and the author's status lines in a fence
         shared = [
             match.span()
             for pattern in (URL, HTML_COMMENT, QUOTED_MENTION)
@@ -247,7 +264,7 @@ def prepare(
         ]
         code = [match.span() for match in CODE_SPAN.finditer(masked)] if "`" in masked else []
         claims = _masked(text, prose_spans + shared + linked) if shared or linked else masked
-        prose = _masked(text, prose_spans + code + shared + linked) if code else claims
+        prose = _masked(text, prose_spans + status_spans + code + shared + linked) if code or status_spans else claims
     locators = _masked(text, locator_spans)
     doc = Doc(
         text=text,
@@ -261,6 +278,7 @@ def prepare(
         line_starts=tuple(starts),
         indented_lines=frozenset(indented_lines),
         output_lines=frozenset(output_lines),
+        status_lines=frozenset(status_lines),
     )
     if folded is not None:
         doc.memo[_FOLDED] = folded
@@ -322,12 +340,17 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
             else not LIST_ITEM.match(paragraph[0])
             and (opener or previous_quoted or previous[-1].rstrip().endswith(":")
                  or margin_prose and not _is_heading(previous))
-        ) or previous_quoted and len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
+        ) or previous_quoted and (
+            len(paragraph) > 1 and all(line.startswith(("  ", "\t")) for line in paragraph[1:])
+            or all(_SUMMARY_ROW.search(line) for line in paragraph)  # the run's summary row under it
+        )
         if quoted:
             out.update(range(start, end))
         elif not flag and previous:  # the subject paragraph is never quoted
             if introduces:
-                out.update(_introduced_lines(lines, start, end))
+                introduced = _introduced_lines(lines, start, end)
+                out.update(introduced)
+                quoted = bool(introduced)  # the paragraph ends in the output it introduces
             if _is_comparison(paragraph) or previous[-1].rstrip().endswith(":") and _is_margin_table(paragraph):
                 out.update(range(start, end))
         previous, previous_quoted = paragraph, quoted
@@ -337,6 +360,9 @@ def _transcript_lines(lines: list[str]) -> frozenset[int]:
 # "Before: 735 passed, 115 skipped" and "runtests after: ..." lines: a comparison quoting output.
 _COMPARISON_LINE = LazyPattern(r"(?i)^[\w .-]{0,30}?(?<![\w-])(before|after)(?![\w-])[\w .()-]{0,20}:\s+\S")
 _COLUMNS = LazyPattern(r"\S {3,}\S")
+# A row of a tool's summary: three or more fields set apart by runs of two spaces or more
+# ("✓ 53 passed  ⚠ 4 warnings  ✖ 0 failed").
+_SUMMARY_ROW = LazyPattern(r"\S {2,}\S.*\S {2,}\S")
 
 
 def _is_comparison(paragraph: list[str]) -> bool:
@@ -344,7 +370,17 @@ def _is_comparison(paragraph: list[str]) -> bool:
     if len(paragraph) < 2 or not _COMPARISON_LINE.match(paragraph[0]):
         return False  # most paragraphs: prose from the first line on
     labels = [_COMPARISON_LINE.match(line) for line in paragraph]
-    return all(labels) and {m.group(1).lower() for m in labels if m} == {"before", "after"}
+    if not all(labels) or {m.group(1).lower() for m in labels if m} != {"before", "after"}:
+        return False
+    # the state after the change told in the author's words ("After: every page loads without
+    # errors") is prose: quoted output holds figures, code, a quoted message or symbols
+    return all(
+        _OUTPUT_VALUE.search(line[m.end() - 1 :]) for line, m in zip(paragraph, labels, strict=True)
+        if m and m.group(1).lower() == "after"
+    )
+
+
+_OUTPUT_VALUE = LazyPattern(r"[\d`\"'=<>→/|{}\[\]]")
 
 
 def _is_margin_table(paragraph: list[str]) -> bool:
@@ -412,32 +448,95 @@ def _table_lines(lines: list[str]) -> frozenset[int]:
     return frozenset(out)
 
 
-def _markdown_blocks(text: str, lines: list[str]) -> tuple[set[int], set[int], set[int], set[int]]:
+def _markdown_blocks(text: str, lines: list[str]) -> tuple[set[int], set[int], set[int], set[int], set[int]]:
     """(0-based lines of code blocks and comments, 0-based lines of block quotes, 1-based lines of
-    indented code, 1-based output lines) of a Markdown text, as markdown-it-py parses it: a list
-    item's indented paragraph stays prose, a fence inside a list is still a fence, a quote's lazy
-    line is still quoted."""
+    indented code, 1-based output lines, 0-based lines of status fences) of a Markdown text, as
+    markdown-it-py parses it: a list item's indented paragraph stays prose, a fence inside a list is
+    still a fence, a quote's lazy line is still quoted, and a quote that opens as a callout (a GitHub
+    alert "> [!NOTE]", a bold label "> **Archived:**") is the author's own note, so prose."""
     hidden: set[int] = set()
     quoted: set[int] = set()
     code: set[int] = set()
     output: set[int] = set()
+    status: set[int] = set()
+    depth = 0  # of the block quotes open: a callout's nested quote is quoted
     for token in _markdown_parser().parse(text):
+        if token.type == "blockquote_close":
+            depth -= 1
         if token.map is None:
             continue
         start, end = token.map
         if token.type == "fence":
+            if _status_fence(lines, start, end, token.markup, token.info):
+                status.update(range(start, end))
+                continue
             hidden.update(range(start, end))
             output.update(_fence_output(lines, start, end, token.markup, token.info))
         elif token.type == "code_block":
             hidden.update(range(start, end))
             code.update(range(start + 1, end + 1))
         elif token.type == "blockquote_open":
+            depth += 1
+            if depth == 1 and _CALLOUT.match(lines[start]):
+                continue
             quoted.update(range(start, end))
         elif token.type == "html_block" and token.content.lstrip().startswith("<!--"):
             hidden.update(range(start, end))
         elif token.type == "table_open":
             output.update(range(start + 1, end + 1))
-    return hidden, quoted, code, output
+    return hidden, quoted, code, output, status
+
+
+# A block quote that opens as the author's callout: a GitHub alert or a bold label ending in a colon.
+_CALLOUT = LazyPattern(
+    r"^ {0,3}>\s*(?:\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]|\*\*[^*\n]{1,60}?:\*\*|\*\*[^*\n]{1,60}?\*\*:)"
+)
+
+# A fence holds the author's own status lines, not output pasted from a tool, when it names no
+# language (or plain text), is short, every line is a status line (a label and a short value, a list
+# item, a line opening with a status mark, a short phrase), no line has the look of output (a prompt,
+# a path, a timing, a frame, a rule of === or ---, indentation that aligns columns), and some line
+# shows an author's hand: a list marker, a status emoji, a Title-Case label, or letters of a script
+# tools do not print in (CJK).
+_STATUS_INFO = frozenset({"", "text", "txt", "plain", "plaintext", "md", "markdown"})
+_STATUS_MAX_LINES = 12
+_STATUS_LINE = LazyPattern(
+    r"^(?:(?:[-*+•]|\d+[.)])\s+\S.{0,80}"  # a list item
+    r"|[✅✔✓☑❌✗✘⚠🟢🟡🔴⏳]\uFE0F?\s*\S.{0,80}"  # a status mark and its words
+    r"|[^\W\d_][\w ()/&+.-]{0,40}:\s+\S.{0,60}"  # "Label: value"
+    r"|[^\W\d_][\w-]*(?: [\w-]+){0,3})$"  # a short phrase: "Build successful"
+)
+_OUTPUT_LOOK = LazyPattern(
+    r"^\s*(?:[$%>#] |>>>|at |File \"|Traceback|={3,}|-{3,}|\*{3,})"  # prompts, frames, rules
+    r"|(?:^|\s)(?:\.{0,2}/|~/|[A-Za-z]:\\)[\w.-]+/"  # a path
+    r"|\b\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|min)\b"  # a timing
+    r"|\b\w+\.\w+:\d+|\b0x[0-9a-f]+|\d{2}:\d{2}:\d{2}"  # file:line, address, clock time
+    r"|\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\]|\b(?:PASS|FAIL|ERROR|OK)\s+\S+[/.]\S"  # log levels, runner lines
+)
+_AUTHOR_HAND = LazyPattern(
+    rf"^(?:[-*+•]|\d+[.)])\s|[✅❌⚠🟢🟡🔴]|^(?:[A-Z][\w-]*)(?: [\w()-]+){{0,3}}:\s|[{CJK_LETTERS}]"
+)
+
+
+def _status_fence(lines: list[str], opening: int, end: int, marker: str, info: str) -> bool:
+    """The fenced block from line `opening` to end (exclusive) holds only the author's own status
+    lines (see _STATUS_LINE above): "Build: ✅ passing" typed into a fence is a claim like any other."""
+    words = info.split()
+    if (words[0].lower() if words else "") not in _STATUS_INFO:
+        return False
+    last = end - 1 if end - 1 > opening and _closes(lines[end - 1], marker) else end
+    content = [line for line in lines[opening + 1 : last] if line.strip()]
+    if not content or len(content) > _STATUS_MAX_LINES:
+        return False
+    hand = False
+    for line in content:
+        if line.startswith((" ", "\t")) and not LIST_ITEM.match(line):
+            return False  # aligned columns, a tree, a nested transcript
+        stripped = line.strip()
+        if _STATUS_LINE.match(stripped) is None or _OUTPUT_LOOK.search(line) or "  " in stripped:
+            return False
+        hand = hand or _AUTHOR_HAND.search(stripped) is not None
+    return hand
 
 
 @functools.cache
@@ -613,7 +712,7 @@ def quoted_output_near(doc: Doc, offset: int) -> bool:
     claim_line = line - 1
 
     def quoted(number: int) -> bool:
-        return (
+        return number + 1 not in doc.status_lines and (
             number + 1 in doc.indented_lines
             or number + 1 in doc.output_lines
             or lines[number].lstrip().startswith(("```", "~~~", ">"))
