@@ -1,0 +1,84 @@
+"""Chinese, Japanese and Korean residue found by its shape: measured results with no recipe, hearsay and
+quoted requests, checks with a bare verdict, and agent logs on the forge; with near misses that are not residue."""
+
+from __future__ import annotations
+
+import pytest
+
+from diylisis.core.detectors import DetectSettings, detect_text, is_blocking
+from diylisis.edges.gitio.context import HostContext
+
+HOST = HostContext("github.com", "acme", "widgets")
+
+
+def blocking(text: str) -> list[tuple[str, str]]:
+    found, _ = detect_text(text, HOST, DetectSettings())
+    return [(f.rule_id, f.token) for f in found if is_blocking(f)]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "token"),
+    [
+        # a measured strength or speed, hedged or not, with no recipe to repeat it
+        ("評価関数を調整\n\n枝刈りを外すとR8くらい弱くなる。", "UC701", "R8くらい弱くなる"),
+        ("評価関数を調整\n\n定跡を変えたら +R15程度、上がりました。", "UC701", "+R15程度、上がりました"),
+        ("評価関数を調整\n\nこの分岐のせいでElo 12ほど損をしている模様。", "UC701", "Elo 12ほど損をしている模様"),
+        ("キャッシュを追加\n\n起動が4%ほど速くなった。", "UC701", "4%ほど速くなった"),
+        ("キャッシュを追加\n\n読み込みは2倍速くなりました。", "UC701", "2倍速くなりました"),
+        ("キャッシュを追加\n\n10ms前後短縮した。", "UC701", "10ms前後短縮した"),
+        ("探索を整理\n\n古い表を消しても棋力はほとんど変わらなかった。", "UC701", "棋力はほとんど変わらなかった"),
+        ("探索を整理\n\n速度が少し向上しました。", "UC701", "速度が少し向上しました"),
+        ("探索を整理\n\n勝率は明らかに下がった。", "UC701", "勝率は明らかに下がった"),
+        # a check and its verdict, no output
+        ("設定を修正\n\nlint OK、型チェックも問題なし。", "UC701", "lint OK"),
+        ("設定を修正\n\nlint OK、型チェックも問題なし。", "UC701", "型チェックも問題なし"),
+        ("設定を修正\n\n`make check` が通ることを確認しました。", "UC701", "`make check` が通ることを確認しました"),
+        ("設定を修正\n\nビルドが全て成功することを確認済み。", "UC701", "ビルドが全て成功することを確認済み"),
+        # what someone said or asked off the record
+        ("表示を修正\n\nお客様から「一覧を日付順にしてほしい」と頼まれたので並べ替えた。", "NP602",
+         "お客様から「一覧を日付順にしてほしい」と頼まれ"),
+        ("表示を修正\n\nこのボタンは前からあれこれ言われていた。", "NP602", "あれこれ言われていた"),
+        ("表示を修正\n\n余白が狭すぎるとの指摘をもらった。", "NP602", "との指摘をもらった"),
+        ("修复导出\n\n用户要求：“导出时保留空行”。", "NP602", "用户要求："),
+        ("修复导出\n\n用户反馈“分页太慢”，改为游标。", "NP602", "用户反馈"),
+        ("修复导出\n\n用戶提出「保留舊欄位」。", "NP602", "用戶提出"),
+        # a coding agent's log of its run, linked from a trailer
+        (
+            "ファイル移動を修正\n\nAgent-Logs-Url: https://github.com/acme/widgets/sessions/"
+            "1f2e3d4c-aaaa-bbbb-cccc-0123456789ab\n\nCo-authored-by: Someone <someone@example.org>",
+            "EP501",
+            "github.com/acme/widgets/sessions/1f2e3d4c-aaaa-bbbb-cccc-0123456789ab",
+        ),
+    ],
+)
+def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> None:
+    assert (rule, token) in blocking(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # guesses, conditions, allowances and settings are no measured result
+        "評価関数を調整\n\nこれでR3ぐらい上がるかもしれない。",
+        "評価関数を調整\n\nR2か3は失うと思う。",
+        "評価関数を調整\n\n2%以内の低下なら採用する。",
+        "評価関数を調整\n\n1%程度の速度低下は許容する。",
+        "キャッシュを追加\n\nタイムアウトを30秒に短縮。",
+        "キャッシュを追加\n\n性能を向上させるため、結果を保持する。",
+        "キャッシュを追加\n\n5%ほど速くなるはず。",
+        # a check still to pass, or a step of a plan
+        "設定を修正\n\nテストOKになるまで再実行する。",
+        "設定を修正\n\n- 既存のテストがすべてパスすることを確認",
+        # what a product's user does, and a user's request the program serves
+        "保存を修正\n\nユーザーが「保存」ボタンを押すと書き込む。",
+        "保存を修正\n\nユーザーに「上書きしますか」と確認する。",
+        "修复导出\n\n用户点击“导出”后生成文件。",
+        "修复导出\n\n满足用户要求的导出格式。",
+        "修复导出\n\n按用户要求的顺序排序。",
+        # an agent log path that is a file of the repository, and a repository named sessions
+        "Update notes\n\nSee https://github.com/acme/widgets/blob/main/sessions/1f2e3d4c.md",
+        "Update notes\n\nSee https://github.com/acme/sessions/pull/12",
+    ],
+)
+def test_near_misses_do_not_block(text: str) -> None:
+    assert blocking(text) == []
