@@ -1,5 +1,6 @@
-"""Chinese, Japanese and Korean residue found by its shape: measured results with no recipe, hearsay and
-quoted requests, checks with a bare verdict, and agent logs on the forge; with near misses that are not residue."""
+"""Chinese, Japanese and Korean residue found by its shape: measured results with no recipe, checks with a
+bare verdict, private reviews, hearsay and quoted requests, and agent logs on the forge; with near misses
+that are not residue."""
 
 from __future__ import annotations
 
@@ -34,6 +35,20 @@ def blocking(text: str) -> list[tuple[str, str]]:
         ("設定を修正\n\nlint OK、型チェックも問題なし。", "UC701", "型チェックも問題なし"),
         ("設定を修正\n\n`make check` が通ることを確認しました。", "UC701", "`make check` が通ることを確認しました"),
         ("設定を修正\n\nビルドが全て成功することを確認済み。", "UC701", "ビルドが全て成功することを確認済み"),
+        ("設定を修正\n\n変更後も期待通りに動作することを確認できました。", "UC701",
+         "期待通りに動作することを確認できました"),
+        ("設定を修正\n\nWindows でも問題なく動きました。", "UC701", "問題なく動きました"),
+        ("設定を修正\n\n型チェック結果：OK", "UC701", "型チェック結果：OK"),
+        ("修复配置\n\n改完后全流程跑通了。", "UC701", "全流程跑通了"),
+        ("修复配置\n\n编译没问题，可以合并。", "UC701", "编译没问题"),
+        ("修复配置\n\n签名校验通过。", "UC701", "签名校验通过"),
+        ("설정 수정\n\nlint: 통과함", "UC701", "lint: 통과함"),
+        # a private review or analysis narrated
+        ("設定を修正\n\nGemini にチェックさせたところ、境界の漏れが見つかった。", "NP601", "Gemini にチェックさせ"),
+        ("設定を修正\n\nCursor の指摘で未使用の引数を消した。", "NP601", "Cursor の指摘"),
+        ("設定を修正\n\nセルフレビューの結果、名前を揃えた。", "NP601", "セルフレビューの結果"),
+        ("修复配置\n\n请 Cursor 复核了一遍。", "NP601", "请 Cursor 复核"),
+        ("설정 수정\n\n세션 회고에서 나온 누락을 채운다.", "NP601", "세션 회고에서"),
         # what someone said or asked off the record
         ("表示を修正\n\nお客様から「一覧を日付順にしてほしい」と頼まれたので並べ替えた。", "NP602",
          "お客様から「一覧を日付順にしてほしい」と頼まれ"),
@@ -69,6 +84,14 @@ def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> Non
         # a check still to pass, or a step of a plan
         "設定を修正\n\nテストOKになるまで再実行する。",
         "設定を修正\n\n- 既存のテストがすべてパスすることを確認",
+        "設定を修正\n\n- 正常に動作することを確認する",
+        "設定を修正\n\n正常に動作している場合は何もしない。",
+        "修复配置\n\n确保本地跑通再提交。",
+        "修复配置\n\n检查编译是否没问题。",
+        "修复登录\n\n签名校验通过后写入会话。",
+        "설정 수정\n\nlint 통과하도록 규칙을 바꿨다.",
+        "ログインを修正\n\nセッション分析画面の表示を直す。",
+        "로그인 수정\n\n세션 분석 대시보드에 필터를 추가한다.",
         # what a product's user does, and a user's request the program serves
         "保存を修正\n\nユーザーが「保存」ボタンを押すと書き込む。",
         "保存を修正\n\nユーザーに「上書きしますか」と確認する。",
