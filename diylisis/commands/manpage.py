@@ -45,7 +45,7 @@ def manpage() -> str:
     """The whole page, roff text."""
     from diylisis.cli import COMMANDS, group
 
-    root = click.Context(group, info_name="git distill")
+    root = click.Context(group, info_name="git distill", **group.context_settings)
     lines = [
         '.TH GIT\\-DISTILL 1 "" "diylisis" "git distill manual"',
         ".SH NAME",
