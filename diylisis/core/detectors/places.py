@@ -315,9 +315,8 @@ def _inside_url(doc: Doc, offset: int) -> bool:
 
 _DOC_SESSION_URL = """\
 What it flags: links to agent and chat sessions: claude.ai/code/session_…, ampcode.com/threads/…,
-app.devin.ai/sessions/…, chatgpt.com/c/…, a coding agent's log on the forge
-(github.com/<owner>/<repo>/sessions/…), in prose, code or trailers (an Amp-Thread-ID or
-Agent-Logs-Url trailer is such a link).
+app.devin.ai/sessions/…, chatgpt.com/c/…, in prose, code or trailers (an Amp-Thread-ID trailer
+is such a link).
 
 Why a fresh reader fails: the session is private to the author's account and often expires.
 

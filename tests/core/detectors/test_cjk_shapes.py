@@ -78,13 +78,6 @@ def blocking(text: str) -> list[tuple[str, str]]:
         ("표시 수정\n\n사용자와 협의한 순서로 정렬한다.", "NP602", "사용자와 협의한"),
         ("修复导出\n\n用户反馈“分页太慢”，改为游标。", "NP602", "用户反馈"),
         ("修复导出\n\n用戶提出「保留舊欄位」。", "NP602", "用戶提出"),
-        # a coding agent's log of its run, linked from a trailer
-        (
-            "ファイル移動を修正\n\nAgent-Logs-Url: https://github.com/acme/widgets/sessions/"
-            "1f2e3d4c-aaaa-bbbb-cccc-0123456789ab\n\nCo-authored-by: Someone <someone@example.org>",
-            "EP501",
-            "github.com/acme/widgets/sessions/1f2e3d4c-aaaa-bbbb-cccc-0123456789ab",
-        ),
     ],
 )
 def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> None:
@@ -127,7 +120,10 @@ def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> Non
         "修复导出\n\n按照用户要求的格式输出。",
         "修复删除\n\n弹窗与用户确认后再删除。",
         "修复配置\n\n如果校验：失败则返回。",
+        # a coding agent's log on the forge stays readable beside the repository (bench/corpus/README.md),
         # an agent log path that is a file of the repository, and a repository named sessions
+        "ファイル移動を修正\n\nAgent-Logs-Url: https://github.com/acme/widgets/sessions/"
+        "1f2e3d4c-aaaa-bbbb-cccc-0123456789ab\n\nCo-authored-by: Someone <someone@example.org>",
         "Update notes\n\nSee https://github.com/acme/widgets/blob/main/sessions/1f2e3d4c.md",
         "Update notes\n\nSee https://github.com/acme/sessions/pull/12",
     ],
