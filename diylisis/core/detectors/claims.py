@@ -58,7 +58,8 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
 # and build tests passed"), a count of runs that all passed ("12/12 regression", "39/39"), a
 # ticked mark before a check noun.
 _CHECK = (
-    r"(?:tests?|test suite|test run|specs?|checks|(?:type|security|lint|static|style|format|ci|health|sanity|smoke|quality) check"
+    r"(?:tests?|test suite|test run|specs?|checks|(?:type|security|lint|static|style|format|ci|health|sanity|"
+    r"smoke|quality) check"
     r"|builds?|lint(?:ing|er)?|type[- ]?check(?:s|ing)?|typecheck(?:s|ing)?"
     r"|compil(?:ation|es|ed)|ci|regressions?|smoke|e2e|pipeline|validation|tsc|clippy|eslint|mypy|ruff|pytest"
     r"|jest|vitest|rspec|phpunit)"
@@ -100,7 +101,8 @@ _NOT_A_CLAIM = LazyPattern(
 # After a pass verb, what shows a result (end of clause, "now", "on Linux") rather than an object
 # ("the build passes -O2 to the linker", "passes the flag through").
 _PASS_ENDS = LazyPattern(
-    r"(?i)^(?:\s*(?:$|[.,;:!)(]|[—–] |-- )|\s(?:now|again|locally|cleanly|successfully|fine|on|with|under|after|for|across|against|"
+    r"(?i)^(?:\s*(?:$|[.,;:!)(]|[—–] |-- )|\s(?:now|again|locally|cleanly|successfully|fine|on|with|under|"
+    r"after|for|across|against|"
     r"and|but|all|everywhere|here|too|as well)(?![\w-])|\s\d)"
 )
 _NARRATIVE_AFTER = LazyPattern(r"(?i)^[^.;\n]{0,12}?,\s*(?:but|which|yet|although|though|even|only)(?![\w-])")
@@ -125,14 +127,16 @@ _PAREN_CHECK = LazyPattern(
     r"end-to-end|e2e|in production|in prod|on staging|on device|on hardware|again|too|as well|myself)){1,2})\)"
 )
 # A subjectless report of a command run, with nothing of its output: "Ran `make check` for the CLI."
-_RAN_COMMAND = LazyPattern(r"(?m)(?:^[ \t]*+(?:[-*+•][ \t]+)?|(?<=[.!?;])[ \t]++)(?P<ran>(?:Ran|Re-?ran|Reran) `[^`\n]+`)")
+_RAN_COMMAND = LazyPattern(r"(?m)(?:^[ \t]*+(?:[-*+•][ \t]+)?|(?<=[.!?;])[ \t]++)(?P<ran>(?:Ran|Re-?ran|"
+                           r"Reran) `[^`\n]+`)")
 # A goal, a condition or a negation in the phrase: "not yet verified", "to be confirmed".
 _HEDGE = LazyPattern(
     r"(?i)(?<![\w-])(?:not|never|needs?|should|must|will|would|to|yet|only|if|when|so|that|until|unless|make|makes|"
     r"ensure|ensures|whether)(?![\w-])|n't"
 )
 # A participle after a form of "be" or "have", or a qualified one, describes ("was tested on Linux", "lightly tested").
-_DESCRIBED = LazyPattern(r"(?i)(?<![\w-])(?:be|been|being|is|are|was|were|has|have|had|lightly|barely|partially|hardly)(?![\w-])")
+_DESCRIBED = LazyPattern(r"(?i)(?<![\w-])(?:be|been|being|is|are|was|were|has|have|had|lightly|barely|"
+                         r"partially|hardly)(?![\w-])")
 
 
 # Substrings without which a shape cannot match (in the lower-cased view): finding them is far cheaper
@@ -210,12 +214,14 @@ def _fractions(view: str) -> Iterator[tuple[int, int]]:
 # "2.8-4.4x speed improvement", "about 10x slower"), a cost measure changed by a ratio ("dropped execution
 # time of the rebase by 2%", "cuts memory use by 40%"), or a ratio that went from one value to another
 # ("improved from 88.89% to 96.67%").
-_RATIO = r"(?:~\s?|(?:about|around|roughly|nearly|almost|over|some) )?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?\s?(?:%|x(?![\w-])|×|times(?![\w-]))"
+_RATIO = (r"(?:~\s?|(?:about|around|roughly|nearly|almost|over|"
+          r"some) )?\d+(?:\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?\s?(?:%|x(?![\w-])|×|times(?![\w-]))")
 _COMPARISON = (
     r"(?:improvement|speed-?ups?|faster|slower|quicker|reduction|slowdown|better|worse|gain|boost|savings?|"
     r"(?:less|fewer|lower|smaller) (?:memory|cpu|time|latency|allocations|overhead|start-?up|ram|i/o|calls|disk))"
 )
-_COST = r"(?:time|times|runtime|run-?time|latency|memory|speed|throughput|cpu|usage|overhead|allocations|start-?up|footprint|size)"
+_COST = (r"(?:time|times|runtime|run-?time|latency|memory|speed|throughput|cpu|usage|overhead|allocations|"
+         r"start-?up|footprint|size)")
 _MEASURED = LazyPattern(
     rf"(?i)(?<![\w.$/:=-])(?P<ratio>{_RATIO})[ \t]+(?:[\w-]+[ \t]+){{0,2}}?{_COMPARISON}(?![\w-])"
     rf"|(?<![\w-])(?:improv|speed|sped|reduc|decreas|increas|drop|cut|shr[iu]nk|slow|lower|boost|shorten)[a-z]*"
@@ -235,7 +241,8 @@ _MEASURE_HEDGE = LazyPattern(
 )
 # A line that introduces the measurements below it by naming the benchmark ("Benchmark (single-threaded,
 # the Chromium file list):", "Timings on a 4-core laptop:"): the claim states what was measured, on what.
-_BENCHMARK_LEAD = LazyPattern(r"(?i)(?<![\w-])(?:benchmark(?:s|ed)?|measured|measurements?|timings?|hyperfine|perf)(?![\w-])[^\n]*:[ \t]*$")
+_BENCHMARK_LEAD = LazyPattern(r"(?i)(?<![\w-])(?:benchmark(?:s|ed)?|measured|measurements?|timings?|"
+                              r"hyperfine|perf)(?![\w-])[^\n]*:[ \t]*$")
 _QUOTED_NEARBY = 8  # lines either side of a measurement that quoted output (a benchmark's table) may take
 
 
@@ -245,7 +252,8 @@ _QUOTED_NEARBY = 8  # lines either side of a measurement that quoted output (a b
 # machine, with nothing quoted, is the claim only the author can check.
 _PRIVATE_RUN = LazyPattern(
     r"(?i)(?<![\w-])(?:(?:on|with|using) (?:my|our) (?:own |local |dev |work )?(?:machine|laptop|desktop|box|computer|"
-    r"system|setup|workstation|hardware|mac|macbook|pc|server)s?|(?:measured|ran|run|tested|benchmarked|timed|profiled) (?:it |this |them )?locally"
+    r"system|setup|workstation|hardware|mac|macbook|pc|server)s?|(?:measured|ran|run|tested|benchmarked|"
+    r"timed|profiled) (?:it |this |them )?locally"
     r"|(?:faster|slower|quicker|better|worse|smaller) locally"
     r"|in my (?:tests|testing|benchmarks|runs|measurements))(?![\w-])"
 )
@@ -287,7 +295,8 @@ def _measurements(view: str, text: str) -> Iterator[tuple[int, int]]:
         if _MEASURE_HEDGE.search(before + " " + match.group()) or _PURPOSE.search(before):
             continue
         ends = [at for at in (view.find(stop, match.end()) for stop in (". ", ".\n", "\n\n")) if at >= 0]
-        sentence = view[max(view.rfind(stop, 0, match.start()) for stop in (". ", ".\n", "\n\n")) + 1 : min(ends, default=len(view))]
+        opens = max(view.rfind(stop, 0, match.start()) for stop in (". ", ".\n", "\n\n")) + 1
+        sentence = view[opens : min(ends, default=len(view))]
         if private and _PRIVATE_RUN.search(sentence):
             yield match.start(), match.end()
         elif _COMPARED.search(match.group()) and not _RECIPE.search(_near_lines(text, match.start())):

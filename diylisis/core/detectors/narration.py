@@ -67,7 +67,8 @@ def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:
     clause_start = max(doc.prose.rfind(stop, 0, start) for stop in (". ", ".\n", ";", "\n\n")) + 1
     ends = [at for at in (doc.prose.find(stop, end) for stop in (". ", ".\n", ";", ":", ",", "(", "\n\n")) if at >= 0]
     before, after = doc.prose[clause_start:start], doc.prose[end : min(ends, default=len(doc.prose))]
-    return bool(plain and _NEGATED_BEFORE.search(before) or _PROPOSED_AFTER.search(after) or plain and _OBJECT_NAMED.match(after))
+    return bool(plain and _NEGATED_BEFORE.search(before) or _PROPOSED_AFTER.search(after)
+                or plain and _OBJECT_NAMED.match(after))
 
 
 _NEGATED_BEFORE = LazyPattern(r"(?i)(?<![\w-])(?:not|never|no|nobody|nothing|without)(?![\w-])|n't\b")
@@ -78,7 +79,8 @@ _OBJECT_NAMED = LazyPattern(r"(?i)\s+of\s+(?:the|this|that|these|our|its|every|a
 # An agent's slash command run on the work ("checked via /ground", "surfaced while running `/claim
 # --review`", "(Codex + /frame checker)"): a word after a lone slash, bare or opening a code span. Root
 # folders of a machine ("via /proc", "into /tmp") are paths, and a second slash or a dot makes a path.
-_ROOT_FOLDERS = "tmp|proc|dev|usr|etc|opt|bin|sbin|var|home|root|mnt|srv|sys|boot|lib|lib64|run|media|nix|private|users|volumes"
+_ROOT_FOLDERS = ("tmp|proc|dev|usr|etc|opt|bin|sbin|var|home|root|mnt|srv|sys|boot|lib|lib64|run|media|nix|"
+                 "private|users|volumes")
 _SLASH_COMMAND_RUN = LazyPattern(
     rf"(?i)(?:(?<![\w-])(?:checked|verified|validated|reviewed|confirmed|tested|linted)(?![\w-])[^.\n]{{0,60}}?"
     rf"(?=(?:via|using|with|through) `?/)|(?<![\w-])(?=(?:via|using|with|through) `|(?:ran|running) )"

@@ -165,7 +165,8 @@ _CLAUSE_ENDS = LazyPattern(r"^[ \t]*(?:[.;,!?]|$)")
 _PAREN_CLOSES = LazyPattern(r"^[^.;\n()]{0,30}\)[ \t]*(?:[.;,!?]|$)")
 _PATH_IN_SENTENCE = LazyPattern(
     r"(?:^|\s)`?(?:~|\.{1,2})?/?[\w.-]+/[\w./-]*\w|\b[\w-]+\.(?:md|txt|json|ya?ml|toml|py|js|ts|sh|rs|go)\b"
-    r"|(?i:\bin (?:that|the other|another|my|our|a local|a separate) (?:repo|repository|checkout|clone|worktree|branch)\b)"
+    r"|(?i:\bin (?:that|the other|another|my|our|a local|a separate) (?:repo|repository|checkout|clone|"
+    r"worktree|branch)\b)"
 )
 
 
@@ -240,7 +241,8 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
             continue  # "copy from pallets/.github": a repository of the origin's owner, not a path
         if _PATH_NOT_A_FILE.search(bare) or not re.search(r"[A-Za-z]", bare) or _BUILD_OUTPUT.search(bare):
             continue
-        if _alternatives(bare) or _TO_CREATE.search(doc.claims[doc.text.rfind("\n", 0, match.start()) + 1 : match.start()]):
+        line_start = doc.text.rfind("\n", 0, match.start()) + 1
+        if _alternatives(bare) or _TO_CREATE.search(doc.claims[line_start : match.start()]):
             continue
         if not re.search(r"\.[A-Za-z]\w{0,6}$", bare):
             continue  # "read/write/scan" and "a/b/" are lists far more often than places

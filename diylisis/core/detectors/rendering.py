@@ -59,7 +59,8 @@ def placeholders(doc: Doc) -> Iterator[Finding]:
         )
 
 
-_TEMPLATE_TALK = LazyPattern(r"(?i)\b(?:placeholders?|templates?|templating|template variables?|substitut\w+|interpolat\w+)\b")
+_TEMPLATE_TALK = LazyPattern(r"(?i)\b(?:placeholders?|templates?|templating|template variables?|substitut\w+|"
+                             r"interpolat\w+)\b")
 
 
 def _repository_holds(doc: Doc, placeholder: str) -> bool:

@@ -202,7 +202,8 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
         # Vowel-less ids of two letters are abbreviations ("gcc-rs"), not hashes; after a word of four
         # letters they are abbreviations or placeholders too ("rust-fmt", "tikv-xxx"): only a digit qualifies.
         if (re.search(r"[a-z]\d|\d[a-z]", suffix) or (suffix.isdigit() and len(prefix) == 2 and len(suffix) <= 3)) or (
-            doc.has_tree and not _VOWEL.search(suffix) and not suffix.isdigit() and len(suffix) >= 3 and len(prefix) <= 3
+            doc.has_tree and not _VOWEL.search(suffix) and not suffix.isdigit()
+            and len(suffix) >= 3 and len(prefix) <= 3
         ):
             qualified.add(prefix)
     for match in candidates:
