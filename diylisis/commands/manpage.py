@@ -32,12 +32,16 @@ def _paragraphs(text: str) -> list[str]:
 
 def _options(command: click.Command, ctx: click.Context) -> list[str]:
     rows: list[str] = []
-    for parameter in command.get_params(ctx):
+    for parameter in command.params:
         record = parameter.get_help_record(ctx)
-        if record is None or not record[1] or parameter.name == "help":
+        if record is None or not record[1]:
             continue
         names, help_text = record
         rows += [".TP", f"\\fB{_roff(names)}\\fR", _roff(help_text or "")]
+    # Written here rather than read from command.get_params: click keeps each command's help option as
+    # first built, with the option names of whichever context asked first in the process.
+    if command.add_help_option:
+        rows += [".TP", f"\\fB{_roff(', '.join(ctx.help_option_names))}\\fR", "Show this message and exit."]
     return rows
 
 

@@ -44,6 +44,26 @@ def test_shipped_man_page_is_up_to_date() -> None:
     assert current == manpage(), "man/git-distill.1 is stale: python -m diylisis.commands.manpage > man/git-distill.1"
 
 
+_HELP_FIRST_UNDER_A_DEFAULT_CONTEXT = """
+import click
+from diylisis.cli import COMMANDS, group
+from diylisis.commands.manpage import manpage
+for name in COMMANDS:
+    command = group.get_command(click.Context(group), name)
+    command.get_help(click.Context(command))
+print(manpage(), end="")
+"""
+
+
+def test_the_man_page_does_not_depend_on_what_ran_before_in_the_process() -> None:
+    """click keeps a command's help option as first built; a help first built under click's default
+    context (only --help) must not change the page. A fresh process, so no earlier test built them."""
+    done = subprocess.run([sys.executable, "-c", _HELP_FIRST_UNDER_A_DEFAULT_CONTEXT], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (ROOT / "man" / "git-distill.1").read_text(encoding="utf-8")
+
+
 def _installed_editable() -> bool:
     import sysconfig
 
