@@ -33,14 +33,23 @@ class GateItem(Struct, frozen=True, kw_only=True):
     antithesis: Antithesis
 
 
-class Outcome(Struct, frozen=True, kw_only=True):
-    """Where a run stands after start, answer or resume."""
+class Paused(Struct, frozen=True, kw_only=True):
+    """The run waits on the claims still open; its file is saved."""
 
     run_id: str
-    status: str  # paused | vetted
     open_items: tuple[GateItem, ...]
-    result: Mapping[str, object] | None
     messages: tuple[str, ...]
+
+
+class Vetted(Struct, frozen=True, kw_only=True):
+    """Every claim has its verdict: RESULT is the value stored as the note on the action's commit."""
+
+    run_id: str
+    result: Mapping[str, object]
+    messages: tuple[str, ...]
+
+
+Outcome = Paused | Vetted  # where a run stands after start or resume
 
 
 def _current(antitheses: Sequence[Antithesis]) -> dict[str, Antithesis]:
@@ -196,8 +205,7 @@ def _advance(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[A
             still_open = tuple(item for item in items if ledger.get(item.audit.id) is None)
             if still_open:
                 vet_runs.save(git_dir, replace(run, ledger=ledger, presented=presented))
-                return Outcome(run_id=run.run_id, status="paused", open_items=still_open, result=None,
-                               messages=notices)
+                return Paused(run_id=run.run_id, open_items=still_open, messages=notices)
             presented = (*presented, *batch)
         # Phase 3 done: the LOOP re-enters the claims whose Revisit condition now holds
         met = [entry.audit for entry in ledger.entries if _revisit_met(root, entry)]
@@ -229,8 +237,8 @@ def _finish(root: Path, git_dir: Path, run: vet_runs.VetRun, audits: Sequence[Au
     vet_note.put(root, run.commit, value)
     if saved:
         run_files.remove(git_dir, run.run_id)
-    return Outcome(run_id=run.run_id, status="vetted", open_items=(), result=value,
-                   messages=(*messages, *(f"not carried out: {u}" for u in unmet)))
+    return Vetted(run_id=run.run_id, result=value,
+                  messages=(*messages, *(f"not carried out: {u}" for u in unmet)))
 
 
 def answer(root: Path, git_dir: Path, run_id: str, audit_id: str, verdict: str | None, *, antithesis: int | None,

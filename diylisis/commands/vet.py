@@ -11,32 +11,38 @@ from diylisis.commands import options
 from diylisis.core.errors import EXIT_OK, EXIT_PAUSED, BadInput
 from diylisis.core.safe_text import visible
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from diylisis.app.vet_session import Outcome
 
-def emit(outcome, output_format: str) -> int:  # type: ignore[no-untyped-def]
+
+def emit(outcome: Outcome, output_format: str) -> int:
     """Print a run's outcome (paused or vetted) and return its exit code."""
+    from diylisis.app.vet_session import Paused, Vetted
     from diylisis.core.safe_text import visible, visible_json
     from diylisis.core.vet import result, text
 
-    if outcome.status == "paused":
-        if output_format == "json":
-            click.echo(visible_json(json.dumps({
-                "run": outcome.run_id, "status": "paused",
-                "items": [result.item_json(i.audit, i.antithesis) for i in outcome.open_items],
-                # the claims settled without asking (handed elsewhere, unattributable, over the
-                # per-source cap), as the text output lists them
-                "messages": list(outcome.messages)}, ensure_ascii=False)))
-        else:
-            for line in [*outcome.messages,
-                         *text.paused_lines(outcome.run_id, [(i.audit, i.antithesis) for i in outcome.open_items])]:
-                click.echo(visible(line))
-        return EXIT_PAUSED
-    if output_format == "json":
-        click.echo(visible_json(json.dumps({"run": outcome.run_id, "status": "vetted", "result": outcome.result},
-                                           ensure_ascii=False)))
-    else:
-        for line in text.account_lines(outcome.result, outcome.messages):
-            click.echo(visible(line))
-    return EXIT_OK
+    match outcome:
+        case Paused(run_id=run_id, open_items=items, messages=messages):
+            if output_format == "json":
+                click.echo(visible_json(json.dumps({
+                    "run": run_id, "status": "paused",
+                    "items": [result.item_json(i.audit, i.antithesis) for i in items],
+                    # the claims settled without asking (handed elsewhere, unattributable, over the
+                    # per-source cap), as the text output lists them
+                    "messages": list(messages)}, ensure_ascii=False)))
+            else:
+                for line in [*messages, *text.paused_lines(run_id, [(i.audit, i.antithesis) for i in items])]:
+                    click.echo(visible(line))
+            return EXIT_PAUSED
+        case Vetted(run_id=run_id, result=value, messages=messages):
+            if output_format == "json":
+                click.echo(visible_json(json.dumps({"run": run_id, "status": "vetted", "result": value},
+                                                   ensure_ascii=False)))
+            else:
+                for line in text.account_lines(value, messages):
+                    click.echo(visible(line))
+            return EXIT_OK
 
 
 def emit_verified(root: Path, at: str, output_format: str) -> int:
@@ -88,6 +94,7 @@ def run_demo() -> int:
         click.echo(f"$ git distill vet --action {vet_demo.ACTION!r} --range {vet_demo.RANGE} --no-input")
         request = vet.VetRequest(action=vet_demo.ACTION, range=vet_demo.RANGE)
         paused = vet_session.start(folder, folder / ".git", request, PausedGate())
+        assert isinstance(paused, vet_session.Paused)  # the demo's merge has two open claims
         for line in [*paused.messages, *text.paused_lines(paused.run_id, [(i.audit, i.antithesis)
                                                                           for i in paused.open_items])]:
             click.echo(visible(line))
@@ -104,7 +111,8 @@ def run_demo() -> int:
                                antithesis=item.antithesis.index, withdraw=False, revisit=revisit, handoff=handoff)
         click.secho("\n3. Resume: the ledger is stored as a note on the merge's commit.", bold=True)
         done = vet_session.resume(folder, folder / ".git", paused.run_id, PausedGate())
-        for line in text.account_lines(done.result or {}, done.messages):
+        assert isinstance(done, vet_session.Vetted)  # both claims are answered
+        for line in text.account_lines(done.result, done.messages):
             click.echo(visible(line))
         click.secho("\n4. A reviewer or CI re-checks it.", bold=True)
         click.echo("$ git distill vet --verify")

@@ -62,7 +62,7 @@ def test_a_revisit_met_while_paused_reenters_with_a_fresh_challenge_and_a_repeat
            {"src/cache.py": "TIMEOUT = 30\n\n\ndef lookup(key):\n    return key\n"})
 
     again = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, PausedGate())
-    assert again.status == "paused"
+    assert isinstance(again, vet_session.Paused)
     assert [(i.audit.id, i.antithesis.index) for i in again.open_items] == [(timeout, index + 1)]
     fresh = again.open_items[0].antithesis
     assert "src/cache.py:1 TIMEOUT = 60" not in fresh.antithesis  # re-read at HEAD: only the config disagrees now
@@ -73,7 +73,7 @@ def test_a_revisit_met_while_paused_reenters_with_a_fresh_challenge_and_a_repeat
     _answer(repo, paused.run_id, timeout, index + 1, "Still depends on the next change.",
             revisit="changed:src/cache.py")
     done = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, PausedGate())
-    assert done.status == "vetted" and done.result is not None
+    assert isinstance(done, vet_session.Vetted)
     assert done.result["unmet_revisits"] == [f"Revisit(changed:src/cache.py) on {timeout}"]
     assert f"not carried out: Revisit(changed:src/cache.py) on {timeout}" in done.messages
     trace = done.result["trace"]
@@ -96,7 +96,7 @@ def test_an_unmet_and_an_unwatchable_revisit_are_reported_not_carried_out(repo: 
     _answer(repo, paused.run_id, ids[BOTTLENECK_CLAIM][0], 1, "Ask again after the load test.",
             revisit="after the load test")
     done = vet_session.resume(repo, repo / GIT_DIR, paused.run_id, PausedGate())
-    assert done.status == "vetted" and done.result is not None
+    assert isinstance(done, vet_session.Vetted)
     assert sorted(done.result["unmet_revisits"]) == sorted([  # type: ignore[arg-type]
         f"Revisit(changed:config/cache.toml) on {ids[TIMEOUT_CLAIM][0]}",
         f"Revisit(after the load test) on {ids[BOTTLENECK_CLAIM][0]} (vet cannot watch this condition)"])

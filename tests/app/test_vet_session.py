@@ -58,16 +58,16 @@ def test_terminal_answers_file_and_pause_answer_resume_give_the_same_ledger(repo
     answers = tmp_path / "answers.toml"
     answers.write_text(answers_toml(ids), encoding="utf-8")
     from_file = vet_session.start(repo, _git_dir(repo), MERGE, vet_gate.choose(answers, no_input=True))
-    assert from_file.result is not None and from_file.result["realization"] == "answers-file"
+    assert isinstance(from_file, vet_session.Vetted) and from_file.result["realization"] == "answers-file"
 
     paused = vet_session.start(repo, _git_dir(repo), MERGE, PausedGate())
-    assert paused.status == "paused" and len(paused.open_items) == 2
+    assert isinstance(paused, vet_session.Paused) and len(paused.open_items) == 2
     for claim, (verdict, instruction) in VERDICTS.items():
         audit, index = ids[claim]
         vet_session.answer(repo, _git_dir(repo), paused.run_id, audit, verdict, antithesis=index,
                            withdraw=instruction == "withdraw", revisit=None, handoff=None)
     resumed = vet_session.resume(repo, _git_dir(repo), paused.run_id, PausedGate())
-    assert resumed.status == "vetted"
+    assert isinstance(resumed, vet_session.Vetted)
     assert not Path(run_files.run_file(_git_dir(repo), paused.run_id)).exists()
 
     assert _ledger_of(terminal) == _ledger_of(from_file.result) == _ledger_of(resumed.result)
@@ -161,7 +161,7 @@ def test_an_uncited_fresh_record_is_no_candidate(repo: Path) -> None:
     build(repo)
     outcome = vet_session.start(repo, _git_dir(repo), vet.VetRequest(action="deploy", sources=("tasks/cache-1.md",)),
                                 PausedGate())
-    assert outcome.status == "vetted" and outcome.messages == (vet_session.NO_CANDIDATE,)
+    assert isinstance(outcome, vet_session.Vetted) and outcome.messages == (vet_session.NO_CANDIDATE,)
     assert outcome.result is not None and outcome.result["dispositions"] == {} and outcome.result["trace"] == {}
 
 

@@ -34,7 +34,7 @@ def test_not_measured_yet_is_handed_and_alone_it_is_the_second_trivial_convergen
     text = "The hit rate under load is not measured yet, see docs/design.md."
     assert settled[text][0] is Settlement.CONTEXT_INSUFFICIENT
     outcome = vet_session.start(repo, repo / ".git", request, PausedGate())
-    assert outcome.status == "vetted" and outcome.messages[0] == vet_session.NONE_CLAIMED
+    assert isinstance(outcome, vet_session.Vetted) and outcome.messages[0] == vet_session.NONE_CLAIMED
     assert any("(/inquire)" in m for m in outcome.messages)
     assert outcome.result is not None
     assert outcome.result["dispositions"] and outcome.result["trace"] == {}

@@ -40,7 +40,7 @@ def test_a_path_codeowners_gives_to_another_owner_is_handed_not_asked(repo: Path
         vet_session.answer(repo, repo / ".git", outcome.run_id, item.audit.id, "One run proves nothing.",
                            antithesis=item.antithesis.index, withdraw=False, revisit=None, handoff=None)
     done = vet_session.resume(repo, repo / ".git", outcome.run_id, PausedGate())
-    assert done.status == "vetted" and done.result is not None
+    assert isinstance(done, vet_session.Vetted)
     assert [h["deficit"] for h in done.result["handoffs"]] == ["BoundaryUndefined"]
     verified = distill(repo, "vet", "--verify", "--format", "json")
     assert verified.returncode == 0, verified.stdout

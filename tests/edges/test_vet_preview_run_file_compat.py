@@ -62,7 +62,7 @@ def test_an_earlier_vet_run_file_is_answered_and_resumes_to_a_note(repo: Path) -
         vet_session.answer(repo, repo / ".git", run_id, antithesis.audit, verdict, antithesis=antithesis.index,
                            withdraw=instruction == "withdraw", revisit=None, handoff=None)
     done = vet_session.resume(repo, repo / ".git", run_id, PausedGate())
-    assert done.status == "vetted"
+    assert isinstance(done, vet_session.Vetted)
     assert not Path(run_files.run_file(repo / ".git", run_id)).exists()
     stored = vet_note.read(repo, run.commit)
     assert len(stored) == 1 and stored[0]["action"] == run.action
