@@ -52,11 +52,49 @@ class Request(Struct, frozen=True, kw_only=True):
     tgt: tuple[int, ...] = ()
 
 
+class StoodDown(Struct, frozen=True, kw_only=True, tag_field="status", tag="not activated"):
+    """The report of a run Phase 0 stood down: why, and where the decision goes."""
+
+    run: str
+    arm: Arm
+    reason: str  # the NotActivated kind
+    relay: str
+    row: str | None
+    protocol: str | None
+
+
+class Done(Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="status", tag="done"):
+    """The report of a run that reached a terminal arm, its probes destroyed and verified."""
+
+    run: str
+    arm: Arm
+    relay: str
+    record: dict[str, Any]  # the DirectionalContrast record, as the note stores it
+    contrast: dict[str, Any] | None
+    repository_changed: tuple[str, ...] = ()  # left out when the repository is byte-identical
+
+
+class PausedAt(Struct, frozen=True, kw_only=True, tag_field="status", tag="paused"):
+    """The report of a run paused at a gate: the one item it waits on."""
+
+    run: str
+    items: tuple[OpenItem, ...]
+    contrast: dict[str, Any] | None
+
+
+Report = StoodDown | Done | PausedAt  # `--format json` prints it, its variant named by "status"
+
+
 class Result(Struct, frozen=True, kw_only=True):
     run: str
     arm: Arm | None  # None: paused at a gate
     exit_code: int
-    report: dict[str, Any]
+    report: Report
+
+
+def report_json(report: Report) -> str:
+    """The report as `--format json` prints it: one JSON object, keys sorted."""
+    return json.dumps(msgspec.to_builtins(report), ensure_ascii=False, sort_keys=True)
 
 
 def exit_code(arm: Arm | None) -> int:
@@ -78,8 +116,8 @@ def run_preview(root: Path, git_dir: Path, request: Request, run: str, emit: Cal
     if stood_down is not None:
         arm = Arm.REQUIRES_FAIL if stood_down.kind == "requires_fail" else Arm.NOT_ACTIVATED
         emit(f"not activated: {stood_down.relay}")
-        report = {"run": run, "arm": arm.value, "status": "not activated", "reason": stood_down.kind,
-                  "relay": stood_down.relay, "row": stood_down.row, "protocol": stood_down.protocol}
+        report = StoodDown(run=run, arm=arm, reason=stood_down.kind, relay=stood_down.relay, row=stood_down.row,
+                           protocol=stood_down.protocol)
         if base is not None:
             probes.save_record(git_dir, run, {"kind": "preview", "run": run, "status": "not activated",
                                               "candidates": list(candidates), "probes": [], "relay": stood_down.relay})
@@ -393,15 +431,14 @@ class _Session:
                                                                                      ensure_ascii=False))
             self.emit(f"direction: {record['direction']['direction']} (recorded as a note on {self.base[:12]} "
                       f"under {preview_note.REF}; add 'Distill-Preview: {self.run}' to the commit that realizes it)")
-        status = {"repository_changed": changed} if changed else {}
 
         def close(data: dict[str, Any]) -> None:
             data["status"] = arm.value
 
         if run_exists(self.git_dir, self.run):
             probes.update_record(self.git_dir, self.run, close)
-        report = {"run": self.run, "arm": arm.value, "status": "done", "relay": relay, "record": record,
-                  "contrast": self.contrast_json(), **status}
+        report = Done(run=self.run, arm=arm, relay=relay, record=record, contrast=self.contrast_json(),
+                      repository_changed=tuple(changed))
         return Result(run=self.run, arm=arm, exit_code=exit_code(arm) if not changed else EXIT_FAILED, report=report)
 
     def record(self, state: flow.Lambda, arm: Arm, trace: list[dict[str, Any]],
@@ -428,8 +465,8 @@ class _Session:
                 "raised_axes": [{"probe": p, "axis": a} for p, a in self.seen.raised_axes]}
 
     def pause(self, state: flow.Lambda, item: OpenItem) -> Result:
-        paused = {"id": item.id, "gate": item.gate, "options": list(item.options), "text": item.text}
-        saved = {"status": "paused", "items": [paused], "next": item.gate, "state": msgspec.to_builtins(state),
+        saved = {"status": "paused", "items": [msgspec.to_builtins(item)], "next": item.gate,
+                 "state": msgspec.to_builtins(state),
                  "before": self.before, "base": self.base,
                  "narrations": {str(k): list(v) for k, v in self.narrations.items()},
                  "session": {"confined": self.confined, "probe_cmd": self.request.probe_cmd,
@@ -444,7 +481,7 @@ class _Session:
                   "or on a terminal)"
                   + (f"; the probes stay until git distill preview --cleanup {self.run}" if self.substrate else ""))
         return Result(run=self.run, arm=None, exit_code=EXIT_PAUSED,
-                      report={"run": self.run, "status": "paused", "items": [paused], "contrast": self.contrast_json()})
+                      report=PausedAt(run=self.run, items=(item,), contrast=self.contrast_json()))
 
 
 def _narrated_evidence(index: int, direction: str, text: str) -> ProbeEvidence:

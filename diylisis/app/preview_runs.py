@@ -8,7 +8,6 @@ probes, verified, and removes its file.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -61,7 +60,7 @@ class PreviewRuns:
         result = app.resume_preview(Path(workspace.root), Path(workspace.git_dir), run_id, request.answers_file,
                                     terminal, lambda line: None if as_json else click.echo(visible(line)))
         if as_json:
-            click.echo(json.dumps(result.report, ensure_ascii=False, sort_keys=True))
+            click.echo(app.report_json(result.report))
         return result.exit_code
 
     def describe(self, workspace: Any, run_id: str) -> dict[str, Any]:

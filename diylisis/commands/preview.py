@@ -117,7 +117,7 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
     else:
         result = app.run_preview(root, git_dir, request, new_run_id(), emit)
     if as_json:
-        click.echo(json.dumps(result.report, ensure_ascii=False, sort_keys=True))
+        click.echo(app.report_json(result.report))
     return result.exit_code
 
 
