@@ -28,7 +28,15 @@ from diylisis.core.gate import Answer as GateAnswer
 from diylisis.core.preview import axes as axes_mod
 from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow
-from diylisis.core.preview.model import Arm, Contrast, DetectSignals, ProbeEvidence, Tier
+from diylisis.core.preview.model import (
+    Arm,
+    Contrast,
+    DetectSignals,
+    ProbeDisposition,
+    ProbeEvidence,
+    ProbeStatus,
+    Tier,
+)
 from diylisis.edges import confinement, gitio, preview_note, probes, run_files, standing
 
 NON_EVIDENCE = "evidence for no claim"
@@ -311,11 +319,11 @@ class _Session:
                 env={**env, "DISTILL_PREVIEW_RUN": self.run}, read_only=(*protected, tree),
                 timeout=self.request.timeout, output_limit=NARRATION_LIMIT, confined=self.confined,
                 tag=probes.probe_tag(self.run, index)))
-        status: probes.ProbeStatus = ("timed_out" if outcome.stop == "timeout"
-                                      else "failed" if outcome.stop or outcome.returncode else "populated")
+        status = (ProbeStatus.TIMED_OUT if outcome.stop == "timeout"
+                  else ProbeStatus.FAILED if outcome.stop or outcome.returncode else ProbeStatus.POPULATED)
         self.outcomes[index] = probes.ProbeOutcome(index=index, status=status, exit_status=outcome.returncode,
                                                    seconds=outcome.seconds, log_tail="")
-        text = outcome.stdout.decode("utf-8", "replace") if status == "populated" else ""
+        text = outcome.stdout.decode("utf-8", "replace") if status is ProbeStatus.POPULATED else ""
         self.narrations[index] = (text, hashlib.sha256(outcome.stdout).hexdigest())
         return replace(_narrated_evidence(index, direction, text), status=status)
 
@@ -350,7 +358,7 @@ class _Session:
             found = self.evidence[slot.index]
             outcome = self.outcomes[slot.index]
             self.emit(f"== PLACEHOLDER probe {slot.index}: {slot.direction} ({found.status}"
-                      + (f", exit {outcome.exit_status}" if found.status == "failed" else "") + ")")
+                      + (f", exit {outcome.exit_status}" if found.status is ProbeStatus.FAILED else "") + ")")
             if slot.index in self.narrations:
                 text, digest = self.narrations[slot.index]
                 self.emit(f"   vignette, sha256 {digest[:16]}:")
@@ -412,14 +420,14 @@ class _Session:
                             "artifact_ref": d.probe.artifact_ref}, "disposition": d.kind,
                   **({"reason": d.reason} if d.reason else {})} for d in dispositions]
         trace += [{"probe": {"index": index, "direction": slot_direction, "artifact_ref": None},
-                   "disposition": "NoFileArtifact"}
+                   "disposition": ProbeDisposition.NO_FILE_ARTIFACT}
                   for index, slot_direction in ((s.index, s.direction) for s in state.probes)
                   if index in self.narrations]
         trace.sort(key=lambda entry: int(entry["probe"]["index"]))
         for entry in trace:
             self.emit(f"probe {entry['probe']['index']}: {entry['disposition']}"
                       + (f" ({entry['reason']})" if entry.get("reason") else ""))
-        failed = [d for d in dispositions if d.kind == "DiscardFailed"]
+        failed = [d for d in dispositions if d.kind is ProbeDisposition.DISCARD_FAILED]
         if failed and self.substrate is not None:
             self.emit(f"some probes could not be removed: rm -rf {self.substrate.root}, "
                       f"or git distill preview --cleanup {self.run}")
@@ -492,7 +500,7 @@ def _narrated_evidence(index: int, direction: str, text: str) -> ProbeEvidence:
         axis_id, colon, value = line.partition(":")
         if colon and value.strip():
             values.append((axis_id.strip(), value.strip(), ()))
-    return ProbeEvidence(index=index, direction=direction, status="populated", axis_values=tuple(values),
+    return ProbeEvidence(index=index, direction=direction, status=ProbeStatus.POPULATED, axis_values=tuple(values),
                          narrated=True)
 
 
@@ -525,7 +533,8 @@ def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, te
     for slot in state.probes:
         entry = statuses.get(slot.index, {})
         session.outcomes[slot.index] = probes.ProbeOutcome(
-            index=slot.index, status=entry.get("status", "populated") if slot.index not in narrations else "populated",
+            index=slot.index, status=ProbeStatus(entry.get("status", ProbeStatus.POPULATED))
+            if slot.index not in narrations else ProbeStatus.POPULATED,
             exit_status=entry.get("exit_status"), seconds=0.0, log_tail="")
         if slot.index in narrations:
             session.evidence[slot.index] = _narrated_evidence(slot.index, slot.direction, narrations[slot.index][0])

@@ -15,6 +15,7 @@ from typing import Any
 from diylisis.app import preview_gate
 from diylisis.core import gate
 from diylisis.core.errors import BadInput
+from diylisis.core.preview.model import ProbeDisposition
 from diylisis.edges import probes, run_files
 
 
@@ -79,7 +80,7 @@ class PreviewRuns:
         git_dir = Path(workspace.git_dir)
         dispositions = probes.cleanup_verify(git_dir, run_id)
         said = [f"probe {d.probe.index}: {d.kind}" + (f" ({d.reason})" if d.reason else "") for d in dispositions]
-        if any(d.kind == "DiscardFailed" for d in dispositions):
+        if any(d.kind is ProbeDisposition.DISCARD_FAILED for d in dispositions):
             return (*said, f"some probes are left; the run file is kept: git distill preview --cleanup {run_id}")
         run_files.remove(git_dir, run_id)
         return (*said, f"removed preview run {run_id}")

@@ -19,6 +19,7 @@ from diylisis.app import vet
 from diylisis.core.errors import BadInput, DistillError
 from diylisis.core.vet import result, triggers
 from diylisis.core.vet import verify as checks
+from diylisis.core.vet.judgment import InstructionKind
 from diylisis.core.vet.model import Origin, Source
 from diylisis.edges import vet_facts, vet_note, vet_triggers
 
@@ -104,7 +105,8 @@ def reports(root: Path, line: Mapping[str, object]) -> tuple[str, ...]:
     dispositions, claims = line.get("dispositions"), line.get("claims")
     for audit, entry in (dispositions.items() if isinstance(dispositions, dict) else ()):
         instruction = _instruction(entry)
-        if instruction is None or instruction.get("kind") != "revisit" or not isinstance(instruction.get("text"), str):
+        if (instruction is None or instruction.get("kind") != InstructionKind.REVISIT.value
+                or not isinstance(instruction.get("text"), str)):
             continue
         condition = triggers.parse(str(instruction["text"]))
         anchor = instruction.get("anchor")

@@ -73,7 +73,7 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
     misdiagnosed, not activated), 2 bad input, 3 paused at a gate.
     """
     from diylisis.app import preview as app
-    from diylisis.core.preview.model import DetectSignals, Tier
+    from diylisis.core.preview.model import DetectSignals, ProbeDisposition, Tier
     from diylisis.core.safe_text import visible
     from diylisis.edges.workspace import Workspace
 
@@ -95,7 +95,7 @@ def command(candidates: tuple[str, ...], axes: tuple[str, ...], tier: str, probe
         return _verify(root, verify_revs, as_json, emit)
     if cleanup_run is not None:
         dispositions = app.cleanup(git_dir, cleanup_run)
-        failed = [d for d in dispositions if d.kind == "DiscardFailed"]
+        failed = [d for d in dispositions if d.kind is ProbeDisposition.DISCARD_FAILED]
         if as_json:
             click.echo(json.dumps({"run": cleanup_run, "dispositions": [
                 {"index": d.probe.index, "disposition": d.kind, "reason": d.reason} for d in dispositions]}))

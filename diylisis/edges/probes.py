@@ -26,16 +26,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from msgspec import Struct
 
 from diylisis.core.errors import BadInput, GitError
+from diylisis.core.preview.model import ProbeDisposition, ProbeStatus
 from diylisis.edges import confinement, gitio, run_files
 
 STAMP = "PREVIEW-PLACEHOLDER.txt"
-ProbeStatus = Literal["registered", "created", "populated", "failed", "timed_out"]
-DispositionKind = Literal["FileDestroyed", "NoFileArtifact", "DiscardFailed"]
 
 
 class ProbeRef(Struct, frozen=True, kw_only=True):
@@ -71,7 +70,7 @@ class Disposition(Struct, frozen=True, kw_only=True):
     """The declared end of one probe."""
 
     probe: ProbeRef
-    kind: DispositionKind
+    kind: ProbeDisposition
     reason: str = ""
 
 
@@ -196,7 +195,7 @@ def create_probe(substrate: Substrate, index: int, direction: str, marker: str) 
 
     def register(data: dict[str, Any]) -> None:
         data["probes"].append({"index": index, "direction": direction, "artifact_ref": str(directory),
-                               "status": "registered"})
+                               "status": ProbeStatus.REGISTERED})
 
     update_record(substrate.git_dir, substrate.run, register)
     directory.mkdir(0o700)
@@ -210,7 +209,7 @@ def create_probe(substrate: Substrate, index: int, direction: str, marker: str) 
     stamp = stamp_text(substrate.run, index, direction, marker)
     (directory / "tree" / STAMP).write_text(stamp, encoding="utf-8")
     (directory / "home").mkdir()
-    _set_probe(substrate, index, status="created", stamp_sha256=hashlib.sha256(stamp.encode()).hexdigest())
+    _set_probe(substrate, index, status=ProbeStatus.CREATED, stamp_sha256=hashlib.sha256(stamp.encode()).hexdigest())
     return probe
 
 
@@ -256,8 +255,8 @@ def run_probes(substrate: Substrate, commands: Mapping[int, str], env: Mapping[i
         log = outcome.stdout + outcome.stderr
         (substrate.root / "logs" / f"probe-{index}.log").write_bytes(log)
         tail = " / ".join(log.decode("utf-8", "replace").strip().splitlines()[-3:])
-        status: ProbeStatus = ("timed_out" if outcome.stop == "timeout"
-                               else "populated" if outcome.returncode == 0 else "failed")
+        status = (ProbeStatus.TIMED_OUT if outcome.stop == "timeout"
+                  else ProbeStatus.POPULATED if outcome.returncode == 0 else ProbeStatus.FAILED)
         with lock:
             _set_probe(substrate, index, status=status, exit_status=outcome.returncode)
         return ProbeOutcome(index=index, status=status, exit_status=outcome.returncode,
@@ -345,14 +344,14 @@ def cleanup_verify(git_dir: Path, run: str) -> tuple[Disposition, ...]:
         probe = ProbeRef(index=entry["index"], direction=entry["direction"], artifact_ref=entry["artifact_ref"])
         reason = left[entry["index"]]
         if reason:
-            dispositions.append(Disposition(probe=probe, kind="DiscardFailed", reason=reason))
-        elif entry.get("status") == "registered":
-            dispositions.append(Disposition(probe=probe, kind="FileDestroyed",
+            dispositions.append(Disposition(probe=probe, kind=ProbeDisposition.DISCARD_FAILED, reason=reason))
+        elif entry.get("status") == ProbeStatus.REGISTERED:
+            dispositions.append(Disposition(probe=probe, kind=ProbeDisposition.FILE_DESTROYED,
                                             reason="absent, interrupted before it was created"))
         else:
-            dispositions.append(Disposition(probe=probe, kind="FileDestroyed"))
+            dispositions.append(Disposition(probe=probe, kind=ProbeDisposition.FILE_DESTROYED))
     root = Path(data["root"]) if data.get("root") else None
-    if root is not None and not any(d.kind == "DiscardFailed" for d in dispositions):
+    if root is not None and not any(d.kind is ProbeDisposition.DISCARD_FAILED for d in dispositions):
         confinement.remove_tree(root)
     root_left = root is not None and os.path.lexists(root)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from diylisis.core.preview import axes, contrast, detect, flow
-from diylisis.core.preview.model import Arm, DetectSignals, ProbeEvidence, Route, Tier
+from diylisis.core.preview.model import Arm, DetectSignals, ProbeEvidence, ProbeStatus, Route, Tier
 
 CANDIDATES = ("a SQLite file cache", "a Redis server cache", "plain JSON files on disk")
 FAILURE = axes.parse_axis("failure: what happens when the cache is lost?")
@@ -13,7 +13,8 @@ FAILURE = axes.parse_axis("failure: what happens when the cache is lost?")
 
 def probe(index: int, value: str, paths: tuple[str, ...] = ("cache.py",), **extra: object) -> ProbeEvidence:
     present = frozenset(extra.pop("present", ("cache.py", "README.md", "data/seed.json")))  # type: ignore[arg-type]
-    return ProbeEvidence(index=index, direction=CANDIDATES[index], status=str(extra.pop("status", "populated")),
+    status = ProbeStatus(str(extra.pop("status", "populated")))
+    return ProbeEvidence(index=index, direction=CANDIDATES[index], status=status,
                          axis_values=(("failure", value, paths),), present_paths=present,
                          **extra)  # type: ignore[arg-type]
 
@@ -115,7 +116,7 @@ def test_a_row_is_flagged_only_when_all_cells_are_equal_and_fake_data_is_named()
 
 
 def test_an_axis_raised_by_a_probe_is_listed_never_added() -> None:
-    extra = ProbeEvidence(index=0, direction="x", status="populated",
+    extra = ProbeEvidence(index=0, direction="x", status=ProbeStatus.POPULATED,
                           axis_values=(("failure", "a", ("cache.py",)), ("cost", "cheap", ())),
                           present_paths=frozenset({"cache.py"}))
     seen = contrast.contrast((FAILURE,), (extra, probe(1, "b")))

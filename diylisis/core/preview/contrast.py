@@ -17,6 +17,7 @@ from diylisis.core.preview.model import (
     ContrastRow,
     ExposedUnknown,
     ProbeEvidence,
+    ProbeStatus,
     Route,
 )
 
@@ -24,7 +25,7 @@ DATA_PREFIXES = ("data/", "fixtures/", "seeds/", "seed/", "testdata/")
 
 
 def _cell(probe: ProbeEvidence, axis: Axis) -> Cell:
-    if probe.status != "populated":
+    if probe.status is not ProbeStatus.POPULATED:
         return Cell(kind="UNDIFFERENTIATED", note=f"the probe {probe.status.replace('_', ' ')}")
     found = next(((value, paths) for axis_id, value, paths in probe.axis_values if axis_id == axis.id), None)
     if found is None or not found[0].strip():
@@ -86,7 +87,8 @@ def contrast(axes: tuple[Axis, ...], probes: tuple[ProbeEvidence, ...],
     found, rejected = _unknowns(probes)
     merged = tuple(dict.fromkeys((*prior, *found)))
     problems = tuple(
-        [f"probe {p.index} ({p.direction}) {p.status.replace('_', ' ')}" for p in probes if p.status != "populated"]
+        [f"probe {p.index} ({p.direction}) {p.status.replace('_', ' ')}" for p in probes
+         if p.status is not ProbeStatus.POPULATED]
         + [f"probe {p.index} deleted or changed its placeholder stamp" for p in probes if not p.stamp_intact])
     return Contrast(rows=tuple(_row(axis, probes) for axis in axes), common=_common(probes), unknowns=merged,
                     rejected_unknowns=rejected, raised_axes=raised, problems=problems)

@@ -20,6 +20,24 @@ class Route(StrEnum):
     INQUIRE = "Inquire"
 
 
+class ProbeStatus(StrEnum):
+    """Where a probe stands: registered in the run file, created, or how its command ended."""
+
+    REGISTERED = "registered"
+    CREATED = "created"
+    POPULATED = "populated"
+    FAILED = "failed"
+    TIMED_OUT = "timed_out"
+
+
+class ProbeDisposition(StrEnum):
+    """The declared end of one probe: its files destroyed (verified), none to destroy, or left."""
+
+    FILE_DESTROYED = "FileDestroyed"
+    NO_FILE_ARTIFACT = "NoFileArtifact"
+    DISCARD_FAILED = "DiscardFailed"
+
+
 class Arm(StrEnum):
     """How a preview run ended."""
 
@@ -107,7 +125,7 @@ class ProbeEvidence(Struct, frozen=True, kw_only=True):
 
     index: int
     direction: str
-    status: str  # populated, failed, timed_out
+    status: ProbeStatus  # populated, failed or timed_out
     axis_values: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # (axis id, value, cited paths)
     commitments: tuple[tuple[str, str], ...] = ()
     unknowns: tuple[tuple[str, str], ...] = ()  # (text, route as written)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from diylisis.core.preview.model import ProbeDisposition, Route
+
 SCHEMA = "distill-preview/1"
-_DISPOSITIONS = {"FileDestroyed", "NoFileArtifact", "DiscardFailed"}
-_ROUTES = {"Gap", "Inquire"}
+_DISPOSITIONS = frozenset(ProbeDisposition)
+_ROUTES = frozenset(Route)
 _ARMS = {"DirectionalContrast"}
 
 
@@ -31,7 +33,7 @@ def record_problems(record: Any) -> tuple[str, ...]:
     bad = sorted({str(e.get("disposition")) for e in trace if isinstance(e, dict)} - _DISPOSITIONS)
     if bad:
         problems.append(f"unknown dispositions: {', '.join(bad)}")
-    failed = [e for e in trace if isinstance(e, dict) and e.get("disposition") == "DiscardFailed"]
+    failed = [e for e in trace if isinstance(e, dict) and e.get("disposition") == ProbeDisposition.DISCARD_FAILED]
     if failed:
         problems.append(f"{len(failed)} probe(s) were declared DiscardFailed: "
                         + "; ".join(str(e.get("reason", "")) for e in failed))

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from msgspec import Struct
 
+from diylisis.core.vet.judgment import AssignedBy
 from diylisis.core.vet.result import SCHEMA
 
 _FIELDS = ("schema", "action", "action_digest", "commit", "leans_on", "sources", "formed", "claims",
@@ -46,12 +47,15 @@ def structure(line: Mapping[str, object]) -> list[Check]:
             problems.append(f"disposition of {audit} is not an object")
             continue
         by, judged, basis = entry.get("assigned_by"), entry.get("judged"), entry.get("basis")
-        if by == "user" and not (isinstance(judged, dict) and str(judged.get("verdict", "")).strip()):
-            problems.append(f"{audit}: a user's disposition without a verdict")
-        elif by == "certificate" and not (judged is None and isinstance(basis, str) and basis):
-            problems.append(f"{audit}: a certificate's disposition without its basis")
-        elif by not in ("user", "certificate"):
-            problems.append(f"{audit}: assigned_by is {by!r}")
+        match next((a for a in AssignedBy if a.value == by), None):
+            case AssignedBy.USER:
+                if not (isinstance(judged, dict) and str(judged.get("verdict", "")).strip()):
+                    problems.append(f"{audit}: a user's disposition without a verdict")
+            case AssignedBy.CERTIFICATE:
+                if not (judged is None and isinstance(basis, str) and basis):
+                    problems.append(f"{audit}: a certificate's disposition without its basis")
+            case None:
+                problems.append(f"{audit}: assigned_by is {by!r}")
     last: dict[str, object] = {}
     for step in history:
         if isinstance(step, dict) and isinstance(step.get("audit"), str):
