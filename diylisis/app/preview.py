@@ -32,6 +32,7 @@ from diylisis.core.preview.model import (
     Arm,
     Contrast,
     DetectSignals,
+    FanKind,
     ProbeDisposition,
     ProbeEvidence,
     ProbeStatus,
@@ -188,7 +189,7 @@ class _Session:
         self.outcomes: dict[int, probes.ProbeOutcome] = {}
         self.narrations: dict[int, tuple[str, str]] = narrations or {}  # index -> (text, sha256)
 
-    def drive(self, state: flow.Lambda, ask: preview_gate.Ask, start: flow.Next = "qspec") -> Result:
+    def drive(self, state: flow.Lambda, ask: preview_gate.Ask, start: flow.Next = flow.Next.QSPEC) -> Result:
         """Run to a terminal or a pause; on Ctrl-C or any error every probe made so far is
         destroyed and verified before the error goes on (never a probe left behind silently)."""
         try:
@@ -206,15 +207,15 @@ class _Session:
             state = step.state
             if step.relay:
                 self.emit(step.relay)
-            if step.next == "end":
-                assert step.arm is not None
-                return self.finish(state, step.arm, step.relay)
-            if step.next == "instantiate":
-                state = self.instantiate(state)
-                step = flow.Step(state=state, next="qdir")
-                continue
-            if step.next == "harvest":
-                return self.harvest_and_finish(state)
+            match step.next:
+                case flow.Next.END:
+                    assert step.arm is not None
+                    return self.finish(state, step.arm, step.relay)
+                case flow.Next.INSTANTIATE:
+                    step = flow.Step(state=self.instantiate(state), next=flow.Next.QDIR)
+                    continue
+                case flow.Next.HARVEST:
+                    return self.harvest_and_finish(state)
             item = self.open_item(state, step.next)
             raw = ask(item)
             if raw is None:
@@ -228,11 +229,11 @@ class _Session:
             else:
                 step = flow.on_qmicro(state, answer)
 
-    def open_item(self, state: flow.Lambda, gate: str) -> OpenItem:
-        if gate == "qspec":
+    def open_item(self, state: flow.Lambda, gate: flow.Next) -> OpenItem:
+        if gate is flow.Next.QSPEC:
             return OpenItem(id=f"qspec-{state.circulation}", gate="qspec", options=("approve", "adjust"),
                             text=self.qspec_text(state))
-        if gate == "qdir":
+        if gate is flow.Next.QDIR:
             options = tuple(f"select:{slot.index}" for slot in state.probes) + ("synthesize",)
             flagged = [row.axis.id for row in self.seen.rows if row.flagged] if self.seen else []
             warning = (f"the contrast looks insufficient: {', '.join(flagged)} does not tell the probes apart "
@@ -258,7 +259,7 @@ class _Session:
         lines.append(f"  placeholders: {spec.policy.text()}")
         lines += [f"  probe {n}. {text}" if text in spec.tgt else f"  not probed {n}. {text}"
                   for n, text in enumerate(state.candidates, 1)]
-        if state.refan_kind == "Materialization":
+        if state.refan_kind is FanKind.MATERIALIZATION:
             lines += [f"  probe: {target}" for target in spec.tgt]
         lines.append(f"  tier: {spec.tier.value}; confinement: "
                      + ("read-only repository, own folder writable, own PID namespace" if self.confined
@@ -514,7 +515,7 @@ def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, te
     try:
         state = msgspec.convert(record["state"], flow.Lambda)
         session_data = record["session"]
-        start: flow.Next = record["next"]
+        start = flow.Next(record["next"])
         request = Request(candidates=state.candidates, probe_cmd=session_data.get("probe_cmd"),
                           probe_cmds={int(k): str(v) for k, v in session_data.get("probe_cmds", {}).items()},
                           timeout=float(session_data["timeout"]), jobs=int(session_data["jobs"]),
@@ -523,7 +524,7 @@ def resume_preview(root: Path, git_dir: Path, run: str, answers: Path | None, te
         narrations = {int(k): (str(v[0]), str(v[1])) for k, v in record.get("narrations", {}).items()}
     except (KeyError, TypeError, ValueError) as problem:
         raise BadInput(f"the run file of preview {run} cannot be resumed: {problem!r} is missing or wrong") from None
-    if start not in ("qspec", "qdir", "qmicro"):
+    if not start.is_gate:
         raise BadInput(f"the run file of preview {run} names no gate to resume at")
     session = _Session(root=root, git_dir=git_dir, run=run, base=str(record["base"]), request=request, emit=emit,
                        confined=not request.unconfined, before=before, narrations=narrations)

@@ -8,6 +8,7 @@ probe; the caller does what `next` names ("instantiate" a pending fan, "harvest"
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from msgspec import Struct
@@ -21,6 +22,7 @@ from diylisis.core.preview.model import (
     Direction,
     ExposedUnknown,
     Fan,
+    FanKind,
     PlaceholderPolicy,
     ProbeSlot,
     Route,
@@ -29,7 +31,21 @@ from diylisis.core.preview.model import (
 )
 
 MAX_TARGETS = 4
-Next = Literal["qspec", "instantiate", "qdir", "qmicro", "harvest", "end"]
+
+
+class Next(StrEnum):
+    """What a Step hands the caller: a gate to ask, a fan to instantiate, the harvest, or the end."""
+
+    QSPEC = "qspec"
+    INSTANTIATE = "instantiate"
+    QDIR = "qdir"
+    QMICRO = "qmicro"
+    HARVEST = "harvest"
+    END = "end"
+
+    @property
+    def is_gate(self) -> bool:
+        return self in (Next.QSPEC, Next.QDIR, Next.QMICRO)
 
 
 class Lambda(Struct, frozen=True, kw_only=True):
@@ -42,7 +58,7 @@ class Lambda(Struct, frozen=True, kw_only=True):
     fans: tuple[Fan, ...] = ()
     pending: Fan | None = None  # approved, not yet instantiated
     refan_budget: int = 1
-    refan_kind: Literal["Gap", "Materialization"] | None = None
+    refan_kind: FanKind | None = None  # Gap or Materialization, once the one re-fan is spent
     insufficiency_relayed: bool = False
     composition: str | None = None  # a synthesis waiting at Qmicro
     unknowns: tuple[ExposedUnknown, ...] = ()
@@ -85,8 +101,8 @@ def start(candidates: tuple[str, ...], axes: tuple[Axis, ...], tier: Tier, marke
                                                    tier=tier))
 
 
-def _fan_kind(state: Lambda) -> Literal["contrast", "Gap", "Materialization"]:
-    return state.refan_kind if state.probes and state.refan_kind else "contrast"
+def _fan_kind(state: Lambda) -> FanKind:
+    return state.refan_kind if state.probes and state.refan_kind else FanKind.CONTRAST
 
 
 def spec_problems(state: Lambda) -> tuple[str, ...]:
@@ -94,13 +110,13 @@ def spec_problems(state: Lambda) -> tuple[str, ...]:
     problems = list(axes_mod.axis_problems(state.spec.axes, state.candidates))
     tgt = state.spec.tgt
     kind = _fan_kind(state)
-    if kind == "contrast" and not 2 <= len(tgt) <= MAX_TARGETS:
+    if kind is FanKind.CONTRAST and not 2 <= len(tgt) <= MAX_TARGETS:
         problems.append(f"{len(state.candidates)} candidates: choose 2 to {MAX_TARGETS} of them to probe "
                         "(adjust with 'tgt 1,2,3')" if not tgt else
                         f"the probe target set has {len(tgt)} directions; it must have 2 to {MAX_TARGETS}")
-    if kind != "contrast" and not tgt:
+    if kind is not FanKind.CONTRAST and not tgt:
         problems.append("the re-fan has no direction to probe")
-    if kind != "Materialization":
+    if kind is not FanKind.MATERIALIZATION:
         problems += [f"{target!r} is not one of the candidates" for target in tgt if target not in state.candidates]
     return tuple(problems)
 
@@ -108,24 +124,24 @@ def spec_problems(state: Lambda) -> tuple[str, ...]:
 def on_qspec(state: Lambda, answer: QspecAnswer) -> Step:
     state = replace(state, history=state.history + ((f"qspec-{state.circulation}", answer.kind),))
     if answer.kind == "withdraw":
-        return Step(state=state, next="end", relay="you withdrew at the spec gate; nothing was decided",
+        return Step(state=state, next=Next.END, relay="you withdrew at the spec gate; nothing was decided",
                     arm=Arm.EARLY_EXIT)
     if answer.kind == "dissolve":
         basis = answer.text.strip() or "the settled axes made the futures recognizable"
-        return Step(state=state, next="end", relay=f"the preview dissolved: {basis}", arm=Arm.DISSOLUTION_EXIT)
+        return Step(state=state, next=Next.END, relay=f"the preview dissolved: {basis}", arm=Arm.DISSOLUTION_EXIT)
     if answer.kind == "adjust":
         try:
             revised = revise(state, answer.text)
         except ValueError as problem:
-            return Step(state=state, next="qspec", relay=f"that revision was not applied: {problem}")
-        return Step(state=replace(revised, circulation=state.circulation + 1), next="qspec",
+            return Step(state=state, next=Next.QSPEC, relay=f"that revision was not applied: {problem}")
+        return Step(state=replace(revised, circulation=state.circulation + 1), next=Next.QSPEC,
                     relay="revised; nothing was generated")
     problems = spec_problems(state)
     if problems:
-        return Step(state=state, next="qspec", relay="the spec cannot be approved yet: " + "; ".join(problems))
+        return Step(state=state, next=Next.QSPEC, relay="the spec cannot be approved yet: " + "; ".join(problems))
     settled = replace(state.spec, axes=axes_mod.settle(state.spec.axes, state.circulation))
     fan = Fan(kind=_fan_kind(state), tgt=state.spec.tgt)
-    return Step(state=replace(state, spec=settled, pending=fan), next="instantiate")
+    return Step(state=replace(state, spec=settled, pending=fan), next=Next.INSTANTIATE)
 
 
 def revise(state: Lambda, text: str) -> Lambda:
@@ -145,7 +161,7 @@ def revise(state: Lambda, text: str) -> Lambda:
                 raise ValueError(f"the axis {rest!r} was settled at an earlier circulation and stays")
             spec = replace(spec, axes=tuple(a for a in spec.axes if a.id != rest))
         elif word == "tgt":
-            if state.refan_kind == "Materialization" and state.probes:
+            if state.refan_kind is FanKind.MATERIALIZATION and state.probes:
                 raise ValueError("the target set of a materialization is the composition; it cannot be changed")
             try:
                 numbers = [int(part) for part in rest.replace(",", " ").split()]
@@ -176,29 +192,29 @@ def instantiated(state: Lambda) -> Lambda:
 def on_qdir(state: Lambda, answer: QdirAnswer, seen: Contrast) -> Step:
     state = replace(state, history=state.history + (("qdir", answer.kind),))
     if answer.kind == "withdraw":
-        return Step(state=state, next="end", relay="you withdrew at the direction gate; no direction was settled",
+        return Step(state=state, next=Next.END, relay="you withdrew at the direction gate; no direction was settled",
                     arm=Arm.EARLY_EXIT)
     if answer.kind == "select":
         slot = next((slot for slot in state.probes if slot.index == answer.probe), None)
         if slot is None:
             known = ", ".join(str(slot.index) for slot in state.probes)
-            return Step(state=state, next="qdir", relay=f"there is no probe {answer.probe}; select one of {known}")
+            return Step(state=state, next=Next.QDIR, relay=f"there is no probe {answer.probe}; select one of {known}")
         settled = {row.axis.id for row in seen.rows}
         unknown_axes = [axis for axis in answer.deciding if axis not in settled]
         if unknown_axes:
-            return Step(state=state, next="qdir",
+            return Step(state=state, next=Next.QDIR,
                         relay=f"deciding axes must be settled axes; not: {', '.join(unknown_axes)}")
         deciding = answer.deciding or tuple(row.axis.id for row in seen.rows if not row.flagged)
         direction = Direction(kind="select", direction=slot.direction, deciding=deciding, ground=answer.ground)
-        return Step(state=replace(state, direction=direction), next="harvest")
+        return Step(state=replace(state, direction=direction), next=Next.HARVEST)
     if answer.kind == "synthesize":
         if not answer.text.strip():
-            return Step(state=state, next="qdir",
+            return Step(state=state, next=Next.QDIR,
                         relay="a synthesis needs its text: what do you compose from the probes?")
-        return Step(state=replace(state, composition=answer.text.strip()), next="qmicro")
+        return Step(state=replace(state, composition=answer.text.strip()), next=Next.QMICRO)
     if answer.kind == "interrogate":
         unknown = ExposedUnknown(text=" ".join(answer.text.split()), route=Route.INQUIRE)
-        return Step(state=replace(state, unknowns=tuple(dict.fromkeys((*state.unknowns, unknown)))), next="qdir",
+        return Step(state=replace(state, unknowns=tuple(dict.fromkeys((*state.unknowns, unknown)))), next=Next.QDIR,
                     relay="a probe cannot answer a factual question; it is recorded as an unknown to inquire into")
     if answer.kind == "unprobed":
         return _unprobed(state, answer.text)
@@ -207,13 +223,13 @@ def on_qdir(state: Lambda, answer: QdirAnswer, seen: Contrast) -> Step:
 
 def _unprobed(state: Lambda, named: str) -> Step:
     if named in state.directions():
-        return Step(state=state, next="qdir", relay=f"{named!r} was probed: select its probe instead")
+        return Step(state=state, next=Next.QDIR, relay=f"{named!r} was probed: select its probe instead")
     if state.refan_budget > 0:
         spec = replace(state.spec, tgt=(named,))
-        return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind="Gap",
-                            circulation=state.circulation + 1), next="qspec",
+        return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind=FanKind.GAP,
+                            circulation=state.circulation + 1), next=Next.QSPEC,
                     relay=f"{named!r} was never probed: it gets a probe first (the one re-fan); settle the spec for it")
-    return Step(state=state, next="end",
+    return Step(state=state, next=Next.END,
                 relay=f"{named!r} was never probed and the re-fan is spent: its future was never shown, "
                 "so the decision goes back to a regular review", arm=Arm.EARLY_EXIT)
 
@@ -221,18 +237,18 @@ def _unprobed(state: Lambda, named: str) -> Step:
 def insufficient(state: Lambda) -> Step:
     """The contrast does not tell the futures apart: the shared budget decides the branch."""
     if state.refan_budget > 0:
-        return Step(state=replace(state, refan_budget=0, refan_kind="Gap", circulation=state.circulation + 1),
-                    next="qspec",
+        return Step(state=replace(state, refan_budget=0, refan_kind=FanKind.GAP, circulation=state.circulation + 1),
+                    next=Next.QSPEC,
                     relay="the contrast is insufficient: one re-fan is left; revise the axes or targets, then approve")
-    if state.refan_kind == "Materialization" and not state.insufficiency_relayed:
-        return Step(state=replace(state, insufficiency_relayed=True), next="qdir",
+    if state.refan_kind is FanKind.MATERIALIZATION and not state.insufficiency_relayed:
+        return Step(state=replace(state, insufficiency_relayed=True), next=Next.QDIR,
                     relay="the re-fan went on your own synthesis and the contrast is still insufficient; "
                     "choose among all the probes on the table")
-    if state.refan_kind == "Materialization":
-        return Step(state=state, next="end",
+    if state.refan_kind is FanKind.MATERIALIZATION:
+        return Step(state=state, next=Next.END,
                     relay="the accumulated probes cannot make these futures recognizable; the decision "
                     "goes back to a regular review", arm=Arm.EARLY_EXIT)
-    return Step(state=state, next="end",
+    return Step(state=state, next=Next.END,
                 relay="a re-fan did not make the futures recognizable either: the difficulty is "
                 "probably not one probes can show", arm=Arm.MISDIAGNOSIS_EXIT)
 
@@ -242,15 +258,15 @@ def on_qmicro(state: Lambda, answer: QmicroAnswer) -> Step:
     assert state.composition is not None
     if answer.kind == "confirm":
         return Step(state=replace(state, direction=Direction(kind="synthesize", direction=state.composition)),
-                    next="harvest")
+                    next=Next.HARVEST)
     if state.refan_budget == 0:
-        return Step(state=state, next="qmicro",
+        return Step(state=state, next=Next.QMICRO,
                     relay="the one re-fan is spent, so the synthesis cannot be materialized; confirm it "
                     "or withdraw")
-    fan = Fan(kind="Materialization", tgt=(state.composition,))
+    fan = Fan(kind=FanKind.MATERIALIZATION, tgt=(state.composition,))
     spec = replace(state.spec, tgt=(state.composition,))
-    return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind="Materialization", pending=fan),
-                next="instantiate")
+    return Step(state=replace(state, spec=spec, refan_budget=0, refan_kind=FanKind.MATERIALIZATION, pending=fan),
+                next=Next.INSTANTIATE)
 
 
 def qmicro_options(state: Lambda) -> tuple[str, ...]:

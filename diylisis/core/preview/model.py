@@ -187,6 +187,14 @@ class ProbeSlot(Struct, frozen=True, kw_only=True):
     fan: int
 
 
+class FanKind(StrEnum):
+    """Why a fan of probes was made: the first contrast, a re-fan on a Gap, or a synthesis materialized."""
+
+    CONTRAST = "contrast"
+    GAP = "Gap"
+    MATERIALIZATION = "Materialization"
+
+
 class Fan(Struct, frozen=True, kw_only=True):
-    kind: Literal["contrast", "Gap", "Materialization"]
+    kind: FanKind
     tgt: tuple[str, ...]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from diylisis.core.preview.model import ProbeDisposition, Route
+from diylisis.core.preview.model import FanKind, ProbeDisposition, Route
 
 SCHEMA = "distill-preview/1"
 _DISPOSITIONS = frozenset(ProbeDisposition)
@@ -59,9 +59,9 @@ def record_problems(record: Any) -> tuple[str, ...]:
     for fan in fans:
         size = len(fan.get("tgt", [])) if isinstance(fan, dict) else 0
         kind = fan.get("kind") if isinstance(fan, dict) else None
-        if kind == "contrast" and not 2 <= size <= 4:
+        if kind == FanKind.CONTRAST and not 2 <= size <= 4:
             problems.append(f"the first fan probed {size} directions (2 to 4 expected)")
-        elif kind in ("Gap", "Materialization") and size < 1:
+        elif kind in (FanKind.GAP, FanKind.MATERIALIZATION) and size < 1:
             problems.append(f"the {kind} re-fan probed nothing")
     probed_count = sum(len(fan.get("tgt", [])) for fan in fans if isinstance(fan, dict))
     if probed_count != len(trace):
