@@ -7,7 +7,7 @@ from typing import Any
 
 from diylisis.core import gate
 from diylisis.edges import run_files, vet_runs
-from diylisis.edges.vet_gate import FLAGS
+from diylisis.edges.vet_gate import FLAGS, instruction_of
 from diylisis.edges.workspace import Workspace
 
 TYPE_CHECKING = False
@@ -39,10 +39,9 @@ class VetRuns:
         """Record the verdict (bound to the claim's open challenge) and the one instruction given."""
         from diylisis.app import vet_session
 
+        withdraw, revisit, handoff = instruction_of(answer)
         return vet_session.answer(Path(workspace.root), Path(workspace.git_dir), run_id, answer.item_id,
-                                  answer.value, antithesis=None, withdraw=answer.flag == "withdraw",
-                                  revisit=answer.flag_value if answer.flag == "revisit" else None,
-                                  handoff=answer.flag_value if answer.flag == "handoff" else None)
+                                  answer.value, antithesis=None, withdraw=withdraw, revisit=revisit, handoff=handoff)
 
     def resume(self, workspace: Workspace, run_id: str, request: ResumeRequest) -> int:
         """Continue the run through the gate the request chooses; its exit code."""

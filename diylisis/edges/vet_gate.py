@@ -63,9 +63,16 @@ def judged(answer: gate.Answer) -> judgment.Judged:
     if named is None:
         raise BadInput(f"{answer.item_id!r} names no claim slot (AUDIT.INDEX)")
     audit, index = named
-    return judgment.judged(audit, index, answer.value, withdraw=answer.flag == "withdraw",
-                           revisit=answer.flag_value if answer.flag == "revisit" else None,
-                           handoff=answer.flag_value if answer.flag == "handoff" else None)
+    withdraw, revisit, handoff = instruction_of(answer)
+    return judgment.judged(audit, index, answer.value, withdraw=withdraw, revisit=revisit, handoff=handoff)
+
+
+def instruction_of(answer: gate.Answer) -> tuple[bool, str | None, str | None]:
+    """(withdraw, revisit condition, handoff deficit) as the answer's one flag gives them."""
+    kind = next((k for k in judgment.InstructionKind if k.value == answer.flag), None)
+    return (kind is judgment.InstructionKind.WITHDRAW,
+            answer.flag_value if kind is judgment.InstructionKind.REVISIT else None,
+            answer.flag_value if kind is judgment.InstructionKind.HANDOFF else None)
 
 
 def check_slots(chosen: gates.Gate, current: Mapping[str, int]) -> None:
@@ -79,11 +86,11 @@ def check_slots(chosen: gates.Gate, current: Mapping[str, int]) -> None:
             judgment.check_index(judged(answer), current[named[0]])
 
 
-def realization(chosen: gates.Gate) -> str:
+def realization(chosen: gates.Gate) -> judgment.Realization:
     """Who answered, as the note records it: terminal, answers-file or pause."""
     if isinstance(chosen, gates.AnswersGate):
-        return "answers-file"
-    return "terminal" if isinstance(chosen, gates.TerminalGate) else "pause"
+        return judgment.Realization.ANSWERS_FILE
+    return judgment.Realization.TERMINAL if isinstance(chosen, gates.TerminalGate) else judgment.Realization.PAUSE
 
 
 def _reach_note(console: Any) -> None:

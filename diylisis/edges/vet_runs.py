@@ -43,7 +43,7 @@ class VetRun(Struct, frozen=True, kw_only=True):
     antitheses: tuple[Antithesis, ...]
     ledger: judgment.Ledger
     presented: tuple[str, ...]
-    realization: str
+    realization: judgment.Realization
     what_if: str | None = None  # Pattern B's condition, posited again when a Revisit re-enters a claim
 
 
@@ -70,7 +70,7 @@ def save(git_dir: Path, run: VetRun) -> str:
         "run": run.run_id, "action": run.action, "commit": run.commit, "leans_on": list(run.leans_on),
         "sources": msgspec.to_builtins(run.sources), "reads": msgspec.to_builtins(run.reads),
         "formed": list(run.formed), "antitheses": msgspec.to_builtins(run.antitheses),
-        "ledger": _ledger_json(run.ledger), "presented": list(run.presented), "realization": run.realization,
+        "ledger": _ledger_json(run.ledger), "presented": list(run.presented), "realization": run.realization.value,
         "what_if": run.what_if,
     }
     return run_files.save(git_dir, KIND, run.run_id, data)
@@ -96,7 +96,8 @@ def load(git_dir: Path, run_id: str) -> VetRun:
                 history=tuple(judgment.HistoryEntry(
                     audit=str(h["audit"]), antithesis=h["antithesis"],
                     record=None if h["record"] is None else _entry(h["record"])) for h in ledger["history"])),
-            presented=tuple(str(x) for x in data["presented"]), realization=str(data["realization"]),
+            presented=tuple(str(x) for x in data["presented"]),
+            realization=judgment.Realization(str(data["realization"])),
             what_if=None if data.get("what_if") is None else str(data["what_if"]))
     except (KeyError, TypeError, ValueError):
         raise BadInput(f"run {run_id}'s file is damaged") from None

@@ -100,6 +100,14 @@ def batches(audit_ids_in_order: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(ids[start:start + BATCH_SIZE] for start in range(0, len(ids), BATCH_SIZE))
 
 
+class Realization(enum.StrEnum):
+    """Who answered a run's claims, as its note records it."""
+
+    TERMINAL = "terminal"
+    ANSWERS_FILE = "answers-file"
+    PAUSE = "pause"  # answered with `git distill answer`, then resumed
+
+
 class AssignedBy(enum.Enum):
     """Who settled a ledger entry."""
 

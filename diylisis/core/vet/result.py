@@ -69,7 +69,7 @@ def settled_json(claim: claims.Settled) -> dict[str, object]:
 def vetted(*, action: str, commit: str, leans_on: Sequence[str], sources: Sequence[Source],
            observed_at: Mapping[str, int], formed: Sequence[str], audits: Sequence[Audit],
            settled: Sequence[claims.Settled], antitheses: Sequence[Antithesis],
-           ledger: judgment.Ledger, unmet_revisits: Sequence[str], realization: str,
+           ledger: judgment.Ledger, unmet_revisits: Sequence[str], realization: judgment.Realization,
            issued_at: str) -> dict[str, object]:
     """V: the dispositions, the per-antithesis trace and the account, bound to the blobs read."""
     handoffs: list[dict[str, object]] = [{"audit": c.id, "deficit": c.settlement.value, "hint": c.hint}
@@ -94,5 +94,5 @@ def vetted(*, action: str, commit: str, leans_on: Sequence[str], sources: Sequen
         "history": [{"audit": h.audit, "antithesis": h.antithesis,
                      "record": None if h.record is None else entry_json(h.record)} for h in ledger.history],
         "handoffs": handoffs, "withdrawn": withdrawn, "unmet_revisits": list(unmet_revisits),
-        "realization": realization, "issued_at": issued_at,
+        "realization": realization.value, "issued_at": issued_at,
     }
