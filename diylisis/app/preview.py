@@ -30,6 +30,8 @@ from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow
 from diylisis.core.preview.model import (
     Arm,
+    CellKind,
+    CommitmentKind,
     Contrast,
     DetectSignals,
     FanKind,
@@ -376,11 +378,11 @@ class _Session:
             flag = "  [does not tell them apart]" if row.flagged else ""
             self.emit(f"  {row.axis.id}: {row.axis.question}{flag}")
             for index, cell in row.cells:
-                shown = cell.value if cell.kind == "value" else f"{cell.kind} {cell.value}".strip()
+                shown = cell.value if cell.kind is CellKind.VALUE else f"{cell.kind} {cell.value}".strip()
                 cited = f" ({', '.join(cell.paths)})" if cell.paths else ""
                 self.emit(f"    probe {index}: {shown}{cited}" + (f" - {cell.note}" if cell.note else ""))
         for common in self.seen.common:
-            value = f" = {common.value}" if common.kind == "declared" else ""
+            value = f" = {common.value}" if common.kind is CommitmentKind.DECLARED else ""
             self.emit(f"  shared by every probe: {common.key}{value}")
         for unknown in self.seen.unknowns:
             self.emit(f"  unknown ({unknown.route.value}): {unknown.text}")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from diylisis.core.preview.model import (
     Axis,
     Cell,
+    CellKind,
+    CommitmentKind,
     CommonCommitment,
     Contrast,
     ContrastRow,
@@ -26,24 +28,25 @@ DATA_PREFIXES = ("data/", "fixtures/", "seeds/", "seed/", "testdata/")
 
 def _cell(probe: ProbeEvidence, axis: Axis) -> Cell:
     if probe.status is not ProbeStatus.POPULATED:
-        return Cell(kind="UNDIFFERENTIATED", note=f"the probe {probe.status.replace('_', ' ')}")
+        return Cell(kind=CellKind.UNDIFFERENTIATED, note=f"the probe {probe.status.replace('_', ' ')}")
     found = next(((value, paths) for axis_id, value, paths in probe.axis_values if axis_id == axis.id), None)
     if found is None or not found[0].strip():
-        return Cell(kind="UNDIFFERENTIATED", note="the probe gave no value on this axis")
+        return Cell(kind=CellKind.UNDIFFERENTIATED, note="the probe gave no value on this axis")
     value, paths = found
     if probe.narrated:
-        return Cell(kind="value", value=value, note="narrated")
+        return Cell(kind=CellKind.VALUE, value=value, note="narrated")
     missing = tuple(path for path in paths if path not in probe.present_paths)
     if missing or not paths:
-        return Cell(kind="UNGROUNDED", value=value, paths=paths,
+        return Cell(kind=CellKind.UNGROUNDED, value=value, paths=paths,
                     note=f"cites {', '.join(missing)}, not in the probe" if missing else "cites no file")
     only_data = all(path.startswith(DATA_PREFIXES) for path in paths)
-    return Cell(kind="value", value=value, paths=paths, note="divergence lives in fake data" if only_data else "")
+    return Cell(kind=CellKind.VALUE, value=value, paths=paths,
+                note="divergence lives in fake data" if only_data else "")
 
 
 def _row(axis: Axis, probes: tuple[ProbeEvidence, ...]) -> ContrastRow:
     cells = tuple((probe.index, _cell(probe, axis)) for probe in probes)
-    grounded = [cell for _, cell in cells if cell.kind == "value"]
+    grounded = [cell for _, cell in cells if cell.kind is CellKind.VALUE]
     values = {" ".join(cell.value.split()).casefold() for _, cell in cells}
     flagged = not grounded or len(values) < 2 or len(cells) < 2
     return ContrastRow(axis=axis, cells=cells, flagged=flagged)
@@ -54,11 +57,11 @@ def _common(probes: tuple[ProbeEvidence, ...]) -> tuple[CommonCommitment, ...]:
         return ()
     changed = [dict(probe.changed) for probe in probes]
     paths = set(changed[0]).intersection(*changed[1:])
-    same_blob = [CommonCommitment(key=path, value=changed[0][path], kind="path")
+    same_blob = [CommonCommitment(key=path, value=changed[0][path], kind=CommitmentKind.PATH)
                  for path in sorted(paths) if len({found[path] for found in changed}) == 1]
     declared = [dict(probe.commitments) for probe in probes]
     keys = set(declared[0]).intersection(*declared[1:])
-    same_value = [CommonCommitment(key=key, value=declared[0][key], kind="declared")
+    same_value = [CommonCommitment(key=key, value=declared[0][key], kind=CommitmentKind.DECLARED)
                   for key in sorted(keys) if len({found[key] for found in declared}) == 1]
     return tuple(same_blob + same_value)
 

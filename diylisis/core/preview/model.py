@@ -97,10 +97,25 @@ class ExposedUnknown(Struct, frozen=True, kw_only=True):
     route: Route
 
 
+class CellKind(StrEnum):
+    """What one probe shows on one axis: a value it grounds in its files, one it does not, or none."""
+
+    VALUE = "value"
+    UNGROUNDED = "UNGROUNDED"
+    UNDIFFERENTIATED = "UNDIFFERENTIATED"
+
+
+class CommitmentKind(StrEnum):
+    """How every probe made a decision alike: the same blob at a path, or the same declared value."""
+
+    PATH = "path"
+    DECLARED = "declared"
+
+
 class Cell(Struct, frozen=True, kw_only=True):
     """One probe's future on one axis."""
 
-    kind: Literal["value", "UNGROUNDED", "UNDIFFERENTIATED"]
+    kind: CellKind
     value: str = ""
     paths: tuple[str, ...] = ()
     note: str = ""  # why a cell is not a value, or "divergence lives in fake data"
@@ -117,7 +132,7 @@ class CommonCommitment(Struct, frozen=True, kw_only=True):
 
     key: str  # a path (same blob everywhere) or a [commitments] key
     value: str
-    kind: Literal["path", "declared"]
+    kind: CommitmentKind
 
 
 class ProbeEvidence(Struct, frozen=True, kw_only=True):
