@@ -14,6 +14,7 @@ import json
 import os
 import tomllib
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +31,20 @@ from diylisis.core.preview import contrast as contrast_mod
 from diylisis.core.preview import detect, flow
 from diylisis.core.preview.model import (
     Arm,
+    Axis,
     CellKind,
     CommitmentKind,
     Contrast,
     DetectSignals,
+    ExposedUnknown,
+    Fan,
     FanKind,
     ProbeDisposition,
     ProbeEvidence,
     ProbeStatus,
     Tier,
 )
+from diylisis.core.preview.verify import SCHEMA as RECORD_SCHEMA
 from diylisis.edges import confinement, gitio, preview_note, probes, run_files, standing
 
 NON_EVIDENCE = "evidence for no claim"
@@ -63,6 +68,36 @@ class Request(Struct, frozen=True, kw_only=True):
     tgt: tuple[int, ...] = ()
 
 
+class Confinement(StrEnum):
+    """How the probe commands were kept from the user's repository."""
+
+    NAMESPACES = "namespaces"  # a read-only repository in their own user and PID namespaces
+    FINGERPRINT = "fingerprint"  # unconfined: the repository fingerprinted, any change refused
+
+
+class ProbeCommand(Struct, frozen=True, kw_only=True):
+    confinement: Confinement
+
+
+class Record(Struct, frozen=True, kw_only=True):
+    """The DirectionalContrast record: what the note on the base stores, one JSON line with keys sorted."""
+
+    schema: str
+    arm: Arm
+    run: str
+    base: str
+    candidates: tuple[str, ...]
+    tier: Tier
+    axes: tuple[Axis, ...]
+    fans: tuple[Fan, ...]
+    contrast_map: dict[str, dict[str, str]]  # deciding axis -> direction -> its value
+    exposed_unknowns: tuple[ExposedUnknown, ...]
+    direction: dict[str, Any] | None  # the harvest's direction: kind, direction, ground
+    discard_trace: list[dict[str, Any]]
+    non_evidence: str
+    probe_command: ProbeCommand
+
+
 class StoodDown(Struct, frozen=True, kw_only=True, tag_field="status", tag="not activated"):
     """The report of a run Phase 0 stood down: why, and where the decision goes."""
 
@@ -80,7 +115,7 @@ class Done(Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="sta
     run: str
     arm: Arm
     relay: str
-    record: dict[str, Any]  # the DirectionalContrast record, as the note stores it
+    record: Record
     contrast: dict[str, Any] | None
     repository_changed: tuple[str, ...] = ()  # left out when the repository is byte-identical
 
@@ -438,9 +473,10 @@ class _Session:
                   else "your repository is byte-identical (compared)")
         record = self.record(state, arm, trace, harvest)
         if arm is Arm.DIRECTIONAL_CONTRAST:
-            preview_note.put_line(self.root, preview_note.REF, self.base, json.dumps(record, sort_keys=True,
-                                                                                     ensure_ascii=False))
-            self.emit(f"direction: {record['direction']['direction']} (recorded as a note on {self.base[:12]} "
+            assert record.direction is not None
+            preview_note.put_line(self.root, preview_note.REF, self.base,
+                                  json.dumps(msgspec.to_builtins(record), sort_keys=True, ensure_ascii=False))
+            self.emit(f"direction: {record.direction['direction']} (recorded as a note on {self.base[:12]} "
                       f"under {preview_note.REF}; add 'Distill-Preview: {self.run}' to the commit that realizes it)")
 
         def close(data: dict[str, Any]) -> None:
@@ -453,17 +489,13 @@ class _Session:
         return Result(run=self.run, arm=arm, exit_code=exit_code(arm) if not changed else EXIT_FAILED, report=report)
 
     def record(self, state: flow.Lambda, arm: Arm, trace: list[dict[str, Any]],
-               harvest: dict[str, Any] | None) -> dict[str, Any]:
-        direction = harvest["direction"] if harvest else None
-        return {"schema": "distill-preview/1", "arm": arm.value, "run": self.run, "base": self.base,
-                "candidates": list(state.candidates), "tier": state.spec.tier.value,
-                "axes": [{"id": a.id, "question": a.question, "proposed_by": a.proposed_by,
-                          "settled_at": a.settled_at} for a in state.spec.axes],
-                "fans": [{"kind": fan.kind, "tgt": list(fan.tgt)} for fan in state.fans],
-                "contrast_map": harvest["deciding_rows"] if harvest else {},
-                "exposed_unknowns": [{"text": u.text, "route": u.route.value} for u in state.unknowns],
-                "direction": direction, "discard_trace": trace, "non_evidence": NON_EVIDENCE,
-                "probe_command": {"confinement": "namespaces" if self.confined else "fingerprint"}}
+               harvest: dict[str, Any] | None) -> Record:
+        return Record(schema=RECORD_SCHEMA, arm=arm, run=self.run, base=self.base, candidates=state.candidates,
+                      tier=state.spec.tier, axes=state.spec.axes, fans=state.fans,
+                      contrast_map=harvest["deciding_rows"] if harvest else {}, exposed_unknowns=state.unknowns,
+                      direction=harvest["direction"] if harvest else None, discard_trace=trace,
+                      non_evidence=NON_EVIDENCE, probe_command=ProbeCommand(
+                          confinement=Confinement.NAMESPACES if self.confined else Confinement.FINGERPRINT))
 
     def contrast_json(self) -> dict[str, Any] | None:
         if self.seen is None:
