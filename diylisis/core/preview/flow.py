@@ -20,6 +20,7 @@ from diylisis.core.preview.model import (
     Axis,
     Contrast,
     Direction,
+    DirectionKind,
     ExposedUnknown,
     Fan,
     FanKind,
@@ -205,7 +206,8 @@ def on_qdir(state: Lambda, answer: QdirAnswer, seen: Contrast) -> Step:
             return Step(state=state, next=Next.QDIR,
                         relay=f"deciding axes must be settled axes; not: {', '.join(unknown_axes)}")
         deciding = answer.deciding or tuple(row.axis.id for row in seen.rows if not row.flagged)
-        direction = Direction(kind="select", direction=slot.direction, deciding=deciding, ground=answer.ground)
+        direction = Direction(kind=DirectionKind.SELECT, direction=slot.direction, deciding=deciding,
+                              ground=answer.ground)
         return Step(state=replace(state, direction=direction), next=Next.HARVEST)
     if answer.kind == "synthesize":
         if not answer.text.strip():
@@ -257,7 +259,8 @@ def on_qmicro(state: Lambda, answer: QmicroAnswer) -> Step:
     state = replace(state, history=state.history + (("qmicro", answer.kind),))
     assert state.composition is not None
     if answer.kind == "confirm":
-        return Step(state=replace(state, direction=Direction(kind="synthesize", direction=state.composition)),
+        confirmed = Direction(kind=DirectionKind.SYNTHESIZE, direction=state.composition)
+        return Step(state=replace(state, direction=confirmed),
                     next=Next.HARVEST)
     if state.refan_budget == 0:
         return Step(state=state, next=Next.QMICRO,

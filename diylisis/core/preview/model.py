@@ -165,10 +165,17 @@ class Contrast(Struct, frozen=True, kw_only=True):
         return any(row.flagged for row in self.rows)
 
 
+class DirectionKind(StrEnum):
+    """How the direction was constituted: a probe selected, or the user's synthesis confirmed."""
+
+    SELECT = "select"
+    SYNTHESIZE = "synthesize"
+
+
 class Direction(Struct, frozen=True, kw_only=True):
     """The constituted direction: a probed one (Select) or the user's synthesis (Confirm)."""
 
-    kind: Literal["select", "synthesize"]
+    kind: DirectionKind
     direction: str
     deciding: tuple[str, ...] = ()  # axis ids
     ground: str | None = None  # GroundTag: a familiar domain to validate the mapping against

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from diylisis.core.preview.model import FanKind, ProbeDisposition, Route
+from diylisis.core.preview.model import DirectionKind, FanKind, ProbeDisposition, Route
 
 SCHEMA = "distill-preview/1"
 _DISPOSITIONS = frozenset(ProbeDisposition)
@@ -41,9 +41,9 @@ def record_problems(record: Any) -> tuple[str, ...]:
         problems.append(f"the arm {record.get('arm')!r} is not a DirectionalContrast")
     direction = record.get("direction") or {}
     probed = {e.get("probe", {}).get("direction") for e in trace if isinstance(e, dict)}
-    if direction.get("kind") == "select" and direction.get("direction") not in probed:
+    if direction.get("kind") == DirectionKind.SELECT and direction.get("direction") not in probed:
         problems.append(f"the selected direction {direction.get('direction')!r} was never probed")
-    if direction.get("kind") not in ("select", "synthesize"):
+    if direction.get("kind") not in tuple(DirectionKind):
         problems.append("the record names no constituted direction")
     settled = {a.get("id") for a in record.get("axes", []) if isinstance(a, dict) and a.get("settled_at")}
     unsettled = sorted(set(record.get("contrast_map", {})) - settled)
