@@ -80,6 +80,7 @@ def run_demo() -> int:
 
     from diylisis.app import vet, vet_demo, vet_session, vet_verify
     from diylisis.core.vet import text
+    from diylisis.core.vet.model import Pattern
     from diylisis.edges.gate import PausedGate
     from diylisis.edges.gitio import run_git
 
@@ -100,7 +101,7 @@ def run_demo() -> int:
             click.echo(visible(line))
         click.secho("\n2. Answer each claim in your own words, with at most one instruction.", bold=True)
         for item in paused.open_items:
-            if item.antithesis.pattern.value == "C":
+            if item.antithesis.pattern is Pattern.CROSS_SOURCE_CONSISTENCY:
                 verdict, handoff, revisit = "The code is right at 60 s; the doc is out of date.", \
                     "docs/design.md still says 30 s", None
             else:
