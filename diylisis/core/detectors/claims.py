@@ -44,6 +44,8 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
     for match in lexicon_matches(doc, "pass_claim", "claims"):
         if _evidenced(doc, match.start()) or _framed_as_no_claim(doc.claims, match.start(), match.end()):
             continue
+        if _after_a_goal(doc.claims, match.start()):
+            continue
         yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, match.start(), match.end(), WHY, FIX)
     for start, end in _result_shapes(doc.claims):
         if not _evidenced(doc, start) and not _framed_as_no_claim(doc.claims, start, end):
@@ -358,6 +360,20 @@ _PASS_AS_NOUN = LazyPattern(
 _SINGULAR_PASS = LazyPattern(r"(?i)^[\w-]*[^\Ws]\s+(?:pass|passing)$")
 # What makes a match a result phrase: only those can be framed ("at $DAYJOB" never is).
 _RESULT_WORD = LazyPattern(r"(?i)pass|succe|green|(?<![\w-])ok(?![\w-])|clean|negligible|minimal|[✅✔☑]")
+
+
+# A check the clause asks for, before a phrase that holds no result word of its own ("Make sure all tests
+# run without errors", "Check that all pages load without errors", "CI: verify all examples run ...").
+_GOAL_LEAD = LazyPattern(
+    r"(?i)(?<![\w-])(?:make sure|ensure|ensures|check that|checks that|verify|verifies|so that|until|should|must|"
+    r"need to|needs to)(?![\w-])"
+)
+
+
+def _after_a_goal(view: str, start: int) -> bool:
+    """The conjunct before start asks for the check (see _GOAL_LEAD) rather than reporting it."""
+    clause = _CLAUSE_START.compiled().split(view[max(0, start - 60) : start])[-1]
+    return _GOAL_LEAD.search(_CONJUNCTION.compiled().split(clause)[-1]) is not None
 
 
 def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
