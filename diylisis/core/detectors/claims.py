@@ -434,6 +434,25 @@ _RECIPE_LABEL = LazyPattern(
     r"rspec|bundle|rake|mix|swift|ctest|prove|hatch|pre-commit|node|flutter|composer|phpunit|\./[\w./-]+)(?=[ \t;,]|$))"
 )
 
+# A result word after the commands ("Verified: make check, all green", "Tested: npm test, passes"): the label
+# then reports how they went. "clean" after a command that takes it as a target ("make clean", "git clean")
+# names the command.
+_LABEL_RESULT = LazyPattern(
+    r"(?i)[✅✔☑]|(?<![\w./:-])(?:green|pass|passes|passed|passing|ok|okay|succeeds?|succeeded|successful(?:ly)?|works|"
+    r"fine|no (?:errors|warnings|failures))(?![\w-])"
+    r"|(?<![\w./:-])(?<!make )(?<!git )(?<!cargo )(?<!just )(?<!run )(?<!gradle )(?<!mvn )clean(?![\w-])"
+)
+
+
+def _rest_of_line(view: str, start: int) -> str:
+    end = view.find("\n", start)
+    return view[start : len(view) if end < 0 else end]
+
+
+def _outside_code(text: str) -> str:
+    """text with its inline code spans blanked: a word in a command is part of the command."""
+    return re.sub(r"`[^`\n]*`", " ", text)
+
 
 def claim_openings(doc: Doc) -> Iterator[Finding]:
     """UC702: a sentence opening with "Verified …", "Tested …", "Measured …" and no evidence."""
@@ -449,7 +468,8 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
             continue  # "...and I\ntested that": a wrapped line, not a sentence start
         if titles_a_test_change(doc, start) or _NAMED_TEST.match(doc.claims, start):
             continue
-        if _RECIPE_LABEL.match(doc.claims, start):
+        rest = _outside_code(_rest_of_line(doc.claims, start))
+        if _RECIPE_LABEL.match(doc.claims, start) and not _LABEL_RESULT.search(rest):
             continue  # "Tested: npm run build": the commands, not a result
         yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 

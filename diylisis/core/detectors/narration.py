@@ -42,12 +42,13 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
 
 
 # An agent that "reviews" or "audits" an object in the present tense is what a workflow or a feature
-# does ("the action runs and Claude reviews the diff for bugs"), not an account of a review that ran;
-# "reviews" as a noun is followed by what the reviews did, by a preposition, or by nothing.
+# does ("the action runs and Claude reviews the diff for bugs"), not an account of a review that ran.
+# Only a word that opens an object makes "reviews" a verb; anything else after it ("found", "uncovered",
+# "revealed", a preposition, nothing) leaves it a noun.
 _PRESENT_VERB = LazyPattern(r"(?i)(?:^|\s)(?:reviews|audits)$")
-_NOUN_AFTER = LazyPattern(
-    r"(?i)(?:found|flagged|caught|spotted|suggested|noted|pointed|surfaced|raised|identified|showed|turned|"
-    r"agreed|converged|were|are|have|had|said|and|or|of|on|in|from|for|by|with|to|at|as|so|but)(?![\w-])"
+_OBJECT_OPENS = LazyPattern(
+    r"(?i)(?:the|a|an|this|that|these|those|each|every|all|any|your|its|their|new|incoming|pending|open|prs?|"
+    r"mrs?|pull|merge|diffs?|changes|code|commits?|patches|patch|files?)(?![\w-])"
 )
 
 
@@ -56,8 +57,8 @@ def _describes_behaviour(doc: Doc, match: re.Match[str]) -> bool:
     if not _PRESENT_VERB.search(match.group()):
         return False
     after = doc.prose[match.end() : match.end() + 40]
-    word = re.match(r"[ \t]+([a-z][\w-]*)", after)
-    return word is not None and _NOUN_AFTER.match(word.group(1)) is None
+    word = re.match(r"[ \t]+([A-Za-z][\w-]*)", after)
+    return word is not None and _OBJECT_OPENS.fullmatch(word.group(1)) is not None
 
 
 def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:

@@ -359,3 +359,75 @@ def test_a_described_dashboard_or_repository_test_is_not_a_reading(body: str) ->
 )
 def test_a_reading_off_a_private_dashboard_or_run_is_still_a_claim(body: str, token: str) -> None:
     assert ("UC701", token) in _blocking(f"Tune the sampler\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Verified: make check, all green",
+        "Tested: npm test, passes",
+        "Tested: `cargo test` ok",
+        "Verified: pytest -q ✅",
+        "Validated: make lint; clean",
+        "Tested: go test ./... succeeded",
+    ],
+)
+def test_a_check_label_with_commands_and_a_result_is_a_claim(line: str) -> None:
+    text = f"Rework the exporter\n\nKeep the old flag as an alias.\n\n{line}\n"
+    assert "UC702" in _rules(text), _blocking(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Tested: make clean && make check",
+        "Tested: `npm run test:ok-cases`",
+        "Verified: git clean -fdx; make",
+    ],
+)
+def test_a_result_word_inside_a_command_leaves_the_recipe(line: str) -> None:
+    text = f"Rework the exporter\n\nKeep the old flag as an alias.\n\n{line}\n"
+    assert "UC702" not in _rules(text), _blocking(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Two Codex reviews uncovered a race in the pool.", "Codex reviews"),
+        ("The Claude reviews revealed a race in the pool.", "Claude reviews"),
+        ("Earlier Gemini reviews missed the leak.", "Gemini reviews"),
+    ],
+)
+def test_agent_reviews_followed_by_a_past_verb_are_narration(body: str, token: str) -> None:
+    assert ("NP601", token) in _blocking(f"Fix the pool\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Claude reviews every PR labelled needs-review.",
+        "Codex reviews changes to the schema before they merge.",
+        "The bot runs nightly; Claude reviews this diff and the next one.",
+    ],
+)
+def test_an_agent_reviewing_an_object_describes_a_workflow(body: str) -> None:
+    assert "NP601" not in _rules(f"Add the review workflow\n\n{body}\n"), _blocking(f"Add the workflow\n\n{body}\n")
+
+
+@pytest.mark.parametrize("markdown", [False, True])
+@pytest.mark.parametrize(
+    "fence",
+    [
+        "```\n- Renamed: lib/util/x.py\n- Build: ✅ green\n```",
+        "```\n✅ Moved: docs/old/guide.md\n```",
+    ],
+)
+def test_a_path_in_a_status_fence_is_not_read_for_untracked_paths(repo: Path, fence: str, markdown: bool) -> None:
+    message = f"Rework the tool\n\nState after the change:\n\n{fence}\n"
+    blocking = _tree_blocking(repo, message, message, markdown=markdown)
+    assert "EP507" not in {rule for rule, _ in blocking}, blocking
+
+
+def test_the_same_path_outside_a_fence_is_still_untracked(repo: Path) -> None:
+    message = "Rework the tool\n\n- Renamed: lib/util/x.py\n"
+    assert ("EP507", "lib/util/x.py") in _tree_blocking(repo, message, message)
