@@ -33,7 +33,8 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         and not (_PULL_REQUEST_SUBJECT.search(doc.text.split("\n", 1)[0]) and not _PRIVATE_REVIEWER.search(m.group()))
         and not _not_an_account(doc, m.start(), m.end(), plain=not _PRIVATE_REVIEWER.search(m.group()))
         and not _open_review(doc, m)
-        and not _describes_behaviour(doc, m),
+        and not _describes_behaviour(doc, m)
+        and not _SOUGHT_BEFORE.search(doc.prose[max(0, m.start() - 40) : m.start()]),
     )
     if "/" in doc.claims:
         for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
@@ -49,6 +50,15 @@ _PRESENT_VERB = LazyPattern(r"(?i)(?:^|\s)(?:reviews|audits)$")
 _OBJECT_OPENS = LazyPattern(
     r"(?i)(?:the|a|an|this|that|these|those|each|every|all|any|your|its|their|new|incoming|pending|open|prs?|"
     r"mrs?|pull|merge|diffs?|changes|code|commits?|patches|patch|files?)(?![\w-])"
+)
+
+
+# Feedback asked for ("Ask for feedback from two Codex sessions") or gathered by the feature the change
+# builds ("the bot collects comments from several Claude sessions") is no account of a review that ran.
+# "Address feedback from Codex" stays one: a subject's imperative says what this change did.
+_SOUGHT_BEFORE = LazyPattern(
+    r"(?i)(?<![\w-])(?:asks? for|asking for|requests?|requesting|waits? for|waiting for|seeks?|seeking|collects|"
+    r"gathers|aggregates|fetches)\s+(?:[\w-]+\s+){0,2}$"
 )
 
 

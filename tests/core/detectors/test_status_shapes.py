@@ -431,3 +431,40 @@ def test_a_path_in_a_status_fence_is_not_read_for_untracked_paths(repo: Path, fe
 def test_the_same_path_outside_a_fence_is_still_untracked(repo: Path) -> None:
     message = "Rework the tool\n\n- Renamed: lib/util/x.py\n"
     assert ("EP507", "lib/util/x.py") in _tree_blocking(repo, message, message)
+
+
+# Near misses for each shape above: a goal or an imperative, and a feature the change describes.
+@pytest.mark.parametrize(
+    ("text", "rule", "markdown"),
+    [
+        # a status fence of goals
+        ("Rework the exporter\n\nTo do before the release:\n\n```\n- Make the docs build green\n"
+         "- Get lint to pass\n```\n", "UC701", False),
+        # a count of runs a table sets as a target
+        ("Rework the parser\n\n| Check | Target |\n|---|---|\n| Parser regression | should be 12/12 |\n",
+         "UC701", False),
+        # a ticked item that adds a check, rather than one that ran
+        ("Restructure the docs\n\n## Changes\n- [x] Add a job to verify the links resolve\n", "UC703", False),
+        # a callout that asks the reader to act
+        ("# Handoff\n\n> [!NOTE]\n> Run the migration before you deploy.\n", "NP602", True),
+        # an aside the reader is asked to keep, and a state the tool handles
+        ("Add the rules\n\nKeep the draft in your checkout (untracked) until it is reviewed.\n", "EP504", False),
+        ("Add the rules\n\nThe tool lists files in the index, uncommitted, by default.\n", "EP504", False),
+        # a summary row the run is meant to end with
+        ("Add the slow flag\n\nThe run should end with ✓ 41 passed  ⚠ 2 warnings  ✖ 0 failed\n", "UC701", False),
+        # an After line that states a goal
+        ("Wrap the page writes\n\nBefore: the console logs \"This page requires a policy\"\n"
+         "After: all page writes should succeed without policy violations\n", "UC701", False),
+        # readings asked for
+        ("Tune the sampler\n\nCheck that the dashboard showed 12% more timeouts before rolling back.\n",
+         "UC701", False),
+        ("Tune the sampler\n\nMake sure our tests found that regression before merging.\n", "UC701", False),
+        # an agent asked to review, in a workflow
+        ("Add the workflow\n\nLet Claude reviews the diff on every push.\n", "NP601", False),
+        ("Add the review bot\n\nAsk for feedback from two Codex sessions before merging.\n", "NP601", False),
+        ("Add the review bot\n\nThe bot collects comments from several Claude sessions and posts one summary.\n",
+         "NP601", False),
+    ],
+)
+def test_goals_and_described_features_are_near_misses_of_each_shape(text: str, rule: str, markdown: bool) -> None:
+    assert rule not in _rules(text, markdown=markdown), _blocking(text, markdown=markdown)
