@@ -365,8 +365,8 @@ _RESULT_WORD = LazyPattern(r"(?i)pass|succe|green|(?<![\w-])ok(?![\w-])|clean|ne
 # A check the clause asks for, before a phrase that holds no result word of its own ("Make sure all tests
 # run without errors", "Check that all pages load without errors", "CI: verify all examples run ...").
 _GOAL_LEAD = LazyPattern(
-    r"(?i)(?<![\w-])(?:make sure|ensure|ensures|check that|checks that|verify|verifies|so that|until|should|must|"
-    r"need to|needs to)(?![\w-])"
+    r"(?i)(?<![\w./-])(?:make sure|ensure|ensures|check that|checks that|verify|verifies|so that|until|should|must|"
+    r"need to|needs to)(?![\w./-])"
 )
 
 

@@ -468,3 +468,14 @@ def test_the_same_path_outside_a_fence_is_still_untracked(repo: Path) -> None:
 )
 def test_goals_and_described_features_are_near_misses_of_each_shape(text: str, rule: str, markdown: bool) -> None:
     assert rule not in _rules(text, markdown=markdown), _blocking(text, markdown=markdown)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Run: `node tools/verify/check.js .` — 142 pass, fail 0, warn 0",
+        "검증: `node scripts/verify/run.js` — 31 pass, fail 0",
+    ],
+)
+def test_a_goal_word_in_a_path_is_no_goal(line: str) -> None:
+    assert "UC701" in _rules(f"Tighten the checks\n\n{line}\n")
