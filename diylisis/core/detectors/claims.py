@@ -44,6 +44,8 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
     for match in lexicon_matches(doc, "pass_claim", "claims"):
         if _evidenced(doc, match.start()) or _framed_as_no_claim(doc.claims, match.start(), match.end()):
             continue
+        if _after_a_goal(doc.claims, match.start()):
+            continue
         yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, match.start(), match.end(), WHY, FIX)
     for start, end in _result_shapes(doc.claims):
         if not _evidenced(doc, start) and not _framed_as_no_claim(doc.claims, start, end):
@@ -360,6 +362,20 @@ _SINGULAR_PASS = LazyPattern(r"(?i)^[\w-]*[^\Ws]\s+(?:pass|passing)$")
 _RESULT_WORD = LazyPattern(r"(?i)pass|succe|green|(?<![\w-])ok(?![\w-])|clean|negligible|minimal|[✅✔☑]")
 
 
+# A check the clause asks for, before a phrase that holds no result word of its own ("Make sure all tests
+# run without errors", "Check that all pages load without errors", "CI: verify all examples run ...").
+_GOAL_LEAD = LazyPattern(
+    r"(?i)(?<![\w./-])(?:make sure|ensure|ensures|check that|checks that|verify|verifies|so that|until|should|must|"
+    r"need to|needs to)(?![\w./-])"
+)
+
+
+def _after_a_goal(view: str, start: int) -> bool:
+    """The conjunct before start asks for the check (see _GOAL_LEAD) rather than reporting it."""
+    clause = _CLAUSE_START.compiled().split(view[max(0, start - 60) : start])[-1]
+    return _GOAL_LEAD.search(_CONJUNCTION.compiled().split(clause)[-1]) is not None
+
+
 def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
     """The pass phrase between start and end is a goal, a concession, part of a name or a noun."""
     numbers = _TEST_NUMBERS.match(view[start:end])
@@ -418,6 +434,25 @@ _RECIPE_LABEL = LazyPattern(
     r"rspec|bundle|rake|mix|swift|ctest|prove|hatch|pre-commit|node|flutter|composer|phpunit|\./[\w./-]+)(?=[ \t;,]|$))"
 )
 
+# A result word after the commands ("Verified: make check, all green", "Tested: npm test, passes"): the label
+# then reports how they went. "clean" after a command that takes it as a target ("make clean", "git clean")
+# names the command.
+_LABEL_RESULT = LazyPattern(
+    r"(?i)[✅✔☑]|(?<![\w./:-])(?:green|pass|passes|passed|passing|ok|okay|succeeds?|succeeded|successful(?:ly)?|works|"
+    r"fine|no (?:errors|warnings|failures))(?![\w-])"
+    r"|(?<![\w./:-])(?<!make )(?<!git )(?<!cargo )(?<!just )(?<!run )(?<!gradle )(?<!mvn )clean(?![\w-])"
+)
+
+
+def _rest_of_line(view: str, start: int) -> str:
+    end = view.find("\n", start)
+    return view[start : len(view) if end < 0 else end]
+
+
+def _outside_code(text: str) -> str:
+    """text with its inline code spans blanked: a word in a command is part of the command."""
+    return re.sub(r"`[^`\n]*`", " ", text)
+
 
 def claim_openings(doc: Doc) -> Iterator[Finding]:
     """UC702: a sentence opening with "Verified …", "Tested …", "Measured …" and no evidence."""
@@ -433,7 +468,8 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
             continue  # "...and I\ntested that": a wrapped line, not a sentence start
         if titles_a_test_change(doc, start) or _NAMED_TEST.match(doc.claims, start):
             continue
-        if _RECIPE_LABEL.match(doc.claims, start):
+        rest = _outside_code(_rest_of_line(doc.claims, start))
+        if _RECIPE_LABEL.match(doc.claims, start) and not _LABEL_RESULT.search(rest):
             continue  # "Tested: npm run build": the commands, not a result
         yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 

@@ -33,7 +33,8 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
         and not (_PULL_REQUEST_SUBJECT.search(doc.text.split("\n", 1)[0]) and not _PRIVATE_REVIEWER.search(m.group()))
         and not _not_an_account(doc, m.start(), m.end(), plain=not _PRIVATE_REVIEWER.search(m.group()))
         and not _open_review(doc, m)
-        and not _describes_behaviour(doc, m),
+        and not _describes_behaviour(doc, m)
+        and not _SOUGHT_BEFORE.search(doc.prose[max(0, m.start() - 40) : m.start()]),
     )
     if "/" in doc.claims:
         for match in _SLASH_COMMAND_RUN.finditer(doc.claims):
@@ -42,12 +43,22 @@ def private_reviews(doc: Doc) -> Iterator[Finding]:
 
 
 # An agent that "reviews" or "audits" an object in the present tense is what a workflow or a feature
-# does ("the action runs and Claude reviews the diff for bugs"), not an account of a review that ran;
-# "reviews" as a noun is followed by what the reviews did, by a preposition, or by nothing.
+# does ("the action runs and Claude reviews the diff for bugs"), not an account of a review that ran.
+# Only a word that opens an object makes "reviews" a verb; anything else after it ("found", "uncovered",
+# "revealed", a preposition, nothing) leaves it a noun.
 _PRESENT_VERB = LazyPattern(r"(?i)(?:^|\s)(?:reviews|audits)$")
-_NOUN_AFTER = LazyPattern(
-    r"(?i)(?:found|flagged|caught|spotted|suggested|noted|pointed|surfaced|raised|identified|showed|turned|"
-    r"agreed|converged|were|are|have|had|said|and|or|of|on|in|from|for|by|with|to|at|as|so|but)(?![\w-])"
+_OBJECT_OPENS = LazyPattern(
+    r"(?i)(?:the|a|an|this|that|these|those|each|every|all|any|your|its|their|new|incoming|pending|open|prs?|"
+    r"mrs?|pull|merge|diffs?|changes|code|commits?|patches|patch|files?)(?![\w-])"
+)
+
+
+# Feedback asked for ("Ask for feedback from two Codex sessions") or gathered by the feature the change
+# builds ("the bot collects comments from several Claude sessions") is no account of a review that ran.
+# "Address feedback from Codex" stays one: a subject's imperative says what this change did.
+_SOUGHT_BEFORE = LazyPattern(
+    r"(?i)(?<![\w-])(?:asks? for|asking for|requests?|requesting|waits? for|waiting for|seeks?|seeking|collects|"
+    r"gathers|aggregates|fetches)\s+(?:[\w-]+\s+){0,2}$"
 )
 
 
@@ -56,8 +67,8 @@ def _describes_behaviour(doc: Doc, match: re.Match[str]) -> bool:
     if not _PRESENT_VERB.search(match.group()):
         return False
     after = doc.prose[match.end() : match.end() + 40]
-    word = re.match(r"[ \t]+([a-z][\w-]*)", after)
-    return word is not None and _NOUN_AFTER.match(word.group(1)) is None
+    word = re.match(r"[ \t]+([A-Za-z][\w-]*)", after)
+    return word is not None and _OBJECT_OPENS.fullmatch(word.group(1)) is not None
 
 
 def _not_an_account(doc: Doc, start: int, end: int, *, plain: bool) -> bool:

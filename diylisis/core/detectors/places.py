@@ -233,6 +233,8 @@ def untracked_paths(doc: Doc) -> Iterator[Finding]:
     """EP507: repository-relative paths not tracked at the certified revision (nor its parent)."""
     assert doc.context is not None
     for match in REL_PATH.finditer(doc.claims):
+        if doc.status_lines and doc.position(match.start())[0] in doc.status_lines:
+            continue  # the author's status lines in a fence are kept for the claim rules only
         token = re.sub(r"[^\x00-\x7f]+$", "", match.group()).rstrip(".")
         bare = re.sub(r"(?::\d+(?:-\d+)?|#L\d+(?:-L?\d+)?)$", "", token)
         if "/" not in bare.strip("/") and not bare.endswith("/"):

@@ -299,3 +299,183 @@ def test_a_summary_row_under_quoted_output_is_part_of_it() -> None:
 def test_a_summary_row_after_prose_is_still_a_claim() -> None:
     text = "Add the slow flag\n\nThe daemon starts on its own now.\n\n✓ 41 passed  ⚠ 2 warnings  ✖ 0 failed\n"
     assert ("UC701", "41 passed") in _blocking(text)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # goals and imperatives
+        "Make sure all tests run without errors on Python 3.13.",
+        "Check that all pages load without errors.",
+        "CI: verify all examples run without warnings.",
+        "Ensure all the fixtures load without failures before tagging.",
+        "Retry the upload until all chunks succeed without errors.",
+        "All plugins should load without warnings after this.",
+        # what the change makes the code do
+        "All export jobs now succeed without errors when the disk is full, because we retry.",
+        "All imports succeed without warnings if the cache is warm.",
+    ],
+)
+def test_a_goal_or_new_behaviour_without_errors_is_not_a_claim(body: str) -> None:
+    assert "UC701" not in _rules(f"Retry the exports\n\n{body}\n"), _blocking(f"Retry the exports\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("All cache writes succeed without lock warnings.", "All cache writes succeed without lock warnings"),
+        ("Afterwards all nightly jobs ran without failures.", "all nightly jobs ran without failures"),
+    ],
+)
+def test_a_run_without_errors_stated_as_a_result_is_still_a_claim(body: str, token: str) -> None:
+    assert ("UC701", token) in _blocking(f"Retry the exports\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # what a dashboard or a test of the repository shows, described
+        "Telemetry reports 5% sampled requests by default.",
+        "The dashboard shows 5% of requests when sampling is on.",
+        "Grafana shows 100% in the panel title now that the unit is fixed.",
+        "Sentry reports 3 breadcrumbs per event.",
+        "The tests found that the lexer dropped a token; see tests/test_lexer.py.",
+        "These tests found that the cache leaked handles, see `tests/test_cache.py`.",
+    ],
+)
+def test_a_described_dashboard_or_repository_test_is_not_a_reading(body: str) -> None:
+    assert "UC701" not in _rules(f"Tune the sampler\n\n{body}\n"), _blocking(f"Tune the sampler\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("The status dashboard showed 12% more timeouts on Monday.", "dashboard showed 12%"),
+        ("Datadog reported about 4k retries an hour.", "Datadog reported about 4k"),
+        ("Telemetry shows 30% fewer cold starts.", "Telemetry shows 30%"),
+        ("The test found that the second layout read best.", "The test found that"),
+        ("Manual testing found that the dialog closes twice.", "Manual testing found that"),
+    ],
+)
+def test_a_reading_off_a_private_dashboard_or_run_is_still_a_claim(body: str, token: str) -> None:
+    assert ("UC701", token) in _blocking(f"Tune the sampler\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Verified: make check, all green",
+        "Tested: npm test, passes",
+        "Tested: `cargo test` ok",
+        "Verified: pytest -q ✅",
+        "Validated: make lint; clean",
+        "Tested: go test ./... succeeded",
+    ],
+)
+def test_a_check_label_with_commands_and_a_result_is_a_claim(line: str) -> None:
+    text = f"Rework the exporter\n\nKeep the old flag as an alias.\n\n{line}\n"
+    assert "UC702" in _rules(text), _blocking(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Tested: make clean && make check",
+        "Tested: `npm run test:ok-cases`",
+        "Verified: git clean -fdx; make",
+    ],
+)
+def test_a_result_word_inside_a_command_leaves_the_recipe(line: str) -> None:
+    text = f"Rework the exporter\n\nKeep the old flag as an alias.\n\n{line}\n"
+    assert "UC702" not in _rules(text), _blocking(text)
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Two Codex reviews uncovered a race in the pool.", "Codex reviews"),
+        ("The Claude reviews revealed a race in the pool.", "Claude reviews"),
+        ("Earlier Gemini reviews missed the leak.", "Gemini reviews"),
+    ],
+)
+def test_agent_reviews_followed_by_a_past_verb_are_narration(body: str, token: str) -> None:
+    assert ("NP601", token) in _blocking(f"Fix the pool\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Claude reviews every PR labelled needs-review.",
+        "Codex reviews changes to the schema before they merge.",
+        "The bot runs nightly; Claude reviews this diff and the next one.",
+    ],
+)
+def test_an_agent_reviewing_an_object_describes_a_workflow(body: str) -> None:
+    assert "NP601" not in _rules(f"Add the review workflow\n\n{body}\n"), _blocking(f"Add the workflow\n\n{body}\n")
+
+
+@pytest.mark.parametrize("markdown", [False, True])
+@pytest.mark.parametrize(
+    "fence",
+    [
+        "```\n- Renamed: lib/util/x.py\n- Build: ✅ green\n```",
+        "```\n✅ Moved: docs/old/guide.md\n```",
+    ],
+)
+def test_a_path_in_a_status_fence_is_not_read_for_untracked_paths(repo: Path, fence: str, markdown: bool) -> None:
+    message = f"Rework the tool\n\nState after the change:\n\n{fence}\n"
+    blocking = _tree_blocking(repo, message, message, markdown=markdown)
+    assert "EP507" not in {rule for rule, _ in blocking}, blocking
+
+
+def test_the_same_path_outside_a_fence_is_still_untracked(repo: Path) -> None:
+    message = "Rework the tool\n\n- Renamed: lib/util/x.py\n"
+    assert ("EP507", "lib/util/x.py") in _tree_blocking(repo, message, message)
+
+
+# Near misses for each shape above: a goal or an imperative, and a feature the change describes.
+@pytest.mark.parametrize(
+    ("text", "rule", "markdown"),
+    [
+        # a status fence of goals
+        ("Rework the exporter\n\nTo do before the release:\n\n```\n- Make the docs build green\n"
+         "- Get lint to pass\n```\n", "UC701", False),
+        # a count of runs a table sets as a target
+        ("Rework the parser\n\n| Check | Target |\n|---|---|\n| Parser regression | should be 12/12 |\n",
+         "UC701", False),
+        # a ticked item that adds a check, rather than one that ran
+        ("Restructure the docs\n\n## Changes\n- [x] Add a job to verify the links resolve\n", "UC703", False),
+        # a callout that asks the reader to act
+        ("# Handoff\n\n> [!NOTE]\n> Run the migration before you deploy.\n", "NP602", True),
+        # an aside the reader is asked to keep, and a state the tool handles
+        ("Add the rules\n\nKeep the draft in your checkout (untracked) until it is reviewed.\n", "EP504", False),
+        ("Add the rules\n\nThe tool lists files in the index, uncommitted, by default.\n", "EP504", False),
+        # a summary row the run is meant to end with
+        ("Add the slow flag\n\nThe run should end with ✓ 41 passed  ⚠ 2 warnings  ✖ 0 failed\n", "UC701", False),
+        # an After line that states a goal
+        ("Wrap the page writes\n\nBefore: the console logs \"This page requires a policy\"\n"
+         "After: all page writes should succeed without policy violations\n", "UC701", False),
+        # readings asked for
+        ("Tune the sampler\n\nCheck that the dashboard showed 12% more timeouts before rolling back.\n",
+         "UC701", False),
+        ("Tune the sampler\n\nMake sure our tests found that regression before merging.\n", "UC701", False),
+        # an agent asked to review, in a workflow
+        ("Add the workflow\n\nLet Claude reviews the diff on every push.\n", "NP601", False),
+        ("Add the review bot\n\nAsk for feedback from two Codex sessions before merging.\n", "NP601", False),
+        ("Add the review bot\n\nThe bot collects comments from several Claude sessions and posts one summary.\n",
+         "NP601", False),
+    ],
+)
+def test_goals_and_described_features_are_near_misses_of_each_shape(text: str, rule: str, markdown: bool) -> None:
+    assert rule not in _rules(text, markdown=markdown), _blocking(text, markdown=markdown)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Run: `node tools/verify/check.js .` — 142 pass, fail 0, warn 0",
+        "검증: `node scripts/verify/run.js` — 31 pass, fail 0",
+    ],
+)
+def test_a_goal_word_in_a_path_is_no_goal(line: str) -> None:
+    assert "UC701" in _rules(f"Tighten the checks\n\n{line}\n")
