@@ -61,6 +61,14 @@ def load(paths: list[str]) -> list[dict]:
     return records
 
 
+def own_path(record: dict) -> str:
+    """The path of a task-file record in its repository ("" for other kinds): its `path` field, as
+    bench/corpus writes it, else the path part of a `path@sha` locator."""
+    if record.get("kind") != "task-file":
+        return ""
+    return str(record.get("path") or (record.get("locator") or "").rpartition("@")[0])
+
+
 def context_for(record: dict, repos_root: Path | None, repos: dict) -> tuple[object, str]:
     """The richest context available for a record: a tree at its sha, else its host."""
     owner, _, name = record["repo"].partition("/")
@@ -78,7 +86,7 @@ def context_for(record: dict, repos_root: Path | None, repos: dict) -> tuple[obj
         repos[git_dir] = pygit2.Repository(str(git_dir))
     # a task file is read as certify and scan read a file: it cannot define its own terms (its lines
     # are neither the tree's vocabulary nor the change's subject), and it resolves in its own tree only
-    path = record.get("locator", "").rpartition("@")[0] if record.get("kind") == "task-file" else ""
+    path = own_path(record)
     try:
         return PygitContext(
             repos[git_dir], record["sha"], origin=("github.com", owner, name),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from tests.conftest import commit, git
 
@@ -158,3 +160,33 @@ def test_leave_one_source_out_drops_rules_only_that_source_attests(tmp_path: Pat
     assert source.endswith("UC701")
     rule = next(line for line in lines if line.startswith("UC701 "))
     assert rule.split()[1:5] == ["error", "1", "1", "1.000"]
+
+
+def load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("quality_bench", ROOT / "bench" / "quality.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop(spec.name, None)
+    return module
+
+
+def test_task_file_context_leaves_its_own_file_out(tmp_path: Path, repo: Path) -> None:
+    # the term is written only in the task file, so only that file could make it "defined in the repository"
+    sha = commit(repo, "Add plan", {"notes/PLAN.md": "Rework the quillfeather cache.\n", "README.md": "x\n"})
+    root = tmp_path / "repos"
+    (root / "acme+widgets").mkdir(parents=True)
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(root / "acme+widgets" / "repo"))
+    quality = load_bench()
+    base = {"repo": "acme/widgets", "sha": sha, "text": "Rework the quillfeather cache."}
+    repos: dict = {}
+    as_commit, kind = quality.context_for(base | {"kind": "commit-message"}, root, repos)
+    assert kind == "tree" and as_commit.mentions("quillfeather")
+    # the corpus files name a task file by `path`, the shared records by a `path@sha` locator
+    for own in ({"path": "notes/PLAN.md"}, {"locator": f"notes/PLAN.md@{sha}"}):
+        as_file, kind = quality.context_for(base | {"kind": "task-file"} | own, root, repos)
+        assert kind == "tree" and not as_file.mentions("quillfeather"), own
+        assert as_file.tracked("notes/PLAN.md")

@@ -127,7 +127,7 @@ def _written(root: Path, at: str, sources: Sequence[Source], lines: Mapping[str,
 
 
 def _compared(lines: Mapping[str, Sequence[tagging.ClaimLine]], facts: tuple[tagging.CodeFact, ...]
-              ) -> dict[tuple[str, int], tuple[tuple[tagging.Contradiction, ...], tuple[tagging.Agreement, ...]]]:
+              ) -> dict[tuple[str, int], tuple[tuple[tagging.Comparison, ...], tuple[tagging.Comparison, ...]]]:
     """tagging.compare of each claim line with the code facts, by (source path, line)."""
     by_key: dict[str, list[int]] = {}
     for index, fact in enumerate(facts):
@@ -147,8 +147,8 @@ def _compared(lines: Mapping[str, Sequence[tagging.ClaimLine]], facts: tuple[tag
 
 def _measure(root: Path, commit: str, sources: Sequence[Source], lines: Mapping[str, Sequence[tagging.ClaimLine]],
              read: frozenset[tuple[str, int]], written: Mapping[tuple[str, int], tuple[str, int]],
-             revision_time: int, compared: Mapping[tuple[str, int], tuple[tuple[tagging.Contradiction, ...],
-                                                                            tuple[tagging.Agreement, ...]]],
+             revision_time: int, compared: Mapping[tuple[str, int], tuple[tuple[tagging.Comparison, ...],
+                                                                            tuple[tagging.Comparison, ...]]],
              pinned_at: str) -> dict[str, tuple[ClaimFacts, ...]]:
     """The facts of each claim line of SOURCES at COMMIT, by source path: code values (COMPARED),
     enforcement, age (WRITTEN, from _written) and lag, with one grep, one object read and one

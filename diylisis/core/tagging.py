@@ -133,8 +133,9 @@ class ClaimLine(Struct, frozen=True, kw_only=True):
 
 
 class Comparison(Struct, frozen=True, kw_only=True):
-    """A record sentence and a code or config value that share a referent: a Contradiction when
-    they disagree, an Agreement when they agree (compare sorts them)."""
+    """A record sentence and a code or config value that share a referent. One type for both
+    outcomes: compare returns the contradictions (values that disagree) and the agreements apart,
+    and the parameters and fields that hold them are named for which they are."""
 
     claim: ClaimLine
     claim_value: Quantity
@@ -144,10 +145,6 @@ class Comparison(Struct, frozen=True, kw_only=True):
     def basis(self) -> str:
         """The command that shows the code side."""
         return f"git grep -n -w {self.fact.key} -- {self.fact.path}"
-
-
-Contradiction = Comparison
-Agreement = Comparison
 
 
 def _names(text: str, term: str) -> bool:
@@ -177,11 +174,11 @@ def claim_quantity(claim: ClaimLine, key: str) -> Quantity | None:
     return quantity(match.group(1), match.group(2), key)
 
 
-def compare(claim: ClaimLine, facts: tuple[CodeFact, ...]) -> tuple[tuple[Contradiction, ...], tuple[Agreement, ...]]:
+def compare(claim: ClaimLine, facts: tuple[CodeFact, ...]) -> tuple[tuple[Comparison, ...], tuple[Comparison, ...]]:
     """Pair the claim with each fact it is scoped to and whose key it names with a quantity of a
     compatible kind: a contradiction when the normalized values differ, an agreement otherwise."""
-    contradictions: list[Contradiction] = []
-    agreements: list[Agreement] = []
+    contradictions: list[Comparison] = []
+    agreements: list[Comparison] = []
     lowered = claim.text.lower()
     for fact in facts:
         if fact.key.lower() not in lowered or not _scoped_in(claim, fact):
@@ -190,9 +187,9 @@ def compare(claim: ClaimLine, facts: tuple[CodeFact, ...]) -> tuple[tuple[Contra
         if said is None or said.kind is not fact.value.kind:
             continue
         if said.same_as(fact.value):
-            agreements.append(Agreement(claim=claim, claim_value=said, fact=fact))
+            agreements.append(Comparison(claim=claim, claim_value=said, fact=fact))
         else:
-            contradictions.append(Contradiction(claim=claim, claim_value=said, fact=fact))
+            contradictions.append(Comparison(claim=claim, claim_value=said, fact=fact))
     return tuple(contradictions), tuple(agreements)
 
 
@@ -237,11 +234,12 @@ class ProvenanceTag(Struct, frozen=True, kw_only=True):
     basis: tuple[str, ...]  # the commands that show it
 
 
-def provenance(agreements: tuple[Agreement, ...], contradictions: tuple[Contradiction, ...],
+def provenance(*, agreements: tuple[Comparison, ...], contradictions: tuple[Comparison, ...],
                enforcement: tuple[Enforcement, ...], enforcement_basis: str,
                chain_hops: int = 0) -> ProvenanceTag:
     """DirectObserved only when the value is seen at the revision and agrees with no contradiction:
-    a path that resolves does not thereby support the claim."""
+    a path that resolves does not thereby support the claim. The comparisons are passed by name:
+    agreements and contradictions are of one type, so only the names keep them apart."""
     enforced = bool(enforcement)
     if agreements and not contradictions:
         path = VerificationPath.DIRECT_OBSERVED
@@ -403,7 +401,7 @@ class Support(Struct, frozen=True, kw_only=True):
     """The provenance a record line earns against the repository, and the disagreements behind it."""
 
     tag: ProvenanceTag
-    contradictions: tuple[Contradiction, ...]
+    contradictions: tuple[Comparison, ...]
 
     @property
     def direct(self) -> bool:
@@ -436,5 +434,6 @@ def support(claim: ClaimLine, facts: SupportFacts, detail: str) -> Support:
     keys = {fact.key.lower() for fact in (*(c.fact for c in contradictions), *(a.fact for a in agreements))}
     enforcing = tuple(e for e in facts.enforcement
                       if any(re.search(rf"(?<!\w){re.escape(key)}(?!\w)", e.text, re.I) for key in keys))
-    return Support(tag=provenance(agreements, contradictions, enforcing, facts.enforcement_basis),
+    return Support(tag=provenance(agreements=agreements, contradictions=contradictions, enforcement=enforcing,
+                                  enforcement_basis=facts.enforcement_basis),
                    contradictions=contradictions)

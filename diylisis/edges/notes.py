@@ -180,10 +180,9 @@ def write_queries(ref: str, targets: Sequence[str], keep_ref: str | None = None,
 
 
 class PendingWrite:
-    """update_notes' git processes, started before the edit is known (so that they start up and
-    read while the caller works): the read of the refs runs at once, `git var` reports the
-    identity, and fast-import and update-ref wait, started, for their input. Hand it to
-    update_notes, and close() it in any case."""
+    """The git processes of one update_notes attempt, all started at once: the read of the refs
+    runs at once, `git var` reports the identity, and fast-import and update-ref wait, started,
+    for their input. close() it in any case."""
 
     def __init__(self, repo_root: str | Path, queries: Sequence[str], env: Mapping[str, str] = {}) -> None:
         self.queries = tuple(queries)
@@ -213,14 +212,12 @@ class PendingWrite:
 
 def update_notes(repo_root: str | Path, ref: str, edits: Mapping[str, Edit], *,
                  keep_ref: str | None = None, keep: Mapping[str, bytes] | None = None,
-                 env: Mapping[str, str] | None = None, object_format: str = "sha1",
-                 pending: PendingWrite | None = None) -> None:
+                 env: Mapping[str, str] | None = None, object_format: str = "sha1") -> None:
     """Set the note on each target to edit(its old note, b"" when none), in one compare-and-swap.
 
     keep: blob id -> content, written and kept reachable from keep_ref as `ab/<rest>` in the same
     transaction (the caller computed the ids; a mismatch is a GitError before any ref moves).
-    env: identity variables for `git var` (GIT_AUTHOR_NAME...). pending: a PendingWrite begun
-    earlier for the first attempt; used when its queries cover this write's, else closed unused.
+    env: identity variables for `git var` (GIT_AUTHOR_NAME...).
     StoreConflict after MAX_ATTEMPTS lost races; BadInput when a ref exists but is no commit.
     """
     ref = expand_ref(ref)
@@ -229,25 +226,16 @@ def update_notes(repo_root: str | Path, ref: str, edits: Mapping[str, Edit], *,
     if keep and not keep_ref:
         raise BadInput("blobs to keep need a ref to keep them under")
     queries = write_queries(ref, list(edits), keep_ref, list(keep))
-    if pending is not None and not set(queries) <= set(pending.queries):
-        pending.close()
-        pending = None
-    try:
-        for attempt in range(MAX_ATTEMPTS):
-            if pending is None:
-                pending = PendingWrite(repo_root, queries, env or {})
-            try:
-                if _attempt(repo_root, ref, edits, keep_ref, keep, object_format, pending):
-                    return
-            finally:
-                pending.close()
-            pending = None
-            import random  # only when another writer won: the first attempt needs no backoff
+    for attempt in range(MAX_ATTEMPTS):
+        processes = PendingWrite(repo_root, queries, env or {})
+        try:
+            if _attempt(repo_root, ref, edits, keep_ref, keep, object_format, processes):
+                return
+        finally:
+            processes.close()
+        import random  # only when another writer won: the first attempt needs no backoff
 
-            time.sleep(random.uniform(0.005, 0.02) * min(attempt + 1, 10))
-    finally:
-        if pending is not None:
-            pending.close()
+        time.sleep(random.uniform(0.005, 0.02) * min(attempt + 1, 10))
     raise StoreConflict(f"{ref} kept moving under {MAX_ATTEMPTS} attempts; nothing was written, "
                         "run the command again")
 

@@ -67,9 +67,17 @@ def load_with_pending(git_dir: str | Path, run_id: str) -> tuple[RunState, Pendi
 
 
 def _read(path: str) -> tuple[RunState, PendingRepair | None]:
+    return _decoded(path, _stored(path))
+
+
+def _stored(path: str) -> run_files.StoredRun:
     stored = run_files.read(path, os.path.basename(path).removesuffix(".json"))
     if stored.kind != KIND:
         raise BadInput(f"run {stored.run_id} is a {stored.kind} run, not a certification")
+    return stored
+
+
+def _decoded(path: str, stored: run_files.StoredRun) -> tuple[RunState, PendingRepair | None]:
     data = stored.data
     try:
         pending = data.get(_PENDING_KEY)
@@ -89,7 +97,10 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
     """One run as plain values: id, record, status (paused, in-repair or failed), age and what is next."""
     from diylisis.edges import repair_commit
 
-    state, pending = load_with_pending(git_dir, run_id)
+    run_files.check_id(git_dir, run_id)
+    path = run_files.run_file(git_dir, run_id)
+    stored = _stored(path)
+    state, pending = _decoded(path, stored)
     if pending is not None:
         status = "in-repair"
         made = repair_commit.commit_made(root, run_id, pending)
@@ -112,8 +123,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
                     f"git distill runs abort {run_id}"]
         else:
             status = "failed"
-            what = (f"stopped in pass {state.pass_n}; start a fresh certification"
-                    if state.status == RunStatus.STOPPED
+            what = (_stop_reason(state, stored.data) if state.status == RunStatus.STOPPED
                     else f"stopped during pass {state.pass_n + 1} without finishing")
             then = [f"git distill runs abort {run_id}"]
             if state.status == RunStatus.RUNNING:
@@ -122,6 +132,17 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
             "age_seconds": run_files.age_seconds(git_dir, run_id), "pass": state.pass_n, "what": what,
             "open_items": [q.id for q in state.open_questions],
             "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
+
+
+def _stop_reason(state: RunState, data: dict[str, Any]) -> str:
+    """Why a stopped run stopped, as its file says: a file written while the run state still held
+    the reason keeps it under "stop_reason"; a later one does not (the reason was printed when the
+    run stopped, and the file of a stopped run is removed when the run ends)."""
+    reason = data.get("stop_reason")
+    if isinstance(reason, str) and reason.strip():
+        return reason
+    return (f"stopped in pass {state.pass_n}; the run file does not keep the reason (it was printed when "
+            "the run stopped); start a fresh certification")
 
 
 def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict[str, Any]:

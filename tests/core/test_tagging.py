@@ -67,10 +67,12 @@ def test_code_facts_read_sections_of_toml_and_assignments_of_code() -> None:
 def test_resolving_is_not_supporting() -> None:
     # a claim whose file resolves but whose value disagrees is no DirectObserved
     contradiction = tagging.compare(_claim(TIMEOUT_CLAIM), (_fact("src/cache.py", "TIMEOUT", "60"),))[0]
-    tag = tagging.provenance((), contradiction, (), "git grep -n -w TIMEOUT HEAD -- tests/")
+    tag = tagging.provenance(agreements=(), contradictions=contradiction, enforcement=(),
+                             enforcement_basis="git grep -n -w TIMEOUT HEAD -- tests/")
     assert tag.evidence is tagging.VerificationPath.PROVISIONAL_ASSUMPTION
     agreement = tagging.compare(_claim(TIMEOUT_CLAIM), (_fact("src/cache.py", "TIMEOUT", "30"),))[1]
-    tag = tagging.provenance(agreement, (), (), "git grep -n -w TIMEOUT HEAD -- tests/")
+    tag = tagging.provenance(agreements=agreement, contradictions=(), enforcement=(),
+                             enforcement_basis="git grep -n -w TIMEOUT HEAD -- tests/")
     assert tag.evidence is tagging.VerificationPath.DIRECT_OBSERVED and not tag.enforced
     assert tagging.UNOBSERVABLE_COUPLING in tag.support
 

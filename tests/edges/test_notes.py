@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -67,12 +68,25 @@ def test_concurrent_writers_lose_no_line(repo: Path) -> None:
     assert git(repo, "for-each-ref", notes.TEMP_REF_PREFIX) == ""  # no temporary ref left behind
 
 
-def test_a_write_whose_reading_went_stale_is_made_again_on_the_new_tip(repo: Path) -> None:
+def test_an_attempt_on_a_stale_reading_moves_nothing_and_close_ends_its_processes(repo: Path) -> None:
     target = commit(repo, "Start\n")
     pending = notes.PendingWrite(repo, notes.write_queries(VET_REF, [target]))
-    pending.answers()  # read before the other writer below
-    notes.append_line(repo, VET_REF, target, "other writer")
-    notes.update_notes(repo, VET_REF, {target: lambda old: old + b"mine\n"}, pending=pending)
+    try:
+        pending.answers()  # read before the other writer below
+        notes.append_line(repo, VET_REF, target, "other writer")
+        tip = git(repo, "rev-parse", VET_REF).strip()
+        edits = {target: lambda old: old + b"mine\n"}
+        assert not notes._attempt(repo, VET_REF, edits, None, {}, "sha1", pending)
+    finally:
+        pending.close()
+    assert git(repo, "rev-parse", VET_REF).strip() == tip
+    assert git(repo, "notes", "--ref", VET_REF, "show", target) == "other writer\n"
+    assert git(repo, "for-each-ref", notes.TEMP_REF_PREFIX) == ""
+    for process in (pending.reading._process, pending.identity, pending.importer, pending.update):
+        with pytest.raises(ChildProcessError):
+            os.waitpid(process._started[0], os.WNOHANG)  # already reaped: nothing left to wait for
+    # the next write reads the new tip and keeps the other writer's line
+    notes.update_notes(repo, VET_REF, {target: lambda old: old + b"mine\n"})
     assert git(repo, "notes", "--ref", VET_REF, "show", target) == "other writer\nmine\n"
 
 

@@ -53,3 +53,27 @@ def test_an_earlier_run_file_resumes_to_a_certificate(repo: Path) -> None:
     payload = json.loads(resumed.stdout)
     assert payload["status"] == "certified" and payload["run"] == run_id
     assert "as described in docs/retries.md" in (repo / "TASK.md").read_text()
+
+
+def _stopped(repo: Path, reason: str | None) -> str:
+    """The saved run, as a stopped run's file: with an earlier version's reason, or none (the later files)."""
+    run_id = _placed(repo)
+    path = repo / RUNS / f"{run_id}.json"
+    saved = json.loads(path.read_text())
+    saved.pop("stop_reason")
+    path.write_text(json.dumps(saved | {"status": "stopped"} | ({} if reason is None else {"stop_reason": reason})))
+    return run_id
+
+
+def test_a_stopped_run_file_shows_the_reason_an_earlier_version_kept(repo: Path) -> None:
+    run_id = _stopped(repo, "no fixed point after 9 passes")
+    assert runs.describe(str(repo), str(repo / ".git"), run_id)["what"] == "no fixed point after 9 passes"
+    shown = distill(repo, "runs", "show", run_id)
+    assert shown.returncode == 0, shown.stderr
+    assert "  no fixed point after 9 passes" in shown.stdout.splitlines()
+
+
+def test_a_stopped_run_file_without_a_reason_says_it_is_not_kept(repo: Path) -> None:
+    run_id = _stopped(repo, None)
+    what = runs.describe(str(repo), str(repo / ".git"), run_id)["what"]
+    assert what.startswith("stopped in pass 1; the run file does not keep the reason")

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from diylisis.core.engine import Edges
+    from diylisis.core.engine import Edges, Result
     from diylisis.core.model import Certificate, Finding
     from diylisis.core.secrets import SecretFinding
     from diylisis.edges.certify_gate import Gate
@@ -104,7 +104,7 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
         out.note(f"git distill: message certified for {settings.role} "
                  f"({certificate.realization.value}); stored once git has committed it")
         return EXIT_OK
-    if _only_skipped_rules(result.state, skips.rules):
+    if _only_skipped_rules(result, skips.rules):
         out.line(f"git distill: commit message not certified: its findings of {', '.join(sorted(skips.rules))} "
                  "were let through for this commit (DISTILL_SKIP); the pre-push hook and CI will ask for a "
                  "certificate: git distill certify commit:HEAD")
@@ -114,9 +114,12 @@ def commit_msg(path: str | Path, *, out: Output, cwd: str | Path = ".") -> int:
     return EXIT_FAILED
 
 
-def _only_skipped_rules(state: RunState, rules: frozenset[str]) -> bool:
-    """Every open question of a paused run comes from a finding of a rule in rules."""
-    if not rules or state.status == RunStatus.STOPPED or not state.open_questions:
+def _only_skipped_rules(result: Result, rules: frozenset[str]) -> bool:
+    """Every open question of a run that did not stop comes from a finding of a rule in rules."""
+    from diylisis.core.engine import Stopped  # loaded already: the result came from the engine
+
+    state = result.state
+    if not rules or isinstance(result, Stopped) or not state.open_questions:
         return False
     items = {item.id: item for item in state.items}
     return all(question.id in items and items[question.id].rule_id in rules for question in state.open_questions)

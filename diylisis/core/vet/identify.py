@@ -123,8 +123,8 @@ def identify(source: Source, measured: Sequence[ClaimFacts], leverage: tagging.L
         if not reading:
             continue
         claim = claim_ref(source, facts, kinds)
-        provenance = tagging.provenance(facts.agreements, facts.contradictions, facts.enforcement,
-                                        facts.enforcement_basis)
+        provenance = tagging.provenance(agreements=facts.agreements, contradictions=facts.contradictions,
+                                        enforcement=facts.enforcement, enforcement_basis=facts.enforcement_basis)
         audits.append(Audit(id=audit_id(source, claim), source=source, claim=claim, suspicions=kinds,
                             tags=Tags(provenance=provenance, freshness=facts.freshness, leverage=leverage),
                             facts=facts, stake=stake(reading, leverage)))

@@ -87,8 +87,8 @@ class ClaimFacts(Struct, frozen=True, kw_only=True):
 
     claim: tagging.ClaimLine
     measured_at: str  # the commit the facts were read at
-    contradictions: tuple[tagging.Contradiction, ...]
-    agreements: tuple[tagging.Agreement, ...]
+    contradictions: tuple[tagging.Comparison, ...]
+    agreements: tuple[tagging.Comparison, ...]
     enforcement: tuple[tagging.Enforcement, ...]
     enforcement_basis: str
     freshness: tagging.FreshnessTag

@@ -75,6 +75,7 @@ def blocking(text: str) -> list[tuple[str, str]]:
         ("修复导出\n\n和用户商量后保留旧列。", "NP602", "和用户商量后"),
         ("表示を修正\n\nお客様と協議の上、列を減らした。", "NP602", "お客様と協議の上"),
         ("表示を修正\n\n依頼された通りに列を並べた。", "NP602", "依頼された通り"),
+        ("API を変更\n\n要望された方針に合わせて API を変更した。#34 とは別件。", "NP602", "要望された方針"),
         ("표시 수정\n\n사용자와 협의한 순서로 정렬한다.", "NP602", "사용자와 협의한"),
         ("修复导出\n\n用户反馈“分页太慢”，改为游标。", "NP602", "用户反馈"),
         ("修复导出\n\n用戶提出「保留舊欄位」。", "NP602", "用戶提出"),
@@ -108,6 +109,11 @@ def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> Non
         "로그인 수정\n\n세션 분석 대시보드에 필터를 추가한다.",
         "修复配置\n\n确保编译无报错再合并。",
         "設定を修正\n\n型エラーなしでビルドできることを目標にする。",
+        # no errors or warnings as a goal to enforce, not a result
+        "設定を修正\n\nlint の警告なしを CI で強制する。",
+        "設定を修正\n\n型エラーなしをマージの条件にする。",
+        "設定を修正\n\nビルドエラーゼロが目標。",
+        "設定を修正\n\nコンパイル警告なしが必須になる。",
         "探索を修正\n\n別スレッドで読み筋を出す。",
         "ログインを修正\n\n別セッションIDを発行する。",
         "修复登录\n\n你的会话已过期时提示重新登录。",
@@ -120,6 +126,12 @@ def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> Non
         "修复导出\n\n按照用户要求的格式输出。",
         "修复删除\n\n弹窗与用户确认后再删除。",
         "修复配置\n\n如果校验：失败则返回。",
+        # a request that names its public issue: the reader can read it there
+        "API を変更\n\n#34 で要望された方針に合わせて API を変更",
+        "API を変更\n\nIssue #120 にて依頼された内容を反映した。",
+        "表示を修正\n\nhttps://github.com/acme/widgets/issues/8 で要望された通りに並べ替えた。",
+        "表示を修正\n\n要望された方針（#56）に沿って列名を変えた。",
+        "表示を修正\n\n依頼された内容は https://github.com/acme/widgets/issues/9 にある。",
         # a coding agent's log on the forge stays readable beside the repository (bench/corpus/README.md),
         # an agent log path that is a file of the repository, and a repository named sessions
         "ファイル移動を修正\n\nAgent-Logs-Url: https://github.com/acme/widgets/sessions/"
