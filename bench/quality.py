@@ -106,7 +106,8 @@ def run(
         context, kind = context_for(record, repos_root, repos)
         # pull-request bodies and task files are Markdown, as scan and certify read them
         markdown = record.get("kind") in ("pr-body", "task-file")
-        findings, _ = detect_text(record["text"], context, settings, record=record["id"], markdown=markdown)
+        findings, _ = detect_text(record["text"], context, settings, path=own_path(record) or None,
+                                  record=record["id"], markdown=markdown)
         out.append(
             Outcome(
                 record=record,

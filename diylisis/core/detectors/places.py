@@ -232,6 +232,8 @@ def machine_paths(doc: Doc) -> Iterator[Finding]:
 def untracked_paths(doc: Doc) -> Iterator[Finding]:
     """EP507: repository-relative paths not tracked at the certified revision (nor its parent)."""
     assert doc.context is not None
+    if doc.path is not None:
+        return  # a file record (a task or a design) names the files it plans: their absence is its subject
     for match in REL_PATH.finditer(doc.claims):
         if doc.status_lines and doc.position(match.start())[0] in doc.status_lines:
             continue  # the author's status lines in a fence are kept for the claim rules only
@@ -403,7 +405,8 @@ accepted) that are not tracked at the certified
 revision or its parent. A path may be given relative to any directory. Runs only with a
 repository. What a build or an install writes ("dist/cli.js", "node_modules/.bin"),
 slash-joined alternatives ("true/false/.inf", "array/array.from") and a file a plan's line
-says to create ("- Create: `lib/server/index.js`") are not flagged.
+says to create ("- Create: `lib/server/index.js`") are not flagged, nor is any path in a
+file record (a task or design file names the files it plans).
 
 Why a fresh reader fails: the reader's checkout does not have the file. When the file's
 folder is tracked the finding is a warning (generated files such as po/git.pot, renames and

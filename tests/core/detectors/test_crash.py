@@ -35,13 +35,12 @@ class BrokenTree:
 
 def test_a_crashing_rule_is_reported_with_its_id() -> None:
     snapshot = Snapshot(
-        target=Target(kind=RecordKind.FILE, locator="notes.md"),
-        data=b"Design notes are in plans/cache-design.md.\n",
+        target=Target(kind=RecordKind.MSGFILE, locator="COMMIT_EDITMSG"),
+        data=b"Move the design notes\n\nThey are in plans/cache-design.md.\n",
         boundary="file bytes",
-        path="notes.md",
     )
     with pytest.raises(RuleCrashed) as caught:
         detect(snapshot, BrokenTree(), DetectSettings())
     assert caught.value.rule_id == "EP507"
-    assert "file:notes.md" in caught.value.message and "tree unreadable" in caught.value.message
+    assert "msgfile:COMMIT_EDITMSG" in caught.value.message and "tree unreadable" in caught.value.message
     assert caught.value.exit_code == 70

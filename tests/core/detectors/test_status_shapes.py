@@ -182,11 +182,12 @@ def test_agent_reviews_as_a_noun_are_still_narration(body: str, token: str) -> N
     assert ("NP601", token) in _blocking(f"Fix the pool\n\n{body}\n")
 
 
-def _tree_blocking(repo: Path, message: str, text: str, *, markdown: bool = False) -> set[tuple[str, str]]:
+def _tree_blocking(repo: Path, message: str, text: str, *, markdown: bool = False,
+                   path: str | None = None) -> set[tuple[str, str]]:
     commit(repo, "Add the tool", {"src/tool.js": "export const a = 1;\n", "README.md": "tool\n"})
     sha = commit(repo, message, {"src/tool.js": "export const a = 2;\n"})
     context = PygitContext(pygit2.Repository(str(repo)), sha)
-    findings, _ = detect_text(text, context, DetectSettings(), markdown=markdown)
+    findings, _ = detect_text(text, context, DetectSettings(), markdown=markdown, path=path)
     return {(f.rule_id, f.token) for f in findings if is_blocking(f)}
 
 
@@ -202,6 +203,18 @@ def _tree_blocking(repo: Path, message: str, text: str, *, markdown: bool = Fals
 def test_generated_places_and_alternatives_are_not_untracked_paths(repo: Path, body: str) -> None:
     message = f"Rework the tool\n\n{body}\n"
     assert not {rule for rule, _ in _tree_blocking(repo, message, message)} & {"EP507"}
+
+
+def test_a_task_file_names_the_files_it_plans_and_a_commit_message_names_what_it_changed(repo: Path) -> None:
+    body = "Put the retry policy in src/net/retry.js and its tests in src/net/retry.test.js.\n"
+    assert "EP507" not in {rule for rule, _ in _tree_blocking(repo, "Plan the retry\n", "# Retry\n\n" + body,
+                                                              markdown=True, path="TASK.md")}
+
+
+def test_the_same_planned_path_in_a_commit_message_is_untracked(repo: Path) -> None:
+    body = "Put the retry policy in src/net/retry.js and its tests in src/net/retry.test.js.\n"
+    message = "Rework the tool\n\n" + body
+    assert ("EP507", "src/net/retry.js") in _tree_blocking(repo, message, message)
 
 
 def test_a_file_a_plan_says_to_create_is_not_an_untracked_path(repo: Path) -> None:
