@@ -10,13 +10,8 @@ twin that is cheap to compile.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from diylisis.core.lazy_pattern import LazyPattern
-
-TYPE_CHECKING = False  # true for type checkers only
-if TYPE_CHECKING:
-    from typing import Any
 
 HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"  # jamo, compatibility jamo, syllables
 KANA = "\u3040-\u30ff\u31f0-\u31ff"  # hiragana, katakana, katakana phonetic extensions
@@ -54,7 +49,7 @@ class CjkPattern(LazyPattern):
     source (`pattern`) is the full one.
     """
 
-    __slots__ = ("_cjk", "_plain", "_text")
+    __slots__ = ("_plain",)
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         super().__init__(pattern, flags)
@@ -62,38 +57,13 @@ class CjkPattern(LazyPattern):
         if plain == pattern:
             raise ValueError("a CjkPattern's source holds neither CJK_TEXT nor CJK_LETTERS")
         self._plain = LazyPattern(plain, flags)
-        self._text: str | None = None  # the text last asked about, and whether it has CJK characters
-        self._cjk = False
 
     def plain(self) -> re.Pattern[str]:
         """The twin used on texts without CJK characters, compiled."""
         return self._plain.compiled()
 
-    def _for(self, text: str) -> re.Pattern[str]:
-        if text is not self._text:
-            self._text, self._cjk = text, has_cjk(text)
-        return self.compiled() if self._cjk else self._plain.compiled()
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self._for(text).finditer(text)
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self._for(text).search(text)
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self._for(text).match(text, pos)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self._for(text).fullmatch(text)
-
-    def findall(self, text: str) -> list[Any]:
-        return self._for(text).findall(text)
-
-    def split(self, text: str) -> list[str | Any]:
-        return self._for(text).split(text)
-
-    def sub(self, replacement: str, text: str) -> str:
-        return self._for(text).sub(replacement, text)
+    def compiled_for(self, text: str) -> re.Pattern[str]:
+        return self.compiled() if has_cjk(text) else self._plain.compiled()
 
     def __repr__(self) -> str:
         return f"CjkPattern({self.pattern!r}, {self.flags!r})"

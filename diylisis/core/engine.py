@@ -200,14 +200,14 @@ def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, f6_
             return Paused(state=state)
         if settled is not None:
             return state, settled
-    return _stop(state, edges, f"no fixed point after {MAX_PASSES} passes")
-
-
-def _stop(state: RunState, edges: Edges, reason: str) -> Stopped:
-    """The run stops for reason; its state is saved as stopped (the run file goes with it)."""
-    stopped = Stopped(state=replace(state, status=RunStatus.STOPPED), reason=reason)
+    stopped = _stopped(state, f"no fixed point after {MAX_PASSES} passes")
     edges.save(stopped.state)
     return stopped
+
+
+def _stopped(state: RunState, reason: str) -> Stopped:
+    """The run stops for reason: no answer or repair can bring it to certify."""
+    return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=reason)
 
 
 def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None] | Stopped:
@@ -243,9 +243,8 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | 
     backstop = next((f for f in verdict.findings if f.category in (9, 10)), None)
     if backstop is not None:
         name = "competence-substitution" if backstop.category == 9 else "contract-provenance"
-        return Stopped(state=replace(state, status=RunStatus.STOPPED),
-                       reason=f"{name} backstop: {backstop.why} ({backstop.location}); "
-                              f"re-declare the contract and run a fresh certification")
+        return _stopped(state, f"{name} backstop: {backstop.why} ({backstop.location}); "
+                               f"re-declare the contract and run a fresh certification")
     state = _dispose(_bind_findings(verdict, state, snapshot.text))
     questions = asked = _residual_questions(state, context, edges)
     if questions:
@@ -316,12 +315,12 @@ def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | 
     settled = f6_settle.settle(total=measure.total, verdict=verdict, deltas_this_pass=len(deltas),
                                gate_changed=gate_changed, reviewed=reviewed)
     if not verdict.passed and not deltas and not gate_changed and len(state.premises) == premises_before:
-        return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=(
+        return _stopped(state, (
             "the refuter keeps failing on findings that were already answered: "
             + "; ".join(f"{f.token!r} ({f.location}): {f.why}" for f in verdict.findings[:5])))
     if settled is None and measure.total and not deltas and not gate_changed and verdict.passed:
         where = sorted({channel for _, channel in leaks})
-        return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=(
+        return _stopped(state, (
             f"the measure stays at {measure.total} with nothing left to repair: {measure}"
             + (f"; dropped content survives in: {', '.join(where)}" if where else "")))
     return state, settled

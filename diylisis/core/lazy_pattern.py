@@ -32,26 +32,30 @@ class LazyPattern:
             self._compiled = re.compile(self.pattern, self.flags)
         return self._compiled
 
+    def compiled_for(self, text: str) -> re.Pattern[str]:
+        """The compiled pattern to match text with: the one pattern here (CjkPattern picks by text)."""
+        return self.compiled()
+
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled().finditer(text)
+        return self.compiled_for(text).finditer(text)
 
     def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled().search(text)
+        return self.compiled_for(text).search(text)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.compiled().match(text, pos)
+        return self.compiled_for(text).match(text, pos)
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self.compiled().fullmatch(text)
+        return self.compiled_for(text).fullmatch(text)
 
     def findall(self, text: str) -> list[Any]:
-        return self.compiled().findall(text)
+        return self.compiled_for(text).findall(text)
 
     def split(self, text: str) -> list[str | Any]:
-        return self.compiled().split(text)
+        return self.compiled_for(text).split(text)
 
     def sub(self, replacement: str, text: str) -> str:
-        return self.compiled().sub(replacement, text)
+        return self.compiled_for(text).sub(replacement, text)
 
     def __repr__(self) -> str:
         return f"LazyPattern({self.pattern!r}, {self.flags!r})"

@@ -33,13 +33,14 @@ def hyphen_joined(pattern: re.Pattern[str] | LazyPattern, text: str) -> Iterator
     engine from skipping ahead. Tried in order and resumed after each match, as finditer does.
     """
     find = text.find
+    match_at = (pattern.compiled_for(text) if isinstance(pattern, LazyPattern) else pattern).match
     end = 0
     hyphen = find("-")
     while hyphen >= 0:
         start = hyphen
         while start > end and text[start - 1] in _ALNUM:
             start -= 1
-        match = pattern.match(text, start) if start < hyphen else None
+        match = match_at(text, start) if start < hyphen else None
         if match is not None:
             yield match
             end = match.end()

@@ -468,8 +468,9 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
             continue  # "...and I\ntested that": a wrapped line, not a sentence start
         if titles_a_test_change(doc, start) or _NAMED_TEST.match(doc.claims, start):
             continue
-        rest = _outside_code(_rest_of_line(doc.claims, start))
-        if _RECIPE_LABEL.match(doc.claims, start) and not _LABEL_RESULT.search(rest):
+        if _RECIPE_LABEL.match(doc.claims, start) and not _LABEL_RESULT.search(
+            _outside_code(_rest_of_line(doc.claims, start))
+        ):
             continue  # "Tested: npm run build": the commands, not a result
         yield doc.finding("UC702", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
 
