@@ -296,7 +296,7 @@ def test_a_pending_write_that_cannot_start_every_process_ends_those_it_started(
     monkeypatch.setattr(notes, "GitProcess", start)
     monkeypatch.setattr(gitio, "GitProcess", start)  # the cat-file client's
     with pytest.raises(GitError, match="not on PATH"):
-        notes.PendingWrite(repo, notes.write_queries(store.SNAPSHOTS_REF, []))
+        notes.AttemptProcesses(repo, notes.write_queries(store.SNAPSHOTS_REF, []))
     assert len(started) == 3  # cat-file, var and fast-import, all waited for:
     for process in started:  # (other children of this process, a scan's long-lived git, are not ours)
         with pytest.raises(ChildProcessError):
