@@ -10,7 +10,7 @@ API (vet and preview register here):
     file, and return the ids still open;
   - `resume(workspace, run_id, request: ResumeRequest) -> int`: continue the run; the exit code;
   - `describe(workspace, run_id) -> dict`: the row `git distill runs` shows (at least
-    `run`, `kind`, `record`, `status`, `age_seconds`, `what`, `open_items`, `next`);
+    `run`, `kind`, `record`, `status`, `age_seconds`, `what`, `open_items`, and `next`, a list of commands);
   - `abort(workspace, run_id) -> tuple[str, ...]`: undo what the run left half done and
     remove it; sentences saying what was done.
 - `workspace` is `diylisis.edges.workspace.Workspace` (root, git_dir, config).

@@ -100,12 +100,13 @@ def show_command(run_id: str, output_format: str) -> int:
     if output_format == "json":
         options.echo_json(run)
         return EXIT_OK
-    click.echo(visible(f"run {run['run']}: {run['record']} for {run['role']}, {run['status']}, "
+    role = f" for {run['role']}" if run.get("role") else ""  # a certification's recipient role
+    click.echo(visible(f"run {run['run']}: {run['record']}{role}, {run['status']}, "
                        f"last saved {_age(run['age_seconds'])}"))
     click.echo(visible(f"  {run['what']}"))
     if run["open_items"]:
         click.echo(visible(f"  open items: {', '.join(run['open_items'])}"))
-    if run["repair_commits"]:
+    if run.get("repair_commits"):
         click.echo(visible(f"  repair commits so far: {', '.join(c[:12] for c in run['repair_commits'])}"))
     for step in run["next"]:
         click.echo(visible(f"  next: {step}"))
