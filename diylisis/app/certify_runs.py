@@ -78,7 +78,7 @@ class CertifyRuns(Struct, frozen=True, kw_only=True):
     def describe(self, workspace: Workspace, run_id: str) -> dict[str, Any]:
         from diylisis.edges import runs
 
-        return {"kind": self.name, **runs.describe_or_damaged(workspace.root, workspace.git_dir, run_id)}
+        return {"kind": self.name, **runs.describe(workspace.root, workspace.git_dir, run_id)}
 
     def abort(self, workspace: Workspace, run_id: str) -> tuple[str, ...]:
         from diylisis.edges import repair_commit, runs

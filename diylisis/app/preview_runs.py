@@ -74,7 +74,7 @@ class PreviewRuns:
                 "what": f"a preview of {len(record.get('candidates', []))} directions"
                         + (f", {len(left)} probes kept" if left else ""),
                 "open_items": [item["id"] for item in items],
-                "next": f"git distill resume {run_id}" if items else f"git distill runs abort {run_id}"}
+                "next": [f"git distill resume {run_id}" if items else f"git distill runs abort {run_id}"]}
 
     def abort(self, workspace: Any, run_id: str) -> tuple[str, ...]:
         git_dir = Path(workspace.git_dir)

@@ -10,11 +10,11 @@ API (vet and preview register here):
     file, and return the ids still open;
   - `resume(workspace, run_id, request: ResumeRequest) -> int`: continue the run; the exit code;
   - `describe(workspace, run_id) -> dict`: the row `git distill runs` shows (at least
-    `run`, `kind`, `record`, `status`, `age_seconds`, `what`, `open_items`, `next`);
+    `run`, `kind`, `record`, `status`, `age_seconds`, `what`, `open_items`, and `next`, a list of commands);
   - `abort(workspace, run_id) -> tuple[str, ...]`: undo what the run left half done and
     remove it; sentences saying what was done.
 - `workspace` is `diylisis.edges.workspace.Workspace` (root, git_dir, config).
-- `kind_of_run(workspace, run_id)` reads a run file's kind (`diylisis.edges.run_files`) and
+- `kind_of_run(workspace, run_id)` reads a run file's kind (`diylisis.edges.run_files.load`) and
   returns its `RunKind`; an unknown kind is exit 2.
 - `answer_from_arguments(...)`: the `git distill answer` arguments as one `Answer`.
 """
@@ -82,7 +82,7 @@ def kind_named(name: str) -> RunKind:
 
 def kind_of_run(workspace: Workspace, run_id: str) -> RunKind:
     """The kind of the saved run run_id (exit 2 when there is none, or its file is damaged)."""
-    return kind_named(run_files.kind_of(workspace.git_dir, run_id))
+    return kind_named(run_files.load(workspace.git_dir, run_id).kind)
 
 
 def question_for(kind: RunKind, workspace: Workspace, run_id: str, item_id: str) -> gate.Question:

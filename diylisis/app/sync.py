@@ -191,9 +191,7 @@ def _merge_once(repo_root: Path, config: store.Settings, theirs: dict[str, str |
         elif our_tip is None or _contains(repo_root, their_tip, our_tip):
             updates[ref] = (their_tip, our_tip)  # fast-forward
         else:
-            merged = store.snapshots_commit(repo_root, our_tip, (), env, extra_parents=(their_tip,),
-                                            extra_trees=(their_tip,))
-            updates[ref] = (merged, our_tip)
+            updates[ref] = (store.merged_snapshots(repo_root, our_tip, their_tip, env), our_tip)
     if not updates:
         return True
     return store.compare_and_swap(repo_root, updates, config.object_format)

@@ -61,7 +61,7 @@ class VetRuns:
         return {"run": run_id, "kind": self.name, "record": ", ".join(s.path for s in run.sources),
                 "status": "paused", "age_seconds": run_files.age_seconds(workspace.git_dir, run_id),
                 "what": f"vetting claims for: {run.action}", "open_items": open_items,
-                "next": f"git distill answer {run_id} ID --verdict TEXT, then git distill resume {run_id}"}
+                "next": [f"git distill answer {run_id} ID --verdict TEXT", f"git distill resume {run_id}"]}
 
     def abort(self, workspace: Workspace, run_id: str) -> tuple[str, ...]:
         """Remove the run: vet wrote nothing else before it ends."""

@@ -157,7 +157,8 @@ def render_text(report: Report) -> str:
 
 
 def _framework_covers(report: Report, name: str) -> bool:
-    wanted = {"commit-msg": "distill-commit-msg", "pre-push": "distill-verify"}[name]
+    wanted = {"commit-msg": "distill-commit-msg", "post-commit": "distill-post-commit",
+              "pre-push": "distill-verify"}[name]
     return wanted in report.framework_hooks
 
 

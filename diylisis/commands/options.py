@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
 import click
 
-from diylisis.core.safe_text import visible_json
+from diylisis.core.safe_text import visible_json, visible_lines
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -17,6 +18,23 @@ F = TypeVar("F", bound=Callable[..., object])
 def echo_json(data: object) -> None:
     """Print DATA as `--format json` does: indented, non-ASCII as it is, control characters escaped."""
     click.echo(visible_json(json.dumps(data, ensure_ascii=False, indent=2)))
+
+
+BLOCK_SECONDS = 0.2  # the longest a judged record's lines wait before they are printed
+
+
+def echo_lines(lines: Iterable[str]) -> None:
+    """Print lines as they come, each escaped as by visible(): in blocks of 256 or after
+    BLOCK_SECONDS, since click.echo costs about 15 us a call and a long range prints as it goes."""
+    block: list[str] = []
+    sent = time.monotonic()
+    for line in lines:
+        block.append(line)
+        if len(block) >= 256 or time.monotonic() - sent > BLOCK_SECONDS:
+            click.echo(visible_lines(block))
+            block, sent = [], time.monotonic()
+    if block:
+        click.echo(visible_lines(block))
 
 
 def jobs(parallel_from: int) -> Callable[[F], F]:

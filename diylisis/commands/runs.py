@@ -40,14 +40,14 @@ def _workspace() -> Workspace:
 def _row(workspace: Workspace, run_id: str) -> dict[str, Any]:
     """What `runs` shows of one run, from its kind; a file that cannot be read is a damaged row."""
     from diylisis.app import run_kinds
+    from diylisis.edges import run_files
 
+    kind = None
     try:
         kind = run_kinds.kind_of_run(workspace, run_id)
+        return kind.describe(workspace, run_id)
     except BadInput as error:
-        from diylisis.edges import run_files
-
-        return {"kind": None, **run_files.damaged_row(workspace.git_dir, run_id, error.message)}
-    return kind.describe(workspace, run_id)
+        return {"kind": kind and kind.name, **run_files.damaged_row(workspace.git_dir, run_id, error.message)}
 
 
 @click.group(invoke_without_command=True)
@@ -95,17 +95,16 @@ def show_command(run_id: str, output_format: str) -> int:
 
     workspace = _workspace()
     run = run_kinds.kind_of_run(workspace, run_id).describe(workspace, run_id)
-    if run["status"] == "damaged":
-        raise BadInput(run["what"])
     if output_format == "json":
         options.echo_json(run)
         return EXIT_OK
-    click.echo(visible(f"run {run['run']}: {run['record']} for {run['role']}, {run['status']}, "
+    role = f" for {run['role']}" if run.get("role") else ""  # a certification's recipient role
+    click.echo(visible(f"run {run['run']}: {run['record']}{role}, {run['status']}, "
                        f"last saved {_age(run['age_seconds'])}"))
     click.echo(visible(f"  {run['what']}"))
     if run["open_items"]:
         click.echo(visible(f"  open items: {', '.join(run['open_items'])}"))
-    if run["repair_commits"]:
+    if run.get("repair_commits"):
         click.echo(visible(f"  repair commits so far: {', '.join(c[:12] for c in run['repair_commits'])}"))
     for step in run["next"]:
         click.echo(visible(f"  next: {step}"))

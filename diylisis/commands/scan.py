@@ -91,9 +91,8 @@ def _context_for(repo: pygit2.Repository) -> Callable[[Snapshot], RepoContext | 
 def _render(results: Iterable[ScanResult], output_format: str) -> int:
     """Print the report of results (text as each record is judged) and return the exit code."""
     from diylisis.app import scan
-    from diylisis.core.safe_text import visible_lines
 
-    # every line quotes a record: its control characters are printed as escapes
+    # every line quotes a record: its control characters are printed as escapes (echo_lines)
     if output_format == "json":
         kept = list(results)
         options.echo_json(scan.to_json(kept))
@@ -106,8 +105,6 @@ def _render(results: Iterable[ScanResult], output_format: str) -> int:
         kept = list(results)
         options.echo_json(scan_sarif(kept, version("diylisis")))
         return scan.exit_code(kept)
-    import time
-
     from diylisis.core.errors import EXIT_FAILED, EXIT_OK
 
     blocked = False
@@ -118,18 +115,5 @@ def _render(results: Iterable[ScanResult], output_format: str) -> int:
             blocked = blocked or bool(result.blocking)
             yield result
 
-    lines = scan.text_lines(noting_blocked(results))
-    # click.echo costs about 15 us a call: lines go out in blocks, at least every BLOCK_SECONDS
-    block: list[str] = []
-    sent = time.monotonic()
-    for line in lines:
-        block.append(line)
-        if len(block) >= 256 or time.monotonic() - sent > BLOCK_SECONDS:
-            click.echo(visible_lines(block))
-            block, sent = [], time.monotonic()
-    if block:
-        click.echo(visible_lines(block))
+    options.echo_lines(scan.text_lines(noting_blocked(results)))
     return EXIT_FAILED if blocked else EXIT_OK
-
-
-BLOCK_SECONDS = 0.2  # the longest a judged record's lines wait before they are printed

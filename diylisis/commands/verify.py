@@ -141,7 +141,7 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
             failed += not check.ok
             yield check
 
-    from diylisis.core.safe_text import visible, visible_json
+    from diylisis.core.safe_text import visible_json
 
     if output_format == "json":
         records = [{"target": str(c.target), "revision": c.revision, "digest": c.digest, "role": c.role,
@@ -156,31 +156,27 @@ def _render(checks: Iterable[Check], output_format: str, verbose: bool) -> bool:
 
         click.echo(visible_json(json.dumps(sarif_for_checks(tally(checks)), indent=2)))
         return not failed
-    import time
-
-    lines: list[str] = []
     count = skipped = 0
-    sent = time.monotonic()
-    for c in tally(checks):
-        if lines and (len(lines) >= 256 or time.monotonic() - sent > 0.2):  # a long range prints as it goes
-            click.echo("\n".join(lines))
-            lines, sent = [], time.monotonic()
-        count += 1
-        if c.skipped is not None:
-            skipped += 1
-            if verbose:
-                lines.append(visible(f"skip {c.target}  {c.skipped}"))
-            continue
-        if c.ok and verbose:
-            signed = f", {c.signature.words()}" if c.signature is not None and c.signature.format else ""
-            realization = c.realization.value if c.realization is not None else "realization unknown"
-            lines.append(visible(f"ok  {c.target}  {c.certified_role} ({realization}{signed})"))
-        lines.extend(visible(f"FAIL {c.target}: {failure}") for failure in c.failures)
-    if failed or verbose:
-        lines.append(f"{count - failed - skipped} of {count - skipped} record(s) verify"
-                     + (f"; {skipped} generated message(s) skipped ([hooks] check_generated)" if skipped else ""))
-    if lines:
-        click.echo("\n".join(lines))
+
+    def text_lines() -> Iterator[str]:
+        nonlocal count, skipped
+        for c in tally(checks):
+            count += 1
+            if c.skipped is not None:
+                skipped += 1
+                if verbose:
+                    yield f"skip {c.target}  {c.skipped}"
+                continue
+            if c.ok and verbose:
+                signed = f", {c.signature.words()}" if c.signature is not None and c.signature.format else ""
+                realization = c.realization.value if c.realization is not None else "realization unknown"
+                yield f"ok  {c.target}  {c.certified_role} ({realization}{signed})"
+            yield from (f"FAIL {c.target}: {failure}" for failure in c.failures)
+        if failed or verbose:
+            yield (f"{count - failed - skipped} of {count - skipped} record(s) verify"
+                   + (f"; {skipped} generated message(s) skipped ([hooks] check_generated)" if skipped else ""))
+
+    options.echo_lines(text_lines())  # every line quotes a record: escaped there
     return not failed
 
 

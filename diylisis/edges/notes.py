@@ -12,7 +12,6 @@ Reading:
 
 Writing, safe against concurrent writers (two hooks, a hook and a `git distill vet`):
 
-    append_line(root, "refs/notes/distill-vet", commit_id, json_line)
     update_notes(root, ref, {id: edit, ...})     # edit(old bytes, b"" when none) -> new bytes
 
 Each write is one compare-and-swap: the ref's tip and the old notes are read, the new note blobs,
@@ -152,20 +151,6 @@ def ref_tips(repo_root: str | Path, refs: Sequence[str]) -> dict[str, str | None
 # --- writing --------------------------------------------------------------------------------
 
 
-def append_line(repo_root: str | Path, ref: str, target: str, line: str) -> None:
-    """Add one line (a JSON object, say) to the note on target under ref, keeping the lines there."""
-    if "\n" in line or "\r" in line:
-        raise BadInput("a note line must not contain a line break")
-    encoded = line.encode("utf-8")
-
-    def appended(old: bytes) -> bytes:
-        if old and not old.endswith(b"\n"):
-            old += b"\n"
-        return old + encoded + b"\n"
-
-    update_notes(repo_root, ref, {_object_id(target): appended})
-
-
 def write_queries(ref: str, targets: Sequence[str], keep_ref: str | None = None,
                   keep: Sequence[str] = ()) -> list[str]:
     """What one write attempt reads: the refs' tips, and where each target's note and kept blob lie."""
@@ -179,7 +164,7 @@ def write_queries(ref: str, targets: Sequence[str], keep_ref: str | None = None,
     return queries
 
 
-class PendingWrite:
+class AttemptProcesses:
     """The git processes of one update_notes attempt, all started at once: the read of the refs
     runs at once, `git var` reports the identity, and fast-import and update-ref wait, started,
     for their input. close() it in any case."""
@@ -227,7 +212,7 @@ def update_notes(repo_root: str | Path, ref: str, edits: Mapping[str, Edit], *,
         raise BadInput("blobs to keep need a ref to keep them under")
     queries = write_queries(ref, list(edits), keep_ref, list(keep))
     for attempt in range(MAX_ATTEMPTS):
-        processes = PendingWrite(repo_root, queries, env or {})
+        processes = AttemptProcesses(repo_root, queries, env or {})
         try:
             if _attempt(repo_root, ref, edits, keep_ref, keep, object_format, processes):
                 return
@@ -241,7 +226,7 @@ def update_notes(repo_root: str | Path, ref: str, edits: Mapping[str, Edit], *,
 
 
 def _attempt(repo_root: str | Path, ref: str, edits: Mapping[str, Edit], keep_ref: str | None,
-             keep: Mapping[str, bytes], object_format: str, processes: PendingWrite) -> bool:
+             keep: Mapping[str, bytes], object_format: str, processes: AttemptProcesses) -> bool:
     """One compare-and-swap; False when another writer moved a ref after it was read.
 
     The refs are read by name in the same batch as their trees: a ref that moves between two of

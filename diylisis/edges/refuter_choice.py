@@ -42,10 +42,9 @@ def settings_for(settings: RefuterSettings, override: str | None) -> RefuterSett
     return settings
 
 
-def realization_for(settings: RefuterSettings, override: str | None = None, *,
-                    root: str | Path | None = None) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
-    """F5 realization: the configured command, else lint-fallback; `override` is lint|command."""
-    settings = settings_for(settings, override)
+def realization_for(settings: RefuterSettings, *, root: str | Path | None = None
+                    ) -> Callable[[RefuterInput], ZeroMemoryVerdict]:
+    """F5 realization: the configured command, else lint-fallback (`--refuter`: settings_for)."""
     if settings.ignored:
         import sys
 

@@ -114,11 +114,6 @@ def damaged_row(git_dir: str | Path, run_id: str, why: str) -> dict[str, Any]:
             "repair_commits": [], "repair_in_flight": None, "next": [f"git distill runs abort {run_id}"]}
 
 
-def kind_of(git_dir: str | Path, run_id: str) -> str:
-    """The kind of a saved run (exit 2 when there is no such run or its file is damaged)."""
-    return load(git_dir, run_id).kind
-
-
 def remove(git_dir: str | Path, run_id: str) -> bool:
     """Delete a run's file (and its temporary files); False when it had none."""
     folder = scratch_dir(git_dir)

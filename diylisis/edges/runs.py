@@ -143,11 +143,3 @@ def _stop_reason(state: RunState, data: dict[str, Any]) -> str:
         return reason
     return (f"stopped in pass {state.pass_n}; the run file does not keep the reason (it was printed when "
             "the run stopped); start a fresh certification")
-
-
-def describe_or_damaged(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
-    """describe(), or a row saying the run file cannot be read (it can still be aborted)."""
-    try:
-        return describe(root, git_dir, run_id)
-    except BadInput as error:
-        return run_files.damaged_row(git_dir, run_id, error.message)

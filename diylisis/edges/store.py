@@ -24,7 +24,7 @@ from msgspec import Struct
 from diylisis.core.digests import sha1, sha256
 from diylisis.core.errors import BadInput
 from diylisis.edges import notes
-from diylisis.edges.gitio import GitProcess, cat_objects, config_values, run_git, try_git
+from diylisis.edges.gitio import cat_objects, config_values, run_git, try_git
 from diylisis.edges.note_text import CorruptNote, decode_note, encode_line
 
 TYPE_CHECKING = False  # true for type checkers only
@@ -76,11 +76,6 @@ def _expand_notes_ref(name: str) -> str:
         return notes.expand_ref(name)
     except BadInput:
         raise BadInput(f"distill.notesRef {name.strip()!r} must name a ref under refs/notes/") from None
-
-
-def notes_ref(repo_root: str | Path) -> str:
-    """The notes ref certificates live under: refs/notes/distill or git config distill.notesRef."""
-    return settings(repo_root).notes_ref
 
 
 def blob_id(data: bytes, object_format: str = "sha1") -> str:
@@ -205,7 +200,7 @@ def check_writable(repo_root: str | Path, datas: Iterable[bytes]) -> None:
 @contextmanager
 def temporary_index(env: Mapping[str, str]) -> Iterator[dict[str, str]]:
     """env with GIT_INDEX_FILE naming a fresh index file, removed on leaving (merges and forget:
-    certificates are written by _try_put without an index)."""
+    certificates are written through fast-import, without an index)."""
     import tempfile
 
     handle, index = tempfile.mkstemp(prefix="distill-index-")
@@ -218,51 +213,22 @@ def temporary_index(env: Mapping[str, str]) -> Iterator[dict[str, str]]:
             os.unlink(index)
 
 
-def snapshots_commit(
-    repo_root: str | Path,
-    parent: str | None,
-    blobs: Iterable[str],
-    env: Mapping[str, str],
-    *,
-    extra_parents: Sequence[str] = (),
-    extra_trees: Sequence[str] = (),
-) -> str:
-    """A commit whose tree holds parent's snapshot blobs plus these (and extra trees' entries)."""
+def merged_snapshots(repo_root: str | Path, ours: str, theirs: str, env: Mapping[str, str]) -> str:
+    """A merge commit of two snapshots tips whose tree holds the blobs of both (sync)."""
     with temporary_index(env) as index_env:
-        if parent:
-            run_git(["read-tree", f"{parent}^{{tree}}"], repo_root, env=index_env)
-        entries = [f"100644 blob {blob}\t{blob[:2]}/{blob[2:]}\n" for blob in blobs]
-        for tree in extra_trees:
-            listing = run_git(["ls-tree", "-r", "-z", tree], repo_root).split(b"\0")
-            entries += [item.decode() + "\n" for item in listing if item]
+        run_git(["read-tree", f"{ours}^{{tree}}"], repo_root, env=index_env)
+        listing = run_git(["ls-tree", "-r", "-z", theirs], repo_root).split(b"\0")
+        entries = "".join(item.decode() + "\n" for item in listing if item)
         if entries:
-            run_git(
-                ["update-index", "--add", "--index-info"],
-                repo_root,
-                input="".join(entries).encode(),
-                env=index_env,
-            )
+            run_git(["update-index", "--add", "--index-info"], repo_root, input=entries.encode(), env=index_env)
         tree_id = run_git(["write-tree"], repo_root, env=index_env).decode().strip()
-    if parent and not extra_parents:
-        parent_tree = run_git(["rev-parse", f"{parent}^{{tree}}"], repo_root).decode().strip()
-        if parent_tree == tree_id:
-            return parent  # nothing new to keep alive
-    args = ["commit-tree", tree_id]
-    for each in (parent, *extra_parents):
-        if each:
-            args += ["-p", each]
-    message = b"distill: keep certified snapshot blobs reachable\n"
-    return run_git([*args, "-F", "-"], repo_root, input=message, env=env).decode().strip()
+    return run_git(["commit-tree", tree_id, "-p", ours, "-p", theirs, "-F", "-"], repo_root,
+                   input=notes.KEEP_MESSAGE.encode(), env=env).decode().strip()
 
 
-def compare_and_swap(
-    repo_root: str | Path,
-    updates: Mapping[str, tuple[str | None, str | None]],
-    object_format: str,
-    process: GitProcess | None = None,
-) -> bool:
-    """Move every ref from its old to its new id in one transaction; False if one moved first.
-    process: a `git update-ref --stdin` started earlier, to take the transaction."""
+def compare_and_swap(repo_root: str | Path, updates: Mapping[str, tuple[str | None, str | None]],
+                     object_format: str) -> bool:
+    """Move every ref from its old to its new id in one transaction; False if one moved first."""
     zero = "0" * (64 if object_format == "sha256" else 40)
     lines = ["start"]
     for ref, (new, old) in updates.items():
@@ -271,6 +237,4 @@ def compare_and_swap(
         else:
             lines.append(f"update {ref} {new} {old or zero}")
     lines += ["prepare", "commit", ""]
-    transaction = "\n".join(lines).encode()
-    return notes.transaction_result(process.finish(transaction) if process
-                                    else try_git(["update-ref", "--stdin"], repo_root, input=transaction))
+    return notes.transaction_result(try_git(["update-ref", "--stdin"], repo_root, input="\n".join(lines).encode()))

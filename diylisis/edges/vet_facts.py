@@ -205,15 +205,14 @@ def _token_lines(stored: StoredObject | None, token: str) -> tuple[str, ...] | N
     return tuple(line for line in object_text(stored).split("\n") if token in line)
 
 
-def lags(root: str | Path, commit: str, queries: Sequence[LagQuery], exempt: frozenset[str] = frozenset()
+def lags(root: str | Path, commit: str, queries: Sequence[LagQuery]
          ) -> tuple[tuple[tuple[tagging.LagCommit, ...], tuple[str, ...]], ...]:
     """For each query, the commits in SINCE..COMMIT that touched a path the claim names on a line
     holding a token it names, counted only where those lines differ between SINCE and COMMIT (a
     change that was reverted is no lag); with the commands that show them. The files on both
     sides are read by one `git cat-file --batch`, and each (since, path, token) that needs a
     `git log -G` runs once however many claims ask it."""
-    sides = [f"{rev}:{path}" for query in queries for path in query.paths if path not in exempt
-             for rev in (query.since, commit)]
+    sides = [f"{rev}:{path}" for query in queries for path in query.paths for rev in (query.since, commit)]
     stored = read_objects(root, sides)
     logged: dict[tuple[str, str, str], tuple[tagging.LagCommit, ...]] = {}
     measured = []
@@ -221,8 +220,6 @@ def lags(root: str | Path, commit: str, queries: Sequence[LagQuery], exempt: fro
         found: list[tagging.LagCommit] = []
         basis: list[str] = []
         for path in query.paths:
-            if path in exempt:
-                continue
             for token in query.tokens:
                 before = _token_lines(stored[f"{query.since}:{path}"], token)
                 after = _token_lines(stored[f"{commit}:{path}"], token)

@@ -189,6 +189,9 @@ def test_answer_and_resume_commands_continue_a_paused_vet_run(repo: Path) -> Non
     assert bottleneck in first.stdout  # still open
     listed = distill(repo, "runs", "--format", "json")
     assert listed.returncode == 0 and run in listed.stdout
+    shown = distill(repo, "runs", "show", run)
+    assert shown.returncode == 0, shown.stderr
+    assert f"  next: git distill resume {run}" in shown.stdout.splitlines()
     second = distill(repo, "answer", run, bottleneck, "--verdict", "one run proves nothing")
     assert second.returncode == 0, second.stderr
     finished = distill(repo, "resume", run, "--format", "json")

@@ -90,16 +90,16 @@ def test_corrupt_note_is_an_error_naming_the_blob(repo: Path) -> None:
 
 
 def test_notes_ref_is_configurable(repo: Path) -> None:
-    assert store.notes_ref(repo) == "refs/notes/distill"
+    assert store.settings(repo).notes_ref == "refs/notes/distill"
     git(repo, "config", "distill.notesRef", "certs")
-    assert store.notes_ref(repo) == "refs/notes/certs"
+    assert store.settings(repo).notes_ref == "refs/notes/certs"
     store.put(repo, [b"r\n"], _cert("reviewer"))
     assert git(repo, "for-each-ref", "--format=%(refname)", "refs/notes/").split() == [
         "refs/notes/certs"
     ]
     git(repo, "config", "distill.notesRef", "refs/heads/main")
     with pytest.raises(BadInput, match="refs/notes/"):
-        store.notes_ref(repo)
+        store.settings(repo)
 
 
 def test_bad_certificates_and_keys_are_refused(repo: Path) -> None:
@@ -296,7 +296,7 @@ def test_a_pending_write_that_cannot_start_every_process_ends_those_it_started(
     monkeypatch.setattr(notes, "GitProcess", start)
     monkeypatch.setattr(gitio, "GitProcess", start)  # the cat-file client's
     with pytest.raises(GitError, match="not on PATH"):
-        notes.PendingWrite(repo, notes.write_queries(store.SNAPSHOTS_REF, []))
+        notes.AttemptProcesses(repo, notes.write_queries(store.SNAPSHOTS_REF, []))
     assert len(started) == 3  # cat-file, var and fast-import, all waited for:
     for process in started:  # (other children of this process, a scan's long-lived git, are not ours)
         with pytest.raises(ChildProcessError):

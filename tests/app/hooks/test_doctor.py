@@ -54,6 +54,10 @@ def test_the_pre_commit_framework_configuration_is_read(tmp_path: Path) -> None:
     assert report["framework_hooks"] == ["distill-commit-msg", "distill-verify"]
     assert report["hooks"]["commit-msg"] == "pre-commit"
     assert "ok   commit-msg: the pre-commit framework" in distill(work, "doctor").stdout
+    (hook.parent / "post-commit").write_text(hook.read_text())  # `pre-commit install -t post-commit`
+    shown = distill(work, "doctor")
+    assert shown.returncode == 0, shown.stderr
+    assert "warn post-commit: the pre-commit framework" in shown.stdout  # no distill-post-commit named
 
 
 def test_a_broken_configuration_fails_and_a_refuter_command_is_named(

@@ -19,7 +19,7 @@ from diylisis.core.model import Realization
 from diylisis.core.refuter import refute
 from diylisis.edges.refuter import command
 from diylisis.edges.refuter.command import NoVerdict, dispatch
-from diylisis.edges.refuter_choice import realization_for
+from diylisis.edges.refuter_choice import realization_for, settings_for
 
 MESSAGE = "Keep the v2 shim for old clients\n\nThe v2 shim stays until clients upgrade.\n"
 
@@ -145,10 +145,10 @@ def test_missing_command_is_a_configuration_error(repo: Path) -> None:
 def test_realization_for_chooses_lint_or_command(repo: Path) -> None:
     configured = settings("passing")
     assert realization_for(replace(configured, command=())) is refute
-    assert realization_for(configured, "lint") is refute
+    assert realization_for(settings_for(configured, "lint")) is refute
     assert realization_for(configured, root=repo) is not refute
     with pytest.raises(ConfigError, match="--refuter command needs a command"):
-        realization_for(replace(configured, command=()), "command")
+        settings_for(replace(configured, command=()), "command")
 
 
 def _repository_state(repo: Path) -> tuple[str, str, str, str]:
