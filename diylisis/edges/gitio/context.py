@@ -313,10 +313,13 @@ class _TreeIndex:
     """Per-repository answers memoized by object id, so a walk over history reuses unchanged subtrees.
 
     Consecutive commits share almost every subtree and blob. A term is looked for in the
-    lower-cased texts of a tree's blobs, kept in a cache bounded in bytes; "this subtree holds
-    that term" is remembered per subtree id, so the first parent's tree, and the next commits',
-    are searched only where they differ. Every memo is bounded (oldest dropped first): a scan of
-    a long history holds about what two neighboring trees need.
+    lower-cased texts of a tree's blobs, kept in a cache bounded in bytes that drops the text
+    searched least recently first (a tree's texts, searched for term after term, stay while
+    older versions go; dropped in the order read, a tree larger than the cache was read anew
+    for each term); "this subtree holds that term" is remembered per subtree id, so the first
+    parent's tree, and the next commits', are searched only where they differ. Every memo is
+    bounded (oldest dropped first): a scan of a long history holds about what two neighboring
+    trees need.
     """
 
     def __init__(self, repo: pygit2.Repository) -> None:
@@ -446,14 +449,16 @@ class _TreeIndex:
         for name, oid in blobs:
             if name == skip or unread is None and oid in judged:
                 continue
-            data = texts.get(oid)
+            data = texts.pop(oid, None)
             if data is None:
                 if unread is not None:
                     unread.append(oid)
                     continue
                 data = self._read_one(oid)
-            elif unread is not None:
-                judged.add(oid)
+            else:
+                texts[oid] = data  # put back as the newest: the texts of the trees being asked stay
+                if unread is not None:
+                    judged.add(oid)
             if oid in odd:  # a character of the text lowers to ASCII: only str.lower() tells
                 text = self._unicode_text(oid)
                 found.update(term for term, _ in ascii_terms if term in text and word_pattern(term).search(text))
@@ -523,11 +528,12 @@ class _TreeIndex:
         return text
 
     def _keep(self, size: int) -> None:
-        """Count size into the text caches; drop the oldest texts while they hold more than _TEXT_CACHE."""
+        """Count size into the text caches; drop the least recently searched texts while they hold
+        more than _TEXT_CACHE."""
         self._text_bytes += size
         for cache in (self._unicode_texts, self._texts):
             while self._text_bytes > _TEXT_CACHE and len(cache) > 1:
-                # oldest first: a walk over history rarely comes back to a blob it left behind
+                # a search puts the texts it reads back last (_blobs_hold): the first is the least recent
                 blob_id = next(iter(cache))
                 dropped = cache.pop(blob_id)
                 self._text_bytes -= len(dropped)
