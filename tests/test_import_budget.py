@@ -32,8 +32,9 @@ the previous entry's bytes as this one's content.
 # modules avoid because each import costs milliseconds on every commit: subprocess and what it
 # pulls in (gitio starts git with os.posix_spawnp), dataclasses (the models are msgspec Structs),
 # pathlib with urllib.parse (paths are strings), hashlib's OpenSSL module (diylisis.core.digests),
-# tomllib (read only when a configuration file exists) and array. typing and decimal are not here:
-# msgspec loads both.
+# tomllib (read only when a configuration file exists), array, and json (the per-user cache is
+# marshal, the pending certificate is written by msgspec's encoder). typing and decimal are not
+# here: msgspec loads both.
 DENIED = frozenset({
     "pygit2", "_cffi_backend", "cffi", "rich", "pygments", "markdown_it", "mdurl", "click",
     "jsonschema", "referencing", "rpds", "tomli_w", "yaml", "_yaml",
@@ -42,7 +43,7 @@ DENIED = frozenset({
     "pickle", "tarfile", "zipfile", "argparse", "difflib",
     "subprocess", "threading", "selectors", "signal", "fnmatch", "unicodedata",
     "dataclasses", "pathlib", "urllib.parse",
-    "hashlib", "_hashlib", "tomllib", "array",
+    "hashlib", "_hashlib", "tomllib", "array", "json",
 })
 
 # The diylisis modules the commit-msg path needs: the command line entry and the hooks, the
@@ -57,8 +58,8 @@ DENIED = frozenset({
 # post-commit. The configuration carries the rule for generated messages (core.generated);
 # DISTILL_SKIP and SKIP are read by core.skip.
 ALLOWED = frozenset({
-    "diylisis", "diylisis.__main__", "diylisis.cli", "diylisis.core.errors", "diylisis.commands",
-    "diylisis.commands.hook", "diylisis.app.hooks", "diylisis.app.hooks.commit_msg", "diylisis.app.hooks.shared",
+    "diylisis", "diylisis.cli", "diylisis.core.errors",
+    "diylisis.app.hooks", "diylisis.app.hooks.commit_msg", "diylisis.app.hooks.shared",
     "diylisis.core.model", "diylisis.core.digests",
     "diylisis.core.state", "diylisis.core.secrets", "diylisis.edges.hook_certificates",
     "diylisis.app.certification", "diylisis.edges.workspace", "diylisis.edges.git_keys", "diylisis.core.codec",

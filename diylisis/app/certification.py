@@ -6,7 +6,6 @@ the gate, the write channel, the run files and the note store.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from functools import partial
@@ -209,6 +208,8 @@ def edges(workspace: Workspace, target: Target, gate: Gate, *, check_only: bool 
         return out.decode("utf-8", "replace") if code == 0 else None
 
     def store_certificate(certificate: Certificate, snapshot: Snapshot) -> None:
+        import json  # here: the commit-msg hook stores nothing
+
         from diylisis.core import secrets
         from diylisis.edges import hook_certificates, signing, store
 

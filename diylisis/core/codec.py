@@ -11,7 +11,6 @@ back to the shape and an error names the path to the bad value.
 from __future__ import annotations
 
 import enum
-import json
 import types
 from functools import cache
 
@@ -51,6 +50,8 @@ def decode(cls: type[T], data: Any) -> T:
 
 def dumps(value: Any) -> str:
     """Compact, key-sorted JSON for notes and run files (one line)."""
+    import json  # not at the top: the commit-msg hook serializes nothing through here
+
     return json.dumps(encode(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
@@ -308,6 +309,8 @@ def canonical_bytes(data: dict[str, Any]) -> bytes:
     object without the signature field, keys sorted, no whitespace, every non-ASCII character
     escaped. They do not depend on how a note spells the same values, so any reader that parses
     the note's JSON computes the same bytes."""
+    import json
+
     body = {key: value for key, value in data.items() if key != SIGNATURE_FIELD}
     return json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
                       allow_nan=False).encode("ascii")

@@ -15,9 +15,9 @@ no sentence of its own past a path and a role.
 
 from __future__ import annotations
 
-import re
-
 from msgspec import Struct
+
+from diylisis.core.lazy_pattern import LazyPattern
 
 AUTOSQUASH = "autosquash"
 MERGE = "merge"
@@ -25,15 +25,21 @@ REVERT = "revert"
 REPAIR = "repair"
 KINDS = (AUTOSQUASH, MERGE, REVERT, REPAIR)
 
-_AUTOSQUASH = re.compile(r"^(?:fixup|squash|amend)! ")
+# Each shape opens with fixed words, tested before its pattern: most messages are authored, and
+# the hooks judge one message per process, so a pattern is compiled only for a message that
+# opens as its generator writes.
+_AUTOSQUASH = ("fixup! ", "squash! ", "amend! ")
 # git fmt-merge-msg subjects: Merge branch 'x' [of URL] [into y], branches, tags, commits
-_MERGE = re.compile(
+_MERGE_OPENING = "Merge "
+_MERGE = LazyPattern(
     r"^Merge (?:(?:remote-tracking )?branch(?:es)?|tags?|commits?) '.+'(?: of \S+)?(?: into \S+)?$"
 )
-_REVERT_SUBJECT = re.compile(r'^(?:Revert|Reapply) ".*"$')
-_REVERT_BODY = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.$")
+_REVERT_OPENING = ('Revert "', 'Reapply "')
+_REVERT_SUBJECT = LazyPattern(r'^(?:Revert|Reapply) ".*"$')
+_REVERT_BODY = LazyPattern(r"^This reverts commit [0-9a-f]{7,64}\.$")
 # the message diylisis.edges.repair_commit.message_for writes, and nothing else
-_REPAIR = re.compile(
+_REPAIR_OPENING = "distill: repair "
+_REPAIR = LazyPattern(
     r"distill: repair (?P<path>[^\n]+) \(pass (?P<pass>[1-9][0-9]{0,5})\)\n\n"
     r"Repairs made by git distill certify for role [^\n]+\.\n\n"
     r"Distill-Run: [0-9]{8}-[0-9]{6}-[0-9a-f]{6}\nDistill-Pass: (?P<trailer>[1-9][0-9]{0,5})\n?"
@@ -49,18 +55,19 @@ class Generated(Struct, frozen=True, kw_only=True):
 
 def generated(message: str) -> Generated | None:
     """What wrote message, when a tool did; None for a message a person authored."""
-    repair = _REPAIR.fullmatch(message.replace("\r\n", "\n"))
+    repair = _REPAIR.fullmatch(message.replace("\r\n", "\n")) if message.startswith(_REPAIR_OPENING) else None
     if repair and repair["pass"] == repair["trailer"]:
         return Generated(kind=REPAIR, words=f"a repair commit of git distill certify ({repair['path']})")
     lines = [line for line in message.splitlines() if line.strip()]
     if not lines:
         return None
     subject = lines[0].strip()
-    if _AUTOSQUASH.match(subject):
+    if subject.startswith(_AUTOSQUASH):
         return Generated(kind=AUTOSQUASH, words=f"a {subject.split('!', 1)[0]}! message")
-    if _MERGE.match(subject):
+    if subject.startswith(_MERGE_OPENING) and _MERGE.match(subject):
         return Generated(kind=MERGE, words="git's default merge message")
-    if _REVERT_SUBJECT.match(subject) and len(lines) == 2 and _REVERT_BODY.match(lines[1].strip()):
+    if (subject.startswith(_REVERT_OPENING) and _REVERT_SUBJECT.match(subject) and len(lines) == 2
+            and _REVERT_BODY.match(lines[1].strip())):
         return Generated(kind=REVERT, words="git's default revert message")
     return None
 

@@ -14,8 +14,9 @@ Used on the commit-msg path: no pygit2, no click, no rich.
 
 from __future__ import annotations
 
-import json
 import os
+
+from msgspec import json as msgspec_json
 
 from diylisis.core import secrets
 from diylisis.core.errors import EXIT_OK, BadInput, DistillError
@@ -48,8 +49,9 @@ def keep(git_dir: str, head: str | None, entries: Sequence[tuple[bytes, Mapping[
     body = {"head": head, "entries": [{"digest": sha256_digest(data), "certificate": certificate}
                                       for data, certificate in entries]}
     temporary = f"{path}.{os.getpid()}"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(body, handle, ensure_ascii=False)
+    # msgspec's encoder, loaded with the models already: the json module costs the hook an import
+    with open(temporary, "wb") as handle:
+        handle.write(msgspec_json.encode(body))
     os.replace(temporary, path)
 
 
@@ -77,6 +79,8 @@ def for_commit(certificate: Mapping[str, Any], commit_id: str) -> dict[str, Any]
 def relocated(certificate: Mapping[str, Any], target: Mapping[str, Any]) -> dict[str, Any]:
     """The certificate naming target (kind, locator, revision) wherever it named its old target
     (the target itself, the activation edge, the identity re-check, the sweep's words)."""
+    import json  # post-commit only
+
     old_target = certificate.get("target") or {}
     at = f"@{old_target['revision']}" if old_target.get("revision") else ""
     old = f"{old_target.get('kind')}:{old_target.get('locator')}{at}"
@@ -143,6 +147,8 @@ def post_commit(root: str, git_dir: str, out: Output) -> int:
     Always exit 0 (the commit is made; git ignores a post-commit failure anyway), saying on
     stderr when nothing could be stored.
     """
+    import json
+
     path = pending_path(git_dir)
     try:
         with open(path, encoding="utf-8") as handle:

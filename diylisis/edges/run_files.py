@@ -14,7 +14,6 @@ The kinds themselves, and what `answer`, `resume` and `runs` do with each, are i
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -63,6 +62,8 @@ def save(git_dir: str | Path, kind: str, run_id: str, data: dict[str, Any]) -> s
     """Write a run's data with its kind, atomically; the file's path."""
     if not is_run_id(run_id):
         raise BadInput(f"{run_id!r} is not a run id")
+    import json  # not at the top: the commit-msg hook keeps no run file
+
     os.makedirs(runs_dir(git_dir), exist_ok=True)
     path = run_file(git_dir, run_id)
     temporary = path.removesuffix(".json") + ".tmp"
@@ -82,6 +83,8 @@ def load(git_dir: str | Path, run_id: str) -> StoredRun:
 
 def read(path: str, run_id: str) -> StoredRun:
     """The run in the file at path; a damaged file is exit 2."""
+    import json
+
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.loads(handle.read())
