@@ -178,8 +178,9 @@ What it flags: narration of private reviews and tool runs: "cross-reviewed with 
 running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
 "codex findings", "subagent verification", "oracle review fixes", "self-review
 follow-up", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", "review of the
-rewrite turned up", an agent's slash command run on the text ("checked via /ground", "while
-running `/claim`", "(Codex + /frame)"; root folders such as /proc are paths), and
+rewrite turned up", "a full audit revealed", "second-pass review of the patch caught", an
+agent's slash command run on the text ("checked via /ground", "while running `/claim`",
+"(Codex + /frame)"; root folders such as /proc are paths), and
 what the author did on a shared environment ("test-deploying on staging", "deleted the
 files on the staging servers"; a link to the run on the same line evidences it). Pointing
 at the review of a numbered pull request on the host is not narration, nor a review in a
