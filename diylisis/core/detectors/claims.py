@@ -98,7 +98,7 @@ def _quotes_program_output(view: str, start: int, end: int) -> bool:
 # and build tests passed"), a count of runs that all passed ("12/12 regression", "39/39"), a
 # ticked mark before a check noun.
 _CHECK = (
-    r"(?:tests?|test suite|test run|specs?|checks|(?:type|security|lint|static|style|format|ci|health|sanity|"
+    r"(?:tests?|(?:test )?suite|test run|specs?|checks|(?:type|security|lint|static|style|format|ci|health|sanity|"
     r"smoke|quality) check"
     r"|builds?|lint(?:ing|er)?|type[- ]?check(?:s|ing)?|typecheck(?:s|ing)?"
     r"|compil(?:ation|es|ed)|ci|regressions?|smoke|e2e|pipeline|validation|tsc|clippy|eslint|mypy|ruff|pytest"
@@ -110,13 +110,13 @@ _RESULT = (
 )
 # What every shape holds, as plain literals the rule's prefilter looks for ("/" for a lone count).
 SHAPE_NEEDS = LazyPattern(
-    r"(?i)test|spec|check|build|lint|compil|ci|regression|smoke|e2e|pipeline|validat|tsc|clippy|mypy|ruff|jest|"
+    r"(?i)test|suite|spec|check|build|lint|compil|ci|regression|smoke|e2e|pipeline|validat|tsc|clippy|mypy|ruff|jest|"
     r"rspec|phpunit|✅|✔|☑|verified|confirmed|an `|/|%|×|times|faster|slower|"
     r"quicker|speed|sped|improv|reduc|decreas|increas|drop|cut|shr|slow|lower|boost|shorten|better|worse|gain|saving|"
     r"less|fewer|more|higher|smaller"
 )
 _CLAUSE_RESULT = LazyPattern(
-    rf"(?i)(?<![\w-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
+    rf"(?i)(?<![\w./-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
     r"(?![\w-])(?=(?P<after>[^\n]{0,24}))"
 )
 _MARK_FIRST = LazyPattern(rf"(?i)[✅✔☑]\uFE0F?\s*(?:[\w`'./-]+\s+){{0,4}}?{_CHECK}(?![\w-])")
@@ -467,25 +467,25 @@ def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
 
 
 # A check that names the test doing it: "Verified by test 2119", "Verified in test1560", "Confirmed
-# with the new test". The test is in the repository (or in this change), where the reader runs it.
+# with the new test", "Tested in a following commit". The test is in the repository (or in this change or
+# its series), where the reader runs it.
 _NAMED_TEST = LazyPattern(
     r"(?i)(?:verified|tested|confirmed|validated)\s+(?:by|in|with|using)\s+"
-    r"(?:tests?\s*\d+|the\s+(?:new|added)\s+(?:unit\s+|regression\s+)?tests?(?![\w-]))"
+    r"(?:tests?\s*\d+|the\s+(?:new|added)\s+(?:unit\s+|regression\s+)?tests?(?![\w-])"
+    r"|(?:a|the)\s+(?:following|next|later|subsequent|separate)\s+(?:commit|patch)(?![\w-]))"
 )
 
 
 @functools.cache
 def _opening(words: tuple[str, ...]) -> re.Pattern[str]:
     alternation = "|".join(re.escape(word) for word in words)
-    # Subjectless past participle opening a sentence or list item: "Verified with X on", "Also tested
-    # that ...". The
+    # Subjectless past participle opening a sentence or list item: "Verified with X on". The
     # blank runs are possessive: a masked block is lines of spaces in the claims view, and
     # splitting one line's spaces between the two runs in every way cost time quadratic in its
     # length, for nothing (a word, not a blank, must follow). It reads as
-    # (?:^[ \t]*(?:[-*+]|\d+[.)])?[ \t]*|(?<=[.!?;:])[ \t]+)(?:also[ \t]+)?(?P<claim>...)
+    # (?:^[ \t]*(?:[-*+]|\d+[.)])?[ \t]*|(?<=[.!?;:])[ \t]+)(?P<claim>...)
     return re.compile(
-        rf"(?im)(?:^[ \t]*+(?:[-*+]|\d+[.)])?[ \t]*+|(?<=[.!?;:])[ \t]++)(?:(?:also|and|then|additionally)[ \t]+)?"
-        rf"(?P<claim>(?:{alternation})(?![\w-])[^.\n]*)"
+        rf"(?im)(?:^[ \t]*+(?:[-*+]|\d+[.)])?[ \t]*+|(?<=[.!?;:])[ \t]++)(?P<claim>(?:{alternation})(?![\w-])[^.\n]*)"
     )
 
 
@@ -640,8 +640,7 @@ Repair: attach the output or a CI link, or drop the claim.
 
 _DOC_OPENING = """\
 What it flags: sentences or list items that open with a bare past participle claiming a
-check: "Verified with …", "Tested by …", "Measured on …", "Confirmed …", "Also tested that …". The
-subject line
+check: "Verified with …", "Tested by …", "Measured on …", "Confirmed …". The subject line
 of a commit whose change adds or removes tests ("Tested the retry timeout") names those
 tests and is not flagged, nor is a check label followed by the commands that ran or are to run
 ("Tested: npm run lint; git diff --check", "Tested: run `make check` before pushing"): that names

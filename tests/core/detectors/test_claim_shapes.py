@@ -1,5 +1,5 @@
 """Result claims and review narration by their shape: a clause wrapped over two lines, a result
-given as "without errors", a run claimed on CI, a check opened with "Also", an audit that "revealed";
+given as "without errors", a run claimed on CI, an audit that "revealed";
 and what only looks like one: a program's output quoted, a button's label, a recipe to run."""
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ def test_a_bare_verify_note_still_reports_the_checks() -> None:
 @pytest.mark.parametrize(
     ("body", "token"),
     [
-        ("I tested the change on the project's CI.", "tested the change on the project's CI"),
-        ("We verified the fix in CI before tagging.", "verified the fix in CI"),
+        ("I tested the change on the project's CI.", "I tested the change on the project's CI"),
+        ("We verified the fix in CI before tagging.", "We verified the fix in CI"),
     ],
 )
 def test_a_run_on_ci_with_no_link_is_a_claim(body: str, token: str) -> None:
@@ -72,15 +72,11 @@ def test_a_run_on_ci_with_no_link_is_a_claim(body: str, token: str) -> None:
         "I tested the change on CI: https://ci.example.org/runs/77",  # the run, linked
         "The trailer is also checked via CI.",  # what CI does
         "The parser is tested on CI with every push.",  # how the project tests, not a run
+        "Now also tested in CI on every platform.",  # coverage the change adds
     ],
 )
 def test_ci_runs_linked_or_described_are_not_claims(body: str) -> None:
     assert "UC701" not in _rules(f"Bump the runner image\n\n{body}\n")
-
-
-def test_a_check_opened_with_also_is_a_bare_verification() -> None:
-    text = "Add the meters\n\nThe colours follow the load meter.\nAlso tested that the BSD ports still build.\n"
-    assert ("UC702", "tested that the BSD ports still build") in _blocking(text)
 
 
 def test_a_check_that_points_at_its_evidence_on_the_host_is_backed() -> None:
@@ -155,3 +151,97 @@ def test_a_check_label_giving_a_command_to_run_is_an_instruction(line: str) -> N
 
 def test_a_check_label_with_a_result_after_its_command_is_a_claim() -> None:
     assert "UC702" in _rules("Add a pre-push note\n\nTested: run `make check`, all green.\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Compiled the shim for the release job (Codex + /frame checker).", "(Codex + /frame"),
+        ("Checked the wording via /ground before sending.", "via /ground"),
+    ],
+)
+def test_an_agents_slash_command_is_a_private_tool_run(body: str, token: str) -> None:
+    assert ("NP601", token) in _blocking(f"Reword the guide\n\n{body}\n")
+
+
+@pytest.mark.parametrize("flag", ["`/O2`", "`/utf-8`", "`/W4`"])
+def test_a_compiler_flag_after_with_is_no_slash_command(flag: str) -> None:
+    assert "NP601" not in _rules(f"Build the shim on Windows\n\nCompile it with {flag} under MSVC.\n")
+
+
+def test_a_check_done_in_a_later_commit_of_the_series_names_where() -> None:
+    assert "UC702" not in _rules("Add the flag parser\n\nTested in a following commit.\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("Reworded the guide after a discussion with Ana.", "a discussion with Ana"),
+        ("We discussed this in standup and kept the flag.", "discussed this in standup"),
+        ("Discussed with the team on Slack; the flag stays.", "Discussed with the team on Slack"),
+        ("Per Claude's suggestion, the cache is keyed by user.", "Claude's suggestion"),
+        ("After reviewing with Codex, the pool uses a queue.", "reviewing with Codex"),
+        ("Addressed the comments from the review agents.", "Addressed the comments from the review agents"),
+        ("Three parallel agents reviewed the patch.", "Three parallel agents reviewed"),
+        ("The fix was verified in production last night.", "verified in production"),
+    ],
+)
+def test_narration_of_chats_agents_and_environments(body: str, token: str) -> None:
+    found = _blocking(f"Keep the flag\n\n{body}\n")
+    assert any(token == found_token for _, found_token in found), found
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "After a discussion with Ana on the list, the option is renamed.",  # public: the list
+        "Re-sync with Git 2.51 and keep the old name.",  # a version, not a talk
+        "Add support for Copilot's suggestion panel.",  # a feature named
+        "Comments from the review agent are now threaded.",  # what the product does
+        "The review agent finds stale imports and posts them.",  # present tense: behaviour
+    ],
+)
+def test_public_talks_and_features_are_no_narration(body: str) -> None:
+    found = _blocking(f"Keep the flag\n\n{body}\n")
+    assert not {rule for rule, _ in found} & {"NP601", "NP602"}, found
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("All green on my machine.", "green on my machine"),
+        ("It works as expected in my testing.", "works as expected in my testing"),
+        ("Ran the full suite: everything passes.", "suite: everything passes"),
+        ("Lint and typecheck are clean.", "typecheck are clean"),
+        ("Coverage is now 94%.", "Coverage is now 94%"),
+        ("No TypeScript errors.", "No TypeScript errors"),
+    ],
+)
+def test_more_result_claims_by_shape(body: str, token: str) -> None:
+    found = _blocking(f"Fix the dialog\n\n{body}\n")
+    assert any(token == found_token for _, found_token in found), found
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "No errors are reported when the file is missing.",
+        "The suite passes the config to each test.",
+        "The cache works fine in our tests only because entries never expire.",
+        "If the build fails, no warnings are shown.",
+    ],
+)
+def test_descriptions_of_behaviour_are_no_result_claims(body: str) -> None:
+    assert "UC701" not in _rules(f"Fix the dialog\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "token"),
+    [
+        ("As we talked about, the flag stays.", "As we talked about"),
+        ("Per your suggestion, the flag stays.", "Per your suggestion"),
+        ("Following up on yesterday's conversation, the flag stays.", "Following up on yesterday's conversation"),
+    ],
+)
+def test_pointers_to_a_conversation(body: str, token: str) -> None:
+    assert ("DX102", token) in _blocking(f"Keep the flag\n\n{body}\n")
