@@ -197,6 +197,7 @@ def test_narration_of_chats_agents_and_environments(body: str, token: str) -> No
         "After a discussion with Ana on the list, the option is renamed.",  # public: the list
         "Re-sync with Git 2.51 and keep the old name.",  # a version, not a talk
         "Add support for Copilot's suggestion panel.",  # a feature named
+        "Check that the Claude Code review workflow runs on forks.",  # a workflow named
         "Comments from the review agent are now threaded.",  # what the product does
         "The review agent finds stale imports and posts them.",  # present tense: behaviour
     ],
