@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from diylisis.core.detectors._match import lexicon_matches
 from diylisis.core.detectors.rule import Rule
-from diylisis.core.detectors.text import Doc, quoted_output_near, titles_a_test_change
+from diylisis.core.detectors.text import CODE_SPAN, Doc, quoted_output_near, titles_a_test_change
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
@@ -21,10 +21,22 @@ WHY = "states a result (tests, checks, measurements) the reader cannot see any e
 FIX = "attach the output or a CI link, or drop the claim; the reader will rerun what matters"
 
 
+# The claim's sentence sends the reader to where its evidence is kept on the host: "see the screenshots
+# attached to #2692", "(see https://ci.example.org/runs/7)".
+_SEE_EVIDENCE = LazyPattern(r"(?i)(?<![\w-])see(?![\w-])[^.;]{0,60}?(?:#\d+|https?://)")
+
+
+def _sentence_after(text: str, offset: int) -> str:
+    """The text from offset to the end of its sentence (a stop before a blank, or a blank line)."""
+    ends = [at for at in (text.find(stop, offset) for stop in (". ", ".\n", "\n\n")) if at >= 0]
+    return text[offset : min(ends, default=len(text))]
+
+
 def _evidenced(doc: Doc, offset: int) -> bool:
-    """A CI link on the same line, or output quoted right after the claim, backs it."""
+    """A CI link on the same line, a pointer to evidence in the sentence, or output quoted right after the
+    claim, backs it."""
     line = doc.line_of(offset)
-    if CI_LINK.search(line) or UNTICKED.match(line):
+    if CI_LINK.search(line) or UNTICKED.match(line) or _SEE_EVIDENCE.search(_sentence_after(doc.text, offset)):
         return True
     if doc.position(offset)[0] in doc.status_lines:
         return False  # a status line in a fence: the fence closing below is no output
@@ -44,15 +56,41 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
     for match in lexicon_matches(doc, "pass_claim", "claims"):
         if _evidenced(doc, match.start()) or _framed_as_no_claim(doc.claims, match.start(), match.end()):
             continue
-        if _after_a_goal(doc.claims, match.start()):
+        if _after_a_goal(doc.claims, match.start()) or _quotes_program_output(doc.claims, match.start(), match.end()):
             continue
         yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, match.start(), match.end(), WHY, FIX)
     for start, end in _result_shapes(doc.claims):
-        if not _evidenced(doc, start) and not _framed_as_no_claim(doc.claims, start, end):
+        if _evidenced(doc, start) or _framed_as_no_claim(doc.claims, start, end):
+            continue
+        if _after_a_goal(doc.claims, start, _ASKED_GOAL_LEAD):
+            continue
+        if not _quotes_program_output(doc.claims, start, end):
             yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
     for start, end in _measurements(doc.prose, doc.text):
         if not _evidenced(doc, start) and not _quoted_lines_nearby(doc, start) and not _benchmark_named(doc, start):
             yield doc.finding("UC701", Category.UNVERIFIABLE_CLAIM, start, end, WHY, FIX)
+
+
+# A verb of what a program puts out, right before a code span: "The reporter ends with `✓ 41 passed`", "it
+# prints `All checks passed` and exits". The span quotes the program's output; it reports no run.
+_OUTPUT_VERB_BEFORE = LazyPattern(
+    r"(?i)(?<![\w-])(?:prints?|printing|ends with|outputs|displays?|emits?|logs|writes|renders?|returns|shows|"
+    r"says|reads|reporting)(?:[ \t]+(?:a|an|the|line|lines|message|summary|like|such as|something like|[\w-]+:)){0,3}"
+    r"[ \t]*$"
+)
+
+
+def _quotes_program_output(view: str, start: int, end: int) -> bool:
+    """The phrase between start and end lies in a code span that a verb of output introduces (see above)."""
+    if "`" not in view[max(0, start - 80) : start + 1]:
+        return False
+    line_start = view.rfind("\n", 0, start) + 1
+    line_end = view.find("\n", end)
+    line = view[line_start : len(view) if line_end < 0 else line_end]
+    for span in CODE_SPAN.finditer(line):
+        if span.start() + line_start <= start and end <= span.end() + line_start:
+            return _OUTPUT_VERB_BEFORE.search(line[: span.start()]) is not None
+    return False
 
 
 # The shapes of a result claim, in English, whatever the phrasing: a check noun and a result
@@ -60,7 +98,7 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
 # and build tests passed"), a count of runs that all passed ("12/12 regression", "39/39"), a
 # ticked mark before a check noun.
 _CHECK = (
-    r"(?:tests?|test suite|test run|specs?|checks|(?:type|security|lint|static|style|format|ci|health|sanity|"
+    r"(?:tests?|(?:test )?suite|test run|specs?|checks|(?:type|security|lint|static|style|format|ci|health|sanity|"
     r"smoke|quality) check"
     r"|builds?|lint(?:ing|er)?|type[- ]?check(?:s|ing)?|typecheck(?:s|ing)?"
     r"|compil(?:ation|es|ed)|ci|regressions?|smoke|e2e|pipeline|validation|tsc|clippy|eslint|mypy|ruff|pytest"
@@ -68,17 +106,17 @@ _CHECK = (
 )
 _RESULT = (
     r"(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|green|ok|okay|(?:with )?(?:zero|no|0) "
-    r"(?:errors|warnings|failures|issues)|[✅✔☑]\uFE0F?)"
+    r"(?:errors|warnings|failures|issues)|without (?:any )?(?:errors|warnings|failures|issues)|[✅✔☑]\uFE0F?)"
 )
 # What every shape holds, as plain literals the rule's prefilter looks for ("/" for a lone count).
 SHAPE_NEEDS = LazyPattern(
-    r"(?i)test|spec|check|build|lint|compil|ci|regression|smoke|e2e|pipeline|validat|tsc|clippy|mypy|ruff|jest|"
+    r"(?i)test|suite|spec|check|build|lint|compil|ci|regression|smoke|e2e|pipeline|validat|tsc|clippy|mypy|ruff|jest|"
     r"rspec|phpunit|✅|✔|☑|verified|confirmed|an `|/|%|×|times|faster|slower|"
     r"quicker|speed|sped|improv|reduc|decreas|increas|drop|cut|shr|slow|lower|boost|shorten|better|worse|gain|saving|"
     r"less|fewer|more|higher|smaller"
 )
 _CLAUSE_RESULT = LazyPattern(
-    rf"(?i)(?<![\w-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
+    rf"(?i)(?<![\w./-])(?P<check>{_CHECK})(?![\w-])(?P<between>[^.;!?\n]{{0,40}}?)(?<![\w-])(?P<result>{_RESULT})"
     r"(?![\w-])(?=(?P<after>[^\n]{0,24}))"
 )
 _MARK_FIRST = LazyPattern(rf"(?i)[✅✔☑]\uFE0F?\s*(?:[\w`'./-]+\s+){{0,4}}?{_CHECK}(?![\w-])")
@@ -98,13 +136,14 @@ _FRACTION_LEAD = LazyPattern(
 _NOT_A_CLAIM = LazyPattern(
     r"(?i)(?<![\w-])(?:should|must|will|would|could|can|cannot|might|may|need|needs|to|make|makes|making|ensure|ensures|"
     r"until|if|when|whenever|whether|unless|once|not|no longer|never|that|which|so|keep|keeps|let|get|gets|expect|"
-    r"expected|fail|fails|failed|failing|broke|broken|only|add|adds|added|new|without|fix|fixes|fixed)(?![\w-])|n't"
+    r"expected|fail|fails|failed|failing|broke|broken|only|add|adds|added|new|without|fix|fixes|fixed|verify|verifies)"
+    r"(?![\w-])|n't"
 )
 # After a pass verb, what shows a result (end of clause, "now", "on Linux") rather than an object
 # ("the build passes -O2 to the linker", "passes the flag through").
 _PASS_ENDS = LazyPattern(
     r"(?i)^(?:\s*(?:$|[.,;:!)(]|[—–] |-- )|\s(?:now|again|locally|cleanly|successfully|fine|on|with|under|"
-    r"after|for|across|against|"
+    r"after|for|across|against|at|in (?:ci|both|all|every|each)|"
     r"and|but|all|everywhere|here|too|as well)(?![\w-])|\s\d)"
 )
 _NARRATIVE_AFTER = LazyPattern(r"(?i)^[^.;\n]{0,12}?,\s*(?:but|which|yet|although|though|even|only)(?![\w-])")
@@ -143,7 +182,10 @@ _DESCRIBED = LazyPattern(r"(?i)(?<![\w-])(?:be|been|being|is|are|was|were|has|ha
 
 # Substrings without which a shape cannot match (in the lower-cased view): finding them is far cheaper
 # than a scan with the shapes' patterns, and most records hold none of them.
-_RESULT_HINT = LazyPattern(r"pass|succe|green|ok|zero |no (?:err|warn|fail|iss)|0 (?:err|warn|fail|iss)|✅|✔|☑")
+_RESULT_HINT = LazyPattern(
+    r"pass|succe|green|ok|zero |no (?:err|warn|fail|iss)|0 (?:err|warn|fail|iss)|out (?:any )?(?:err|warn|fail|iss)"
+    r"|✅|✔|☑"
+)
 _PARTICIPLES = ("verified", "confirmed", "tested", "validated")
 _MARKS = ("✅", "✔", "☑")
 
@@ -151,7 +193,8 @@ _MARKS = ("✅", "✔", "☑")
 def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
     """Spans of result claims found by their shape in a view (see the patterns above)."""
     low = view.lower()
-    # a clause never spans lines: only the lines holding a result word are searched
+    # only the lines holding a result word are searched, each with the line it continues ("31 parser
+    # tests\npass."): a clause spans a wrapped line, never a line that ends a sentence or a list item
     searched = -1
     for hint in _RESULT_HINT.finditer(low):
         if hint.start() < searched:
@@ -159,8 +202,11 @@ def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
         start = view.rfind("\n", 0, hint.start()) + 1
         end = view.find("\n", hint.start())
         searched = end = len(view) if end < 0 else end
-        for begin, finish in _clause_results(view[start:end]):
-            yield start + begin, start + finish
+        wrapped = _wrapped_from(view, start)
+        line = view[wrapped:start].replace("\n", " ") + view[start:end]
+        for begin, finish in _clause_results(line):
+            if wrapped + finish > start:  # a clause on the line before alone was read with that line
+                yield wrapped + begin, wrapped + finish
     if any(mark in view for mark in _MARKS):
         for match in _MARK_FIRST.finditer(view):
             yield match.start(), match.end()
@@ -175,6 +221,22 @@ def _result_shapes(view: str) -> Iterator[tuple[int, int]]:
                 yield match.span("claim")
     if "/" in view:
         yield from _fractions(view)
+
+
+# A line that opens a list item, a heading, a table row or a quote: no sentence wraps into it.
+_ITEM_START = LazyPattern(r"[ \t]*(?:[-*+•#|>]|\d+[.)])")
+
+
+def _wrapped_from(view: str, start: int) -> int:
+    """Where the line before the one at start begins when a sentence wraps from it into this one (it
+    holds words and ends in no stop, and this line opens no item); else start."""
+    if start < 2 or _ITEM_START.match(view, start):
+        return start
+    previous = view.rfind("\n", 0, start - 1) + 1
+    before = view[previous : start - 1].rstrip()
+    if not before.strip() or before.endswith((".", "!", "?", ":", ";")) or before.lstrip().startswith("#"):
+        return start
+    return previous
 
 
 def _clause_results(line: str) -> Iterator[tuple[int, int]]:
@@ -370,10 +432,18 @@ _GOAL_LEAD = LazyPattern(
 )
 
 
-def _after_a_goal(view: str, start: int) -> bool:
+# The same for a result found by its shape, where a bare "verify" opens a note of what was checked ("verify
+# 89 static checks pass"): only a check asked for is a goal ("I need to verify that the suite passes").
+_ASKED_GOAL_LEAD = LazyPattern(
+    r"(?i)(?<![\w./-])(?:make sure|ensure|ensures|check that|checks that|so that|until|should|must|"
+    r"(?:need|needs|have|has|want|wants) to|to (?:verify|check|confirm))(?![\w./-])"
+)
+
+
+def _after_a_goal(view: str, start: int, leads: LazyPattern = _GOAL_LEAD) -> bool:
     """The conjunct before start asks for the check (see _GOAL_LEAD) rather than reporting it."""
     clause = _CLAUSE_START.compiled().split(view[max(0, start - 60) : start])[-1]
-    return _GOAL_LEAD.search(_CONJUNCTION.compiled().split(clause)[-1]) is not None
+    return leads.search(_CONJUNCTION.compiled().split(clause)[-1]) is not None
 
 
 def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
@@ -397,10 +467,12 @@ def _framed_as_no_claim(view: str, start: int, end: int) -> bool:
 
 
 # A check that names the test doing it: "Verified by test 2119", "Verified in test1560", "Confirmed
-# with the new test". The test is in the repository (or in this change), where the reader runs it.
+# with the new test", "Tested in a following commit". The test is in the repository (or in this change or
+# its series), where the reader runs it.
 _NAMED_TEST = LazyPattern(
     r"(?i)(?:verified|tested|confirmed|validated)\s+(?:by|in|with|using)\s+"
-    r"(?:tests?\s*\d+|the\s+(?:new|added)\s+(?:unit\s+|regression\s+)?tests?(?![\w-]))"
+    r"(?:tests?\s*\d+|the\s+(?:new|added)\s+(?:unit\s+|regression\s+)?tests?(?![\w-])"
+    r"|(?:a|the)\s+(?:following|next|later|subsequent|separate)\s+(?:commit|patch)(?![\w-]))"
 )
 
 
@@ -427,9 +499,11 @@ def _continues_sentence(doc: Doc, start: int) -> bool:
 
 
 # A check word labelling the commands that ran ("Tested: npm run lint; git diff --check", "Verified:
-# `make check`"): the label names the recipe, which the reader reruns; it states no result.
+# `make check`") or to run ("Tested: run `make check` before pushing"): the label names the recipe, which
+# the reader reruns; it states no result.
 _RECIPE_LABEL = LazyPattern(
-    r"(?i)(?:tested|verified|validated|checked)[ \t]*:[ \t]*(?:`|\$ |(?:npm|npx|yarn|pnpm|bun|bunx|deno|make|pytest|"
+    r"(?i)(?:tested|verified|validated|checked)[ \t]*:[ \t]*(?:(?:run|use|try|execute|invoke)[ \t]+)?"
+    r"(?:`|\$ |(?:npm|npx|yarn|pnpm|bun|bunx|deno|make|pytest|"
     r"python3?|uv|poetry|cargo|go|tox|nox|gradle|\./gradlew|mvn|dotnet|ruff|mypy|eslint|tsc|git|just|jest|vitest|"
     r"rspec|bundle|rake|mix|swift|ctest|prove|hatch|pre-commit|node|flutter|composer|phpunit|\./[\w./-]+)(?=[ \t;,]|$))"
 )
@@ -478,6 +552,12 @@ def claim_openings(doc: Doc) -> Iterator[Finding]:
 # After a check verb, what makes the item a thing added rather than a check run ("[x] Tested paths
 # added to the fixture list", "[x] Verify step added to CI").
 _ADDED_AFTER = LazyPattern(r"(?i)[\w ./`'-]{0,40}?(?<![\w-])(?:added|created|written|removed|updated)(?![\w-])")
+# A check verb right before the name of an element of a user interface is that element's label ("[x] Verify
+# button on the settings page", "[x] Confirm dialog for deletes"): an item built, not a check run.
+_UI_ELEMENT_AFTER = LazyPattern(
+    r"(?i)[ \t]+(?:button|link|tab|page|dialog|modal|menu|field|screen|icon|badge|toggle|checkbox|banner|label|"
+    r"panel|form|card|tooltip|popup|popover|prompt|step|column|action|option|control|widget|flow|view)s?(?![\w-])"
+)
 
 
 def checklist_claims(doc: Doc) -> Iterator[Finding]:
@@ -495,7 +575,11 @@ def checklist_claims(doc: Doc) -> Iterator[Finding]:
         if not asserted and verb is not None:
             item = body.lstrip("*_ ")
             opening = verb.match(item)
-            asserted = opening is not None and not _ADDED_AFTER.match(item, opening.end())
+            asserted = (
+                opening is not None
+                and not _ADDED_AFTER.match(item, opening.end())
+                and not _UI_ELEMENT_AFTER.match(item, opening.end())
+            )
         if asserted and not _evidenced(doc, match.start("body")):
             yield doc.finding(
                 "UC703",
@@ -513,10 +597,13 @@ well, with no output or CI link: "All tests pass", "tests 86/86", "139 pass / 0 
 "`npm run build` (pass)", "Lint: clean", "performance impact is minimal", "profiling has
 shown", "테스트 통과", "정적 검사 fail 0". Besides these phrases it reads the shape of a
 result claim in English: a check noun (tests, build, lint, type check, compilation, CI,
-regression) and a result word (passed, OK, green, successful, zero errors, ✅) in one clause
-("Parse regression OK", "TypeScript compilation: ✅ Passing"), also where the author typed such
+regression) and a result word (passed, OK, green, successful, zero errors, without warnings, ✅) in
+one clause, also one wrapped over two lines ("Parse regression OK", "TypeScript compilation: ✅
+Passing", "the 18 pool tests\npass"), also where the author typed such
 lines into a fence of their own (no language named, no look of a tool's output, some line in the
-author's hand: a list item, a status emoji, a Title-Case label); a count of runs ("12/12
+author's hand: a list item, a status emoji, a Title-Case label; not a fence the line above introduces
+as what the program prints, "The command now prints:", "Example output:"); a run on CI with no link
+("I tested the change on the project's CI"); a count of runs ("12/12
 regression", "sweep 31/39", a lone "39/39", a table row "| Parser regression | 12/12 |"); a
 check mark before a check noun; a measured
 ratio in a sentence that places the run on the author's own machine ("On my machine this
@@ -529,15 +616,17 @@ private-run test); an evidence noun that "shows"
 ("real data showed", "performance testing shows"); "works perfectly", "looks perfect", "is
 now fully functional", "three known failures";
 "provides better stability"; a parenthesized check with nothing it was checked by
-("(verified live)", "(tested manually)"); a run on something local ("local build and test via the
-emulator", "checked against local logs"). A goal, a
+("(verified live)", "(tested manually)"), "verified empirically"; a run on something local
+("local build and test via the emulator", "checked against local logs"). A goal, a
 condition or a negation in the clause ("make the tests pass", "until CI is green", "no
 longer passes"), an object after the verb ("passes the flag to the linker") and the story
 of a bug ("the test passed, but the site crashed") are not claims, nor is a pass phrase framed as a goal
 or a concession ("so that all tests pass", "even though tests still pass") or a noun ("a second
 validation pass"). A claim followed by quoted output or a fenced block, a claim whose sentence ends in
-a colon before quoted output ("Benchmarked on …:" and its table), or with a CI link on its line, is
-evidenced. Test counts that assert nothing
+a colon before quoted output ("Benchmarked on …:" and its table), with a CI link on its line, or whose
+sentence sends the reader to the evidence on the host ("see the screenshots attached to #88"), is
+evidenced. A pass phrase in a code span that a verb of output introduces ("the reporter ends with `✓ 12
+passed`", "it prints `All checks passed`") quotes the program, and is no claim. Test counts that assert nothing
 ("Rust 197 tests") and unticked template boxes are not claims.
 
 Why a fresh reader fails: the run happened on the author's machine; the reader cannot
@@ -553,8 +642,9 @@ _DOC_OPENING = """\
 What it flags: sentences or list items that open with a bare past participle claiming a
 check: "Verified with …", "Tested by …", "Measured on …", "Confirmed …". The subject line
 of a commit whose change adds or removes tests ("Tested the retry timeout") names those
-tests and is not flagged, nor is a check label followed by the commands that ran ("Tested:
-npm run lint; git diff --check"): that names the recipe, and states no result.
+tests and is not flagged, nor is a check label followed by the commands that ran or are to run
+("Tested: npm run lint; git diff --check", "Tested: run `make check` before pushing"): that names
+the recipe, and states no result.
 
 Why a fresh reader fails: no subject, no output, no recipe to rerun: the claim cannot be
 checked.
@@ -569,8 +659,9 @@ _DOC_CHECKLIST = """\
 What it flags: ticked checklist boxes that assert a test, build or lint passed: "[x] Tests
 pass locally", "[x] `npm run lint` succeeds", "[x] Manual testing", and ticked items that
 open with a check verb ("[x] Verify the links resolve", "[x] Confirm the page renders"). Unticked
-boxes and ticked boxes the diff itself shows ("[x] Unit tests added", "[x] Verify step added
-to CI") are not flagged.
+boxes, ticked boxes the diff itself shows ("[x] Unit tests added", "[x] Verify step added
+to CI") and a check verb that labels an element of a user interface ("[x] Verify button on the
+settings page", "[x] Confirm dialog before deleting") are not flagged.
 
 Why a fresh reader fails: a tick records the author's belief, not a run anyone can see.
 

@@ -114,6 +114,10 @@ def earlier_referent(doc: Doc) -> Iterator[Finding]:
         noun = re.findall(r"[A-Za-z]+", match.group())[-1:] or []
         if noun and re.search(rf"(?i)\b{noun[0]}", doc.text[: match.start()]):
             continue  # the record introduced the approach before pointing back at it
+        if _DESCRIBED_AFTER.match(doc.prose, match.end()):
+            continue  # "the previous approach of relying on gc was ...": described where it is named
+        if _REPLACED_CODE.fullmatch(match.group()) and doc.has_tree and doc.path is None:
+            continue  # a commit's "the old approach" is the code its change replaces: the diff shows it
         yield doc.finding(
             "DX105",
             Category.DEICTIC,
@@ -122,6 +126,16 @@ def earlier_referent(doc: Doc) -> Iterator[Finding]:
             "points back at an approach or plan the record never describes",
             "say in a clause what that approach was and why it was dropped",
         )
+
+
+# What follows a pointer that describes what it points at: "the old approach of relying on gc", "the
+# original idea to detect ...", "the previous design (a lock per table)", "the old approach: one file".
+_DESCRIBED_AFTER = LazyPattern(r"(?i)[ \t]*(?:\(|:|[—–]|(?:of|to)[ \t]+\w|,?[ \t]*(?:which|where)(?![\w-]))")
+# The code a commit's change replaces, named by its place in time ("the old approach", "the previous
+# implementation"); a plan, a proposal or an idea of the author's ("the earlier plan") is no code.
+_REPLACED_CODE = LazyPattern(
+    r"(?i)the (?:old|previous|original|prior|existing) (?:approach|design|solution|implementation)"
+)
 
 
 _NAMED_BEFORE = LazyPattern(
@@ -215,7 +229,9 @@ Repair: state the chosen option in words, and the rejected ones if they matter.
 _DOC_EARLIER = """\
 What it flags: "the earlier approach", "the previous plan", "the original proposal", "이전 안",
 "기존 안", "앞선 제안", when the record has not described that approach before pointing
-back at it.
+back at it, nor right after ("the previous approach of relying on gc", "the original idea to
+detect ..."). In a commit message, "the old approach" or "the previous implementation" is the
+code the change replaces, which the diff shows.
 
 Why a fresh reader fails: the earlier approach was discussed or tried in the session; the
 reader cannot tell what it was or why it lost.

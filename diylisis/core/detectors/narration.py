@@ -89,7 +89,8 @@ _OBJECT_NAMED = LazyPattern(r"(?i)\s+of\s+(?:the|this|that|these|our|its|every|a
 
 # An agent's slash command run on the work ("checked via /ground", "surfaced while running `/claim
 # --review`", "(Codex + /frame checker)"): a word after a lone slash, bare or opening a code span. Root
-# folders of a machine ("via /proc", "into /tmp") are paths, and a second slash or a dot makes a path.
+# folders of a machine ("via /proc", "into /tmp") are paths, and a second slash or a dot makes a path. A
+# command is lower-case letters: "with `/O2`" or "with `/utf-8`" passes a compiler flag.
 _ROOT_FOLDERS = ("tmp|proc|dev|usr|etc|opt|bin|sbin|var|home|root|mnt|srv|sys|boot|lib|lib64|run|media|nix|"
                  "private|users|volumes")
 _SLASH_COMMAND_RUN = LazyPattern(
@@ -97,7 +98,7 @@ _SLASH_COMMAND_RUN = LazyPattern(
     rf"(?=(?:via|using|with|through) `?/)|(?<![\w-])(?=(?:via|using|with|through) `|(?:ran|running) )"
     rf"|(?=\((?:codex|claude|gemini|copilot|cursor) ?[+&,]))"
     rf"(?P<run>(?:(?:via|using|with|through|ran|running) `?|\((?:codex|claude|gemini|copilot|cursor) ?[+&,] ?`?)"
-    rf"/(?!(?:{_ROOT_FOLDERS})(?![\w-]))[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*(?![\w/.-]))"
+    rf"/(?!(?:{_ROOT_FOLDERS})(?![\w-]))(?-i:[a-z]{{2,}}(?:[-_][a-z]+)*)(?![\w/.:+-]))"
 )
 
 
@@ -148,7 +149,7 @@ def user_decisions(doc: Doc) -> Iterator[Finding]:
         "prose",
         "cites a decision made in a conversation the reader never saw",
         "state the decision and its reason as the record's own; link a public issue if one exists",
-        keep=lambda m: not (_VENUE.search(m.group()) and _PUBLIC_RECORD_AFTER.search(_rest_of_paragraph(doc, m.end()))),
+        keep=lambda m: not (_TALK.search(m.group()) and _PUBLIC_RECORD_AFTER.search(_rest_of_paragraph(doc, m.end()))),
     )
 
 
@@ -157,10 +158,12 @@ _VENUE = LazyPattern(
     r"(?i)(?<![\w-])(?:irc|matrix|gitter|telegram|wechat|mattermost|slack|discord|zoom|teams|online|calls?|meetings?|"
     r"stand-?ups?|syncs?|huddles?|chats?)(?![\w-])"
 )
+# A discussion named by where or with whom it happened ("after discussions on IRC", "a discussion with Ana").
+_TALK = LazyPattern(rf"{_VENUE.pattern}|(?i:(?<![\w-])(?:discussions?|conversations?|talks?)(?![\w-]))")
 # The paragraph goes on to name where the discussion is on record: "a discussion on IRC and on several
 # issues", "follows a discussion on IRC. For more, see the pull request": the reader can read it there.
 _PUBLIC_RECORD_AFTER = LazyPattern(
-    r"(?i)(?<![\w-])(?:issues?|pull requests?|PR|mailing list|thread|https?://)(?![\w-])|#\d+|\[\d+\]"
+    r"(?i)(?<![\w-])(?:issues?|pull requests?|PR|mailing list|the list|on-list|thread|https?://)(?![\w-])|#\d+|\[\d+\]"
 )
 _AFTER_LIMIT = 160
 
@@ -178,8 +181,9 @@ What it flags: narration of private reviews and tool runs: "cross-reviewed with 
 running …", "a 5-agent review", "AI cross-check (Codex + Gemini)", "team review feedback",
 "codex findings", "subagent verification", "oracle review fixes", "self-review
 follow-up", "codex 리뷰", "교차 리뷰", "리뷰 결과", "/tool로 확인한 결과", "review of the
-rewrite turned up", an agent's slash command run on the text ("checked via /ground", "while
-running `/claim`", "(Codex + /frame)"; root folders such as /proc are paths), and
+rewrite turned up", "a full audit revealed", "second-pass review of the patch caught", an
+agent's slash command run on the text ("checked via /ground", "while running `/claim`",
+"(Codex + /frame)"; root folders such as /proc are paths), and
 what the author did on a shared environment ("test-deploying on staging", "deleted the
 files on the staging servers"; a link to the run on the same line evidences it). Pointing
 at the review of a numbered pull request on the host is not narration, nor a review in a

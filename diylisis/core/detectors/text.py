@@ -518,9 +518,26 @@ _AUTHOR_HAND = LazyPattern(
 )
 
 
+# The line introducing a fence as what the program prints ("The command now prints a summary like this:",
+# "Example output:"): the status lines under it are the feature's output, quoted, not the author's claim.
+_PROGRAM_OUTPUT_INTRO = LazyPattern(
+    r"(?i)(?:(?<![\w-])(?:prints?|printed|outputs|displays?|emits?|renders?|writes|produces|generates|now shows|"
+    r"(?:looks?|reads?) like|like this|(?:example|sample|expected) (?:output|summary|report))(?![\w-]))[^\n]*:\s*$"
+)
+
+
+def _introduced_as_program_output(lines: list[str], opening: int) -> bool:
+    """The nearest line above the fence opened at `opening` introduces it as the program's output."""
+    for number in range(opening - 1, -1, -1):
+        if lines[number].strip():
+            return _PROGRAM_OUTPUT_INTRO.search(lines[number]) is not None
+    return False
+
+
 def _status_fence(lines: list[str], opening: int, end: int, marker: str, info: str) -> bool:
     """The fenced block from line `opening` to end (exclusive) holds only the author's own status
-    lines (see _STATUS_LINE above): "Build: ✅ passing" typed into a fence is a claim like any other."""
+    lines (see _STATUS_LINE above): "Build: ✅ passing" typed into a fence is a claim like any other,
+    unless the line above introduces the fence as what the program prints."""
     words = info.split()
     if (words[0].lower() if words else "") not in _STATUS_INFO:
         return False
@@ -536,7 +553,7 @@ def _status_fence(lines: list[str], opening: int, end: int, marker: str, info: s
         if _STATUS_LINE.match(stripped) is None or _OUTPUT_LOOK.search(line) or "  " in stripped:
             return False
         hand = hand or _AUTHOR_HAND.search(stripped) is not None
-    return hand
+    return hand and not _introduced_as_program_output(lines, opening)
 
 
 @functools.cache
