@@ -59,3 +59,21 @@ def test_a_gitee_issue_id_elsewhere_is_a_warning_and_a_word_is_no_id() -> None:
     found = _findings("Map the enum values again; close #I7QW2K\n\nTag it #IGNORE.\n", _github())
     assert found["#I7QW2K"][:2] == ("RF301", "warning"), found
     assert "#IGNORE" not in found, found
+
+
+@pytest.mark.parametrize(
+    ("subject", "key"),
+    [("Remove dead code in the loader (qx-vurpo)", "qx-vurpo"), ("Drop the stale cache flag (zq-tarnel)", "zq-tarnel")],
+)
+def test_a_key_tagging_the_subject_is_a_key(subject: str, key: str) -> None:
+    found = _findings(f"{subject}\n\nThe flag had no readers left.\n", None)
+    assert found[key][:2] == ("SI206", "error"), found
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["Support the dark theme (dark-mode)", "Fix the build (gcc-rs)", "Keep the key (qx-vurpo) out of the docs"],
+)
+def test_a_hyphen_word_in_parentheses_is_no_key(subject: str) -> None:
+    assert not [t for t, f in _findings(f"{subject}\n\nThe flag had no readers left.\n", None).items()
+                if f[0] == "SI206"]
