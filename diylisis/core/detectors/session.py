@@ -31,7 +31,11 @@ LOWER_KEY = CjkPattern(
 # (milliseconds each), and most records hold no key shape at all.
 _UPPER_HINT = LazyPattern(r"[A-Z][A-Z0-9]{1,9}-\d")
 _LOWER_HINT = LazyPattern(r"[a-z]{2,4}-[a-z0-9]")
-CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
+# Codes touch CJK text ("감사F11의", "監査F11の"): any CJK text may come before one, but
+# after one only a particle may follow, hiragana or a Korean one; a noun ("A4용지", "A4纸") makes a name.
+_PARTICLE = "의|에서|에게|에|은|는|이|가|을|를|으로|로|와|과|도|만|부터|까지|[\u3040-\u309f]"
+_CODE_END = rf"(?!{_NOT_CJK_WORD}|[/%-]|\.\d)(?!(?!{_PARTICLE})[{CJK_LETTERS}])"
+CODE = CjkPattern(rf"(?<!{_NOT_CJK_WORD})(?<![/#.-])([A-Z]{{1,2}})(\d{{1,2}}){_CODE_END}")
 R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = LazyPattern(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
 _VOWEL = LazyPattern(r"[aeiouy]")

@@ -77,3 +77,22 @@ def test_a_key_tagging_the_subject_is_a_key(subject: str, key: str) -> None:
 def test_a_hyphen_word_in_parentheses_is_no_key(subject: str) -> None:
     assert not [t for t, f in _findings(f"{subject}\n\nThe flag had no readers left.\n", None).items()
                 if f[0] == "SI206"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "token"),
+    [
+        ("設定の読み込みを直した\n\n監査F11の指摘どおり、空の値を拒否する。\n", "SI202", "監査F11"),
+        ("설정 읽기 수정\n\n지적T3에서 나온 빈 값 처리를 고침.\n", "SI202", "지적T3"),
+    ],
+)
+def test_a_code_touching_cjk_text_is_still_a_code(text: str, rule: str, token: str) -> None:
+    assert _findings(text, None)[token][0] == rule
+
+
+def test_a_size_touching_korean_text_is_no_code() -> None:
+    assert not _findings("인쇄 설정 수정\n\nA4용지 크기로 맞춤. 리뷰에서 나온 여백 문제도 고침.\n", None)
+
+
+def test_a_size_touching_chinese_or_japanese_text_is_no_code() -> None:
+    assert not _findings("修正打印设置\n\n按A4纸张调整边距，评审中提出的问题也已修复。\n", None)
