@@ -219,7 +219,7 @@ class _Gate(Struct, frozen=True, kw_only=True):
 # whole alternation (pattern()). Their literals would only cost the prefilter time: the
 # one- and two-letter entries of public_key_prefix, and "ok" in checklist_result, occur in
 # most records. No rule may require them (rule.check_registry).
-READ_WHOLE = frozenset({"public_key_prefix", "common_compound", "checklist_result", "finding_intro"})
+READ_WHOLE = frozenset({"public_key_prefix", "common_compound", "checklist_result", "finding_intro", "tracker_name"})
 
 
 @functools.cache

@@ -35,6 +35,10 @@ WORD_ISSUE = LazyPattern(
 MERGE_REQUEST = LazyPattern(
     r"(?<![A-Za-z0-9_&/!#-])(?:(?P<slug>[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)+))?!(?P<n>\d{1,7})(?![A-Za-z0-9_-])"
 )
+# Gitee numbers an issue with "I" and five capitals or digits ("#I6ZW2G"); its pull requests are "!N".
+GITEE_ISSUE = LazyPattern(r"(?<![A-Za-z0-9_&/#-])#(?P<id>I[0-9A-Z]{5})(?![A-Za-z0-9_-])")
+# No forge's tracker has numbered a millionth issue: "#3496731" is an id of some other tracker.
+_FORGE_NUMBERS = 1_000_000
 # (?<![\w/#.@:-])[0-9a-f]{7,40}(?![\w/.@-]), with the look-behind after the first character so
 # that the regex engine skips to hex digits instead of trying every position.
 HEX = LazyPattern(r"[0-9a-f](?<![\w/#.@:-][0-9a-f])[0-9a-f]{6,39}(?![\w/.@-])")
@@ -50,8 +54,14 @@ FORGE_PATHS = {
     "gitea": ("/issues/{n}", "/pulls/{n}"),
     "forgejo": ("/issues/{n}", "/pulls/{n}"),
     "bitbucket": ("/issues/{n}", "/pull-requests/{n}"),
+    "gitee": ("/issues/{n}", "/pulls/{n}"),
 }
-KNOWN_FORGES = {"github.com": "github", "gitlab.com": "gitlab", "codeberg.org": "forgejo", "bitbucket.org": "bitbucket"}
+KNOWN_FORGES = {
+    "github.com": "github", "gitlab.com": "gitlab", "codeberg.org": "forgejo", "bitbucket.org": "bitbucket",
+    "gitee.com": "gitee",
+}
+# Forges whose pull (merge) requests are written "!N"
+_BANG_FORGES = ("gitlab", "gitee")
 _COMMON_COMPOUND_PROJECT = LazyPattern(r"(?i)^(?:follow-up|follow-on|clean-up|set-up|roll-up|back-port|bug-fix)$")
 
 
@@ -72,8 +82,10 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
     """RF301: "#123", "PR #668", "GH#2455", "owner/repo#7", "other-project PR #9" without a URL."""
     origin = doc.context.origin() if doc.context is not None else None
     forge = host_forge(doc, origin[0]) if origin else None
-    if origin is not None and "!" in doc.prose and forge == "gitlab":
-        yield from _merge_requests(doc, origin)
+    if origin is not None and "!" in doc.prose and forge in _BANG_FORGES:
+        yield from _merge_requests(doc, origin, forge)
+    if "#I" in doc.prose:
+        yield from _gitee_issues(doc, origin, forge)
     yield from _other_projects_issues(doc, origin)
     if "#" not in doc.prose and "GH-" not in doc.prose:  # in every match; the gate's literals include "/"
         return
@@ -85,6 +97,11 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
         resolution, why, fix = _resolve(match, origin, forge)
         if resolution is None and match.group("name") and origin is None:
             why = "a repository-name#N reference without a host or owner"
+        number = match.group("n") or match.group("n_gh")
+        if number and int(number) >= _FORGE_NUMBERS:
+            resolution, why, fix = None, "a number no forge's tracker has reached: an id of another tracker", (
+                "name the tracker and link the entry by its full URL")
+        tracker = bool(match.group("name")) and match.group("name").lower() in _tracker_names(doc)
         yield doc.finding(
             "RF301",
             Category.BARE_ISSUE_REF,
@@ -95,9 +112,46 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
             resolution=resolution,
             # name#N on a known host may be the owner's former name (GitHub redirects renamed
             # owners); it is worth a look, not a failed certificate.
-            severity=Severity.WARNING if match.group("name") and resolution is None and origin else Severity.ERROR,
+            severity=Severity.WARNING
+            if match.group("name") and resolution is None and origin and not tracker
+            else Severity.ERROR,
         )
 
+
+def _is_word(token: str) -> bool:
+    from diylisis.core.detectors.common_words import WORDS  # a large table, read only when a match reaches here
+
+    return token.lower() in WORDS
+
+
+def _tracker_names(doc: Doc) -> frozenset[str]:
+    """Short names of other projects' trackers written before "#N" ("bz#1234"): never a repository."""
+    return frozenset(word.lower() for word in doc.lexicon.words("tracker_name"))
+
+
+def _gitee_issues(doc: Doc, origin: tuple[str, str, str] | None, forge: str | None) -> Iterator[Finding]:
+    """RF301 for Gitee's issue ids ("#I6ZW2G"): resolved on a Gitee origin, else a warning, since only
+    Gitee reads them and a mirror's history (a Gitee project mirrored to GitHub) carries many."""
+    for match in GITEE_ISSUE.finditer(doc.prose):
+        if match.group("id").isalpha() and _is_word(match.group("id")):
+            continue  # "#IGNORE" is a word marked as a tag
+        url = (
+            issue_url(origin[0], origin[1], origin[2], match.group("id"), pull=False, forge=forge)
+            if origin is not None and forge == "gitee"
+            else None
+        )
+        yield doc.finding(
+            "RF301",
+            Category.BARE_ISSUE_REF,
+            match.start(),
+            match.end(),
+            "a Gitee issue id; the origin host resolves it"
+            if url
+            else "a Gitee issue id, which only Gitee resolves, and the origin is not a Gitee host",
+            f"write {url}" if url else "write the full Gitee issue URL, or declare the host in [detect] hosts",
+            resolution=url,
+            severity=Severity.ERROR if url else Severity.WARNING,
+        )
 
 def _other_projects_issues(doc: Doc, origin: tuple[str, str, str] | None) -> Iterator[Finding]:
     """RF301 for another project's issue number written without "#" ("mypy issue 8754")."""
@@ -118,13 +172,13 @@ def _other_projects_issues(doc: Doc, origin: tuple[str, str, str] | None) -> Ite
                           "write the full issue URL")
 
 
-def _merge_requests(doc: Doc, origin: tuple[str, str, str]) -> Iterator[Finding]:
-    """RF301 for GitLab's "!N" and "group/project!N" on a GitLab origin, resolved on that host."""
+def _merge_requests(doc: Doc, origin: tuple[str, str, str], forge: str) -> Iterator[Finding]:
+    """RF301 for "!N" and "group/project!N" on a GitLab or Gitee origin, resolved on that host."""
     host, owner, name = origin
     for match in MERGE_REQUEST.finditer(doc.prose):
         slug = match.group("slug")
         project_owner, _, project = slug.rpartition("/") if slug else (owner, "/", name)
-        url = issue_url(host, project_owner, project, match.group("n"), pull=True, forge="gitlab")
+        url = issue_url(host, project_owner, project, match.group("n"), pull=True, forge=forge)
         assert url is not None  # the forge is given
         yield doc.finding(
             "RF301",
@@ -207,10 +261,13 @@ def commit_ids(doc: Doc) -> Iterator[Finding]:
 _DOC_BARE = """\
 What it flags: issue and pull-request numbers without a URL: "#123", "PR #668",
 "GH#2455", "GH-12", "owner/repo#7", "name#7", and "other-project PR #9"; on a GitLab origin
-(gitlab.com, or a host [detect] hosts declares as gitlab) also merge requests, "!42" and
+(gitlab.com, gitee.com, or a host [detect] hosts declares as gitlab or gitee) also merge requests, "!42" and
 "group/project!42"; and another project's issue by number alone, "mypy issue 8754" (the
 word before "issue", "bug" or "ticket" a name, not English or the origin's own repository).
-Ordinals such as "hunk #1" or "step #2" are not references.
+Ids of other trackers block: a short tracker name before the number ("bz#3120", "lp#20431"),
+or a number no forge has reached ("#4821932"). Gitee issue ids ("#I7QW2K", and "!N" pull
+requests) resolve on gitee.com or a host [detect] hosts declares as gitee; elsewhere they are
+a warning. Ordinals such as "hunk #1" or "step #2" are not references.
 
 Why a fresh reader fails: "#123" means a different thing on every host and fork. When the
 origin remote names a known host (GitHub, GitLab, Codeberg, Bitbucket) the number resolves
@@ -245,7 +302,8 @@ RULES = (
         summary="Issue or PR numbers without a URL ('#123', 'PR #668'); resolved on the origin host.",
         doc=_DOC_BARE,
         detect=bare_issue_refs,
-        requires=(BARE_REF, MERGE_REQUEST, WORD_ISSUE),
+        lexicon_keys=("tracker_name",),
+        requires=(BARE_REF, MERGE_REQUEST, WORD_ISSUE, GITEE_ISSUE),
     ),
     Rule(
         id="RF302",

@@ -31,7 +31,11 @@ LOWER_KEY = CjkPattern(
 # (milliseconds each), and most records hold no key shape at all.
 _UPPER_HINT = LazyPattern(r"[A-Z][A-Z0-9]{1,9}-\d")
 _LOWER_HINT = LazyPattern(r"[a-z]{2,4}-[a-z0-9]")
-CODE = LazyPattern(r"(?<![\w/#.-])([A-Z]{1,2})(\d{1,2})(?![\w/%-]|\.\d)")
+# Codes touch CJK text ("감사F11의", "監査F11の"): any CJK text may come before one, but
+# after one only a particle may follow, hiragana or a Korean one; a noun ("A4용지", "A4纸") makes a name.
+_PARTICLE = "의|에서|에게|에|은|는|이|가|을|를|으로|로|와|과|도|만|부터|까지|[\u3040-\u309f]"
+_CODE_END = rf"(?!{_NOT_CJK_WORD}|[/%-]|\.\d)(?!(?!{_PARTICLE})[{CJK_LETTERS}])"
+CODE = CjkPattern(rf"(?<!{_NOT_CJK_WORD})(?<![/#.-])([A-Z]{{1,2}})(\d{{1,2}}){_CODE_END}")
 R_ROUND = LazyPattern(r"(?<![\w/#.-])R\d{1,2}(?:\s*[-–]\s*R\d{1,2})?(?![\w/%-]|\.\d)")
 _CODE_HINT = LazyPattern(r"[A-Z]\d")  # in every CODE match, and far cheaper to look for
 _VOWEL = LazyPattern(r"[aeiouy]")
@@ -127,7 +131,7 @@ def phase_labels(doc: Doc) -> Iterator[Finding]:
     plan = _record_plan(doc)
     for match in lexicon_matches(doc, "phase_label", "prose"):
         phrase = re.sub(r"\s+", " ", match.group())
-        if (plan and line_start_defines(doc, phrase)) or _defined(doc, phrase):
+        if (plan and line_start_defines(doc, phrase)) or _defined_before_change(doc, phrase):
             continue
         yield doc.finding(
             "SI204",
@@ -139,7 +143,31 @@ def phase_labels(doc: Doc) -> Iterator[Finding]:
         )
 
 
-_PHASE_LINE = LazyPattern(r"(?im)^[ \t>#*_\-+|]*(?:phase|stage|milestone|step) ?(\d{1,2}[a-z]?)\b")
+def _defined_before_change(doc: Doc, phrase: str) -> bool:
+    """The repository defines the phrase apart from the commit's own change.
+
+    A label that only the change itself adds (a test named for the phase, a comment citing it) is
+    the change's own words about the author's plan, not a definition the reader can look up.
+    """
+    if not _defined(doc, phrase):
+        return False
+    context = doc.context
+    assert context is not None  # _defined holds
+    if not context.in_change(phrase):
+        return True
+    before = getattr(context, "mentions_before", None)  # a pygit2 context can ask the parent's tree alone
+    if before is not None and before(phrase):
+        return True
+    # the commit adds the plan itself and cites it, as the repair asks ("as docs/plan.md lays out")
+    return any(context.tracked(path) for path in _DOCUMENT.findall(doc.text))
+
+
+_DOCUMENT = LazyPattern(r"(?<![\w./-])(?:[\w.-]+/)*[\w-]+\.(?:md|markdown|rst|txt|adoc)(?![\w/-])")
+
+
+_PHASE_LINE = LazyPattern(
+    r"(?im)^[ \t>#*_\-+|]*(?:phase|stage|milestone|step|theme|wave|workstream|sprint) ?(\d{1,2}[a-z]?)\b"
+)
 
 
 def _record_plan(doc: Doc) -> bool:
@@ -206,9 +234,27 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
             and len(suffix) >= 3 and len(prefix) <= 3
         ):
             qualified.add(prefix)
+        elif len(prefix) <= 3 and len(suffix) >= 3 and _subject_tag(doc, match) and not _is_word(suffix):
+            qualified.add(prefix)  # "Remove dead code (gt-natdo)": how a tracker's key tags a subject
     for match in candidates:
         if match.group(1) in qualified:
             yield from _key_finding(doc, match)
+
+
+def _subject_tag(doc: Doc, match: re.Match[str]) -> bool:
+    """The match stands alone in parentheses at the end of the subject line ("… (gt-natdo)")."""
+    subject_end = doc.text.find("\n")
+    subject_end = len(doc.text) if subject_end < 0 else subject_end
+    return (
+        doc.text[match.start() - 1 : match.start()] == "("
+        and doc.text[match.end() : subject_end].rstrip() == ")"
+    )
+
+
+def _is_word(token: str) -> bool:
+    from diylisis.core.detectors.common_words import WORDS  # a large table, read only when a match reaches here
+
+    return token.lower() in WORDS
 
 
 def _cited_by_own_change(doc: Doc, key: str) -> bool:
@@ -285,10 +331,12 @@ Repair: describe the task, or link its tracker issue by URL.
 """
 
 _DOC_PHASE = """\
-What it flags: plan phases ("Phase 2", "stage 3", "2단계") that neither the record nor
+What it flags: plan phases ("Phase 2", "Wave 3", "Sprint 4", "2단계") that neither the record nor
 any file of the repository defines. The record defines a phase when it lays out the plan:
 two or more phases each opening a line; a lone subject "Phase 4: …" names its phase and
-defines nothing. Runs only when a repository tree is available.
+defines nothing. A phase only the commit's own change mentions (a test or comment it adds)
+is not defined by the repository: the tree before the change must hold it, or the record
+cites the document it commits. Runs only when a repository tree is available.
 
 Why a fresh reader fails: the plan that numbers the phases is not committed; "that's
 Phase 2" cannot be looked up.
@@ -315,7 +363,9 @@ Repair: drop the agent's name; commit authorship and trailers already record who
 _DOC_KEY = """\
 What it flags: issue keys of a tracker ("ABC-123", "bd-a1b2", "bd-o0u.6", "dolt-am0wf")
 that no committed file mentions and that [detect] trackers does not map to a URL. A key the
-commit's own change adds to the tree (a code comment citing the ticket) is still a key. Public
+commit's own change adds to the tree (a code comment citing the ticket) is still a key, and so
+is a lower-case id alone in parentheses ending the subject ("Remove dead code (gt-natdo)")
+when it is no English word. Public
 identifier families (UTF-8, SHA-256, RFC-7231, CVE-..., SEP-...) are not keys; nor are
 versions ("ld-1167") and two-letter abbreviations ("gcc-rs"). When config maps the prefix, the
 finding carries the full URL as its resolution.

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 _KEYS = {"glossary", "reject", "disable", "severity", "per_path", "trackers", "languages", "hosts"}
 # The forges a self-hosted host may run; each lays out issue and pull-request URLs its own way.
-FORGES = ("github", "gitlab", "gitea", "forgejo", "bitbucket")
+FORGES = ("github", "gitlab", "gitea", "forgejo", "bitbucket", "gitee")
 
 
 class PathRule(Struct, frozen=True, kw_only=True):
