@@ -11,11 +11,7 @@ import enum
 
 from msgspec import Struct
 
-from diylisis.core.model import Contract, RouteJudgment, Target
-
-TYPE_CHECKING = False  # true for type checkers only
-if TYPE_CHECKING:
-    from diylisis.core.gate import Answer
+from diylisis.core.model import Answer, Contract, RouteJudgment, Target
 
 
 class ItemOrigin(enum.Enum):
