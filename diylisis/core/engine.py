@@ -104,10 +104,13 @@ class Paused(Struct, frozen=True, kw_only=True):
 
 
 class Stopped(Struct, frozen=True, kw_only=True):
-    """The run ended without a certificate, for the reason given; a fresh certification is needed."""
+    """The run ended without a certificate, for the reason its state keeps; a fresh certification is needed."""
 
     state: RunState
-    reason: str
+
+    @property
+    def reason(self) -> str:
+        return self.state.stop_reason or ""
 
 
 Result = Certified | Paused | Stopped  # where a run ended; each carries its final state
@@ -207,7 +210,7 @@ def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, f6_
 
 def _stopped(state: RunState, reason: str) -> Stopped:
     """The run stops for reason: no answer or repair can bring it to certify."""
-    return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=reason)
+    return Stopped(state=replace(state, status=RunStatus.STOPPED, stop_reason=reason))
 
 
 def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None] | Stopped:

@@ -50,7 +50,7 @@ class RunStatus(enum.StrEnum):
     RUNNING = "running"
     PAUSED = "paused"  # open questions wait for answers (`git distill answer`, `resume`)
     CERTIFIED = "certified"
-    STOPPED = "stopped"  # the engine's Stopped result says why; a fresh certification is needed
+    STOPPED = "stopped"  # RunState.stop_reason says why; a fresh certification is needed
 
 
 class ItemKind(enum.StrEnum):
@@ -270,3 +270,4 @@ class RunState(Struct, frozen=True, kw_only=True):
     authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()
     proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation
+    stop_reason: str | None = None  # why a STOPPED run stopped; the run file keeps it (earlier versions' key too)
