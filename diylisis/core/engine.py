@@ -141,7 +141,7 @@ def run(state: RunState, edges: Edges) -> Result:
         edge=f0_contract.activation_edge(state.contract, state.target),
         judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
         verdict=settled.verdict, issued_at=edges.now(), suppressions=suppressions,
-        consumer_profile=state.consumer_profile, authority_copy=state.authority_copy,
+        consumer_profile=_consumer_profile(state), authority_copy=_authority_copy(state),
         languages=edges.languages)
     brief = f7_certify.brief_text(certificate)
     edges.store(certificate, snapshot)
@@ -762,9 +762,28 @@ _AUTHORITY = Question(id="qp-authority", gate=GateKind.PREMISE, token="authority
 
 def _premise_questions(state: RunState) -> tuple[Question, ...]:
     """The Qp questions not answered yet (Rule 32), asked together with the first items."""
-    return tuple(q for q, bound in ((_CONSUMER_QUESTION, state.consumer_profile),
-                                    (_AUTHORITY, state.authority_copy))
-                 if bound is None and not _answer(state.answers, q.id))
+    return tuple(q for q in (_CONSUMER_QUESTION, _AUTHORITY) if not _answer(state.answers, q.id))
+
+
+def _premise_fires(state: RunState) -> bool:
+    """Qp fires iff the record was repaired, names a certificate target, or premises ride along (Rule 32)."""
+    return bool(state.repair_deltas) or bool(state.contract.certificate_target) or bool(state.premises)
+
+
+def _consumer_profile(state: RunState) -> str | None:
+    """Qp's consumer profile as the certificate holds it; None when Qp did not fire."""
+    answer = _answer(state.answers, _CONSUMER_QUESTION.id) if _premise_fires(state) else None
+    return answer.value if answer else None
+
+
+def _authority_copy(state: RunState) -> str | None:
+    """Qp's AuthorityCopy as the certificate holds it (`derived` or the location); None when Qp did not fire."""
+    answer = _answer(state.answers, _AUTHORITY.id) if _premise_fires(state) else None
+    if answer is None or not answer.value:
+        return None
+    from diylisis.core.phases import qp_premise
+
+    return qp_premise.stored(qp_premise.parse_authority(answer.value))
 
 
 def _check_authority(state: RunState, edges: Edges) -> tuple[RunState, str | None]:
@@ -797,31 +816,15 @@ def _cp_answer(state: RunState) -> str | None:
 
 
 def _premise_gate(state: RunState, edges: Edges) -> RunState:
-    """Qp (Rule 32): fires iff repaired, a named certificate target, or premises ride along."""
-    fires = bool(state.repair_deltas) or bool(state.contract.certificate_target) or bool(state.premises)
-    if not fires:
-        return state
-    wanted = []
-    if state.consumer_profile is None:
-        wanted.append(_CONSUMER_QUESTION)
-    if state.authority_copy is None:
-        wanted.append(_AUTHORITY)
-    if not wanted:
-        return state
-    from diylisis.core.phases import qp_premise  # Qp does not fire on a clean record (the hook's fast path)
-
-    unanswered = tuple(q for q in wanted if not _answer(state.answers, q.id))  # asked with the items
+    """Qp (Rule 32), when it fires: ask what is unanswered, run the terminal check, pause while open."""
+    if not _premise_fires(state):
+        return state  # Qp does not fire on a clean record (the hook's fast path)
+    unanswered = _premise_questions(state)  # mostly asked already, with the items
     if unanswered:
-        state = _record_answers(state, tuple(a for a in edges.gate.ask(unanswered, state)))
+        state = _record_answers(state, edges.gate.ask(unanswered, state))
     state, problem = _check_authority(state, edges)
-    consumer = _answer(state.answers, "qp-consumer")
-    authority = _answer(state.answers, "qp-authority")
-    state = replace(state, consumer_profile=consumer.value if consumer else None,
-                    authority_copy=qp_premise.stored(qp_premise.parse_authority(authority.value))
-                    if authority and authority.value else None)
-    wanted = [replace(q, reason=f"{problem}; {q.reason}") if problem and q.id == "qp-authority" else q
-              for q in wanted]
-    still = tuple(q for q in wanted if not _answer(state.answers, q.id))
+    still = tuple(replace(q, reason=f"{problem}; {q.reason}") if problem and q is _AUTHORITY else q
+                  for q in _premise_questions(state))
     if still:
         return replace(state, status=RunStatus.PAUSED, open_questions=still)
     return state

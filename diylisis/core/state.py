@@ -266,8 +266,6 @@ class RunState(Struct, frozen=True, kw_only=True):
     history: tuple[HistoryEntry, ...] = ()
     open_questions: tuple[Question, ...] = ()
     measure: Measure = Measure()
-    consumer_profile: str | None = None
-    authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()
     proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation
     stop_reason: str | None = None  # why a STOPPED run stopped; the run file keeps it (earlier versions' key too)
