@@ -174,8 +174,7 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
         if answer and answer.option == "correct":
             value = answer.value or ""
             corrections.append(value)
-            contract = _with_contract_field(contract, name, tuple(v.strip() for v in value.split(";") if v.strip())
-                                            if name == "allowed_sources" else value)
+            contract = _with_contract_field(contract, name, _listed(value) if name == "allowed_sources" else value)
     marks = tuple(_answered_mark(m, _answer(state.answers, f"contract-{m.field}")) if m.field in authored else m
                   for m in state.contract_provenance)
     # a correction is the user's own words: it joins the utterance the fields are marked against
@@ -335,6 +334,11 @@ def _with_contract_field(contract: Contract, name: str, value: str | tuple[str, 
     return replace(contract, **changes)
 
 
+def _listed(value: str) -> tuple[str, ...]:
+    """A list-valued contract field as the author answers it: `;`-separated."""
+    return tuple(part.strip() for part in value.split(";") if part.strip())
+
+
 def _forge_linked(state: RunState, item_id: str) -> bool:
     """A bare issue number in a made commit's message or a PR body that the origin's forge links itself
     (`Fixes #12.` on GitHub): it is judged by its URL, but the author's text keeps it as written,
@@ -365,8 +369,7 @@ def _apply_contract_leak_answers(state: RunState) -> RunState:
             continue
         value = answer.value if answer.option == "resolve" else None
         if isinstance(getattr(contract, name), tuple):
-            contract = _with_contract_field(contract, name, tuple(v.strip() for v in (value or "").split(";")
-                                                                  if v.strip()))
+            contract = _with_contract_field(contract, name, _listed(value or ""))
         elif name == "activation_verb":
             contract = replace(contract, activation_verb=value or DEFAULT_VERB)
         else:
@@ -438,6 +441,7 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
     answered = {a.item_id: a for a in _answers_by_item(state)}
     questions = []
     has_channel = edges.write is not None
+    offered = RESIDUAL_OPTIONS if has_channel else ("defer",)  # Rule 14: with no write channel, only Defer
     unsupported = {mark.item_id: mark.source for mark in state.provenance if mark.provenance is Provenance.UNKNOWN}
     for item in state.items:
         if item.kind is ItemKind.CONTENT or (item.kind is ItemKind.POINTER and item.id in disposed):
@@ -469,12 +473,11 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             continue
         answer = _answer(state.answers, decision.id)
         problem = _answer_problem(answer, context, ledger=True)
-        if answer is not None and answer.option in options_for_decision(has_channel) and not problem:
+        if answer is not None and answer.option in offered and not problem:
             continue
-        options = options_for_decision(has_channel)
         questions.append(Question(
             id=decision.id, gate=GateKind.RESIDUAL, token=decision.claim, line=decision.line,
-            options=options,
+            options=offered,
             reason=(f"{problem}; " if problem else "") + "a decision with no durable record of its "
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
     for entry in state.ledger:
@@ -482,7 +485,7 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
         problem = _answer_problem(answer, context) if entry.reason is LedgerReason.EXPOSURE else None
         if entry.reason is LedgerReason.EXPOSURE and (answer is None or problem):
             questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
-                                      options=RESIDUAL_OPTIONS if has_channel else ("defer",),
+                                      options=offered,
                                       reason=(f"{problem}; " if problem else "") + _EXPOSURE_OPTIONS
                                       if has_channel else "exposure scan (detection only): accept it with a condition"))
     for name, held in f6_settle.leaking_fields(_dropped_tokens(state), state.contract).items():
@@ -501,11 +504,6 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
     if not has_channel:
         questions = [q for q in questions if not _answer(state.answers, q.id)]
     return tuple(questions)
-
-
-def options_for_decision(has_channel: bool) -> tuple[str, ...]:
-    """Rule 14: Resolve and Route bind the ledger pointer, Drop releases the decision, Defer accepts it."""
-    return RESIDUAL_OPTIONS if has_channel else ("defer",)
 
 
 _EXPOSURE_OPTIONS = ("exposure scan (detection only): route to a pointer that does not expose it, resolve to "
@@ -749,15 +747,13 @@ def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds: Cal
         missing_sources=tuple(s for s in state.contract.allowed_sources if not holds(s)))
 
 
-_AUTHORITY_QUESTION = ("is the carried copy derived (answer: derived), or authoritative at a location the "
-                       "receiver can open (a tracked path, a commit id or a durable URL)?")
-
-
 _CONSUMER_QUESTION = Question(id="qp-consumer", gate=GateKind.PREMISE, token="consumer profile",
                               reason="who receives this record: a person, or an agent (with or without the repo)?",
                               options=("value",))
 _AUTHORITY = Question(id="qp-authority", gate=GateKind.PREMISE, token="authority copy",
-                      reason=_AUTHORITY_QUESTION, options=("value",))
+                      reason="is the carried copy derived (answer: derived), or authoritative at a location "
+                             "the receiver can open (a tracked path, a commit id or a durable URL)?",
+                      options=("value",))
 
 
 def _premise_questions(state: RunState) -> tuple[Question, ...]:
