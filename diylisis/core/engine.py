@@ -104,10 +104,13 @@ class Paused(Struct, frozen=True, kw_only=True):
 
 
 class Stopped(Struct, frozen=True, kw_only=True):
-    """The run ended without a certificate, for the reason given; a fresh certification is needed."""
+    """The run ended without a certificate, for the reason its state keeps; a fresh certification is needed."""
 
     state: RunState
-    reason: str
+
+    @property
+    def reason(self) -> str:
+        return self.state.stop_reason or ""
 
 
 Result = Certified | Paused | Stopped  # where a run ended; each carries its final state
@@ -138,7 +141,7 @@ def run(state: RunState, edges: Edges) -> Result:
         edge=f0_contract.activation_edge(state.contract, state.target),
         judgments=state.judgments, deltas=state.repair_deltas, premises=state.premises,
         verdict=settled.verdict, issued_at=edges.now(), suppressions=suppressions,
-        consumer_profile=state.consumer_profile, authority_copy=state.authority_copy,
+        consumer_profile=_consumer_profile(state), authority_copy=_authority_copy(state),
         languages=edges.languages)
     brief = f7_certify.brief_text(certificate)
     edges.store(certificate, snapshot)
@@ -171,8 +174,7 @@ def _contract_gate(state: RunState, edges: Edges) -> RunState:
         if answer and answer.option == "correct":
             value = answer.value or ""
             corrections.append(value)
-            contract = _with_contract_field(contract, name, tuple(v.strip() for v in value.split(";") if v.strip())
-                                            if name == "allowed_sources" else value)
+            contract = _with_contract_field(contract, name, _listed(value) if name == "allowed_sources" else value)
     marks = tuple(_answered_mark(m, _answer(state.answers, f"contract-{m.field}")) if m.field in authored else m
                   for m in state.contract_provenance)
     # a correction is the user's own words: it joins the utterance the fields are marked against
@@ -207,7 +209,7 @@ def _passes_to_fixed_point(state: RunState, edges: Edges) -> tuple[RunState, f6_
 
 def _stopped(state: RunState, reason: str) -> Stopped:
     """The run stops for reason: no answer or repair can bring it to certify."""
-    return Stopped(state=replace(state, status=RunStatus.STOPPED), reason=reason)
+    return Stopped(state=replace(state, status=RunStatus.STOPPED, stop_reason=reason))
 
 
 def _pass(state: RunState, edges: Edges) -> tuple[RunState, f6_settle.Settled | None] | Stopped:
@@ -332,6 +334,11 @@ def _with_contract_field(contract: Contract, name: str, value: str | tuple[str, 
     return replace(contract, **changes)
 
 
+def _listed(value: str) -> tuple[str, ...]:
+    """A list-valued contract field as the author answers it: `;`-separated."""
+    return tuple(part.strip() for part in value.split(";") if part.strip())
+
+
 def _forge_linked(state: RunState, item_id: str) -> bool:
     """A bare issue number in a made commit's message or a PR body that the origin's forge links itself
     (`Fixes #12.` on GitHub): it is judged by its URL, but the author's text keeps it as written,
@@ -362,8 +369,7 @@ def _apply_contract_leak_answers(state: RunState) -> RunState:
             continue
         value = answer.value if answer.option == "resolve" else None
         if isinstance(getattr(contract, name), tuple):
-            contract = _with_contract_field(contract, name, tuple(v.strip() for v in (value or "").split(";")
-                                                                  if v.strip()))
+            contract = _with_contract_field(contract, name, _listed(value or ""))
         elif name == "activation_verb":
             contract = replace(contract, activation_verb=value or DEFAULT_VERB)
         else:
@@ -435,6 +441,7 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
     answered = {a.item_id: a for a in _answers_by_item(state)}
     questions = []
     has_channel = edges.write is not None
+    offered = RESIDUAL_OPTIONS if has_channel else ("defer",)  # Rule 14: with no write channel, only Defer
     unsupported = {mark.item_id: mark.source for mark in state.provenance if mark.provenance is Provenance.UNKNOWN}
     for item in state.items:
         if item.kind is ItemKind.CONTENT or (item.kind is ItemKind.POINTER and item.id in disposed):
@@ -466,12 +473,11 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
             continue
         answer = _answer(state.answers, decision.id)
         problem = _answer_problem(answer, context, ledger=True)
-        if answer is not None and answer.option in options_for_decision(has_channel) and not problem:
+        if answer is not None and answer.option in offered and not problem:
             continue
-        options = options_for_decision(has_channel)
         questions.append(Question(
             id=decision.id, gate=GateKind.RESIDUAL, token=decision.claim, line=decision.line,
-            options=options,
+            options=offered,
             reason=(f"{problem}; " if problem else "") + "a decision with no durable record of its "
                    "rationale: resolve with a commit id, tracked path or issue/PR URL"))
     for entry in state.ledger:
@@ -479,7 +485,7 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
         problem = _answer_problem(answer, context) if entry.reason is LedgerReason.EXPOSURE else None
         if entry.reason is LedgerReason.EXPOSURE and (answer is None or problem):
             questions.append(Question(id=entry.item_id, gate=GateKind.RESIDUAL, token=entry.detail, line=0,
-                                      options=RESIDUAL_OPTIONS if has_channel else ("defer",),
+                                      options=offered,
                                       reason=(f"{problem}; " if problem else "") + _EXPOSURE_OPTIONS
                                       if has_channel else "exposure scan (detection only): accept it with a condition"))
     for name, held in f6_settle.leaking_fields(_dropped_tokens(state), state.contract).items():
@@ -498,11 +504,6 @@ def _residual_questions(state: RunState, context: RepoContext | None, edges: Edg
     if not has_channel:
         questions = [q for q in questions if not _answer(state.answers, q.id)]
     return tuple(questions)
-
-
-def options_for_decision(has_channel: bool) -> tuple[str, ...]:
-    """Rule 14: Resolve and Route bind the ledger pointer, Drop releases the decision, Defer accepts it."""
-    return RESIDUAL_OPTIONS if has_channel else ("defer",)
 
 
 _EXPOSURE_OPTIONS = ("exposure scan (detection only): route to a pointer that does not expose it, resolve to "
@@ -746,22 +747,39 @@ def _refuter_input(state: RunState, snapshot: Snapshot, edges: Edges, holds: Cal
         missing_sources=tuple(s for s in state.contract.allowed_sources if not holds(s)))
 
 
-_AUTHORITY_QUESTION = ("is the carried copy derived (answer: derived), or authoritative at a location the "
-                       "receiver can open (a tracked path, a commit id or a durable URL)?")
-
-
 _CONSUMER_QUESTION = Question(id="qp-consumer", gate=GateKind.PREMISE, token="consumer profile",
                               reason="who receives this record: a person, or an agent (with or without the repo)?",
                               options=("value",))
 _AUTHORITY = Question(id="qp-authority", gate=GateKind.PREMISE, token="authority copy",
-                      reason=_AUTHORITY_QUESTION, options=("value",))
+                      reason="is the carried copy derived (answer: derived), or authoritative at a location "
+                             "the receiver can open (a tracked path, a commit id or a durable URL)?",
+                      options=("value",))
 
 
 def _premise_questions(state: RunState) -> tuple[Question, ...]:
     """The Qp questions not answered yet (Rule 32), asked together with the first items."""
-    return tuple(q for q, bound in ((_CONSUMER_QUESTION, state.consumer_profile),
-                                    (_AUTHORITY, state.authority_copy))
-                 if bound is None and not _answer(state.answers, q.id))
+    return tuple(q for q in (_CONSUMER_QUESTION, _AUTHORITY) if not _answer(state.answers, q.id))
+
+
+def _premise_fires(state: RunState) -> bool:
+    """Qp fires iff the record was repaired, names a certificate target, or premises ride along (Rule 32)."""
+    return bool(state.repair_deltas) or bool(state.contract.certificate_target) or bool(state.premises)
+
+
+def _consumer_profile(state: RunState) -> str | None:
+    """Qp's consumer profile as the certificate holds it; None when Qp did not fire."""
+    answer = _answer(state.answers, _CONSUMER_QUESTION.id) if _premise_fires(state) else None
+    return answer.value if answer else None
+
+
+def _authority_copy(state: RunState) -> str | None:
+    """Qp's AuthorityCopy as the certificate holds it (`derived` or the location); None when Qp did not fire."""
+    answer = _answer(state.answers, _AUTHORITY.id) if _premise_fires(state) else None
+    if answer is None or not answer.value:
+        return None
+    from diylisis.core.phases import qp_premise
+
+    return qp_premise.stored(qp_premise.parse_authority(answer.value))
 
 
 def _check_authority(state: RunState, edges: Edges) -> tuple[RunState, str | None]:
@@ -794,31 +812,15 @@ def _cp_answer(state: RunState) -> str | None:
 
 
 def _premise_gate(state: RunState, edges: Edges) -> RunState:
-    """Qp (Rule 32): fires iff repaired, a named certificate target, or premises ride along."""
-    fires = bool(state.repair_deltas) or bool(state.contract.certificate_target) or bool(state.premises)
-    if not fires:
-        return state
-    wanted = []
-    if state.consumer_profile is None:
-        wanted.append(_CONSUMER_QUESTION)
-    if state.authority_copy is None:
-        wanted.append(_AUTHORITY)
-    if not wanted:
-        return state
-    from diylisis.core.phases import qp_premise  # Qp does not fire on a clean record (the hook's fast path)
-
-    unanswered = tuple(q for q in wanted if not _answer(state.answers, q.id))  # asked with the items
+    """Qp (Rule 32), when it fires: ask what is unanswered, run the terminal check, pause while open."""
+    if not _premise_fires(state):
+        return state  # Qp does not fire on a clean record (the hook's fast path)
+    unanswered = _premise_questions(state)  # mostly asked already, with the items
     if unanswered:
-        state = _record_answers(state, tuple(a for a in edges.gate.ask(unanswered, state)))
+        state = _record_answers(state, edges.gate.ask(unanswered, state))
     state, problem = _check_authority(state, edges)
-    consumer = _answer(state.answers, "qp-consumer")
-    authority = _answer(state.answers, "qp-authority")
-    state = replace(state, consumer_profile=consumer.value if consumer else None,
-                    authority_copy=qp_premise.stored(qp_premise.parse_authority(authority.value))
-                    if authority and authority.value else None)
-    wanted = [replace(q, reason=f"{problem}; {q.reason}") if problem and q.id == "qp-authority" else q
-              for q in wanted]
-    still = tuple(q for q in wanted if not _answer(state.answers, q.id))
+    still = tuple(replace(q, reason=f"{problem}; {q.reason}") if problem and q is _AUTHORITY else q
+                  for q in _premise_questions(state))
     if still:
         return replace(state, status=RunStatus.PAUSED, open_questions=still)
     return state

@@ -30,6 +30,10 @@ import enum
 
 from msgspec import Struct
 
+# The answer lives beside the run state's other values (a run file holds its answers), so that
+# decoding a run file resolves it without loading the gate on the commit-msg hook's path.
+from diylisis.core.model import Answer as Answer
+
 TYPE_CHECKING = False  # true for type checkers only
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,17 +71,6 @@ class Question(Struct, frozen=True, kw_only=True):
     @property
     def option_names(self) -> tuple[str, ...]:
         return tuple(option.name for option in self.options)
-
-
-class Answer(Struct, frozen=True, kw_only=True):
-    """The author's answer to one item (see the module's notes for the two shapes)."""
-
-    item_id: str
-    option: str
-    value: str | None = None
-    flag: str | None = None
-    flag_value: str | None = None
-    details: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (name, words) of a choice answer
 
 
 def option_named(options: tuple[Option, ...], name: str) -> Option | None:

@@ -344,6 +344,20 @@ class AuthoritativeAt(Struct, frozen=True, kw_only=True):
 AuthorityCopy = Derived | AuthoritativeAt
 
 
+# --- gate answers (spec: Gate Qd; diylisis.core.gate describes both shapes) ------------------
+
+
+class Answer(Struct, frozen=True, kw_only=True):
+    """The author's answer to one gate item, in any kind of run (diylisis.core.gate, its two shapes)."""
+
+    item_id: str
+    option: str
+    value: str | None = None
+    flag: str | None = None
+    flag_value: str | None = None
+    details: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (name, words) of a choice answer
+
+
 # --- certificate (issue 2, item 4) ---------------------------------------------------------
 
 CERTIFICATE_SCHEMA = "diylisis.certificate/1"

@@ -11,11 +11,7 @@ import enum
 
 from msgspec import Struct
 
-from diylisis.core.model import Contract, RouteJudgment, Target
-
-TYPE_CHECKING = False  # true for type checkers only
-if TYPE_CHECKING:
-    from diylisis.core.gate import Answer
+from diylisis.core.model import Answer, Contract, RouteJudgment, Target
 
 
 class ItemOrigin(enum.Enum):
@@ -54,7 +50,7 @@ class RunStatus(enum.StrEnum):
     RUNNING = "running"
     PAUSED = "paused"  # open questions wait for answers (`git distill answer`, `resume`)
     CERTIFIED = "certified"
-    STOPPED = "stopped"  # the engine's Stopped result says why; a fresh certification is needed
+    STOPPED = "stopped"  # RunState.stop_reason says why; a fresh certification is needed
 
 
 class ItemKind(enum.StrEnum):
@@ -270,7 +266,6 @@ class RunState(Struct, frozen=True, kw_only=True):
     history: tuple[HistoryEntry, ...] = ()
     open_questions: tuple[Question, ...] = ()
     measure: Measure = Measure()
-    consumer_profile: str | None = None
-    authority_copy: str | None = None
     repair_commits: tuple[str, ...] = ()
     proposed_change: str | None = None  # a repair's diff shown and awaiting the author's confirmation
+    stop_reason: str | None = None  # why a STOPPED run stopped; the run file keeps it (earlier versions' key too)

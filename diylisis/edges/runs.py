@@ -123,7 +123,7 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
                     f"git distill runs abort {run_id}"]
         else:
             status = "failed"
-            what = (_stop_reason(state, stored.data) if state.status == RunStatus.STOPPED
+            what = (_stop_reason(state) if state.status == RunStatus.STOPPED
                     else f"stopped during pass {state.pass_n + 1} without finishing")
             then = [f"git distill runs abort {run_id}"]
             if state.status == RunStatus.RUNNING:
@@ -134,12 +134,10 @@ def describe(root: str, git_dir: str, run_id: str) -> dict[str, Any]:
             "repair_commits": list(state.repair_commits), "repair_in_flight": repair, "next": then}
 
 
-def _stop_reason(state: RunState, data: dict[str, Any]) -> str:
-    """Why a stopped run stopped, as its file says: a file written while the run state still held
-    the reason keeps it under "stop_reason"; a later one does not (the reason was printed when the
-    run stopped, and the file of a stopped run is removed when the run ends)."""
-    reason = data.get("stop_reason")
-    if isinstance(reason, str) and reason.strip():
-        return reason
+def _stop_reason(state: RunState) -> str:
+    """Why a stopped run stopped, as its file says; a file written before the reason was kept again
+    (between the versions that dropped and restored RunState.stop_reason) says so instead."""
+    if state.stop_reason and state.stop_reason.strip():
+        return state.stop_reason
     return (f"stopped in pass {state.pass_n}; the run file does not keep the reason (it was printed when "
             "the run stopped); start a fresh certification")

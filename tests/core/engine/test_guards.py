@@ -11,6 +11,8 @@ from msgspec.structs import replace
 from diylisis.app import certification
 from diylisis.core import engine
 from diylisis.core.model import CHECKLIST, Realization, RecordKind, RefuterFinding, SweepRow, Target, ZeroMemoryVerdict
+from diylisis.core.state import RunStatus
+from diylisis.edges import runs
 from diylisis.edges.certify_gate import PausedGate
 from diylisis.edges.config import ContractFields
 
@@ -104,6 +106,8 @@ def test_contract_misfit_finding_trips_the_provenance_backstop(repo: Path) -> No
     result = _backstop_run(repo, 10)
     assert isinstance(result, engine.Stopped) and result.state.status == "stopped"
     assert "contract-provenance backstop" in result.reason
+    saved = runs.load(repo / ".git", result.state.run_id)  # the stopped run's file keeps why it stopped
+    assert saved.status is RunStatus.STOPPED and saved.stop_reason == result.reason
 
 
 def _scripted_refuter(finding: RefuterFinding):
