@@ -131,7 +131,7 @@ def phase_labels(doc: Doc) -> Iterator[Finding]:
     plan = _record_plan(doc)
     for match in lexicon_matches(doc, "phase_label", "prose"):
         phrase = re.sub(r"\s+", " ", match.group())
-        if (plan and line_start_defines(doc, phrase)) or _defined_before_change(doc, phrase):
+        if (plan and line_start_defines(doc, phrase)) or _defined(doc, phrase):
             continue
         yield doc.finding(
             "SI204",
@@ -143,31 +143,7 @@ def phase_labels(doc: Doc) -> Iterator[Finding]:
         )
 
 
-def _defined_before_change(doc: Doc, phrase: str) -> bool:
-    """The repository defines the phrase apart from the commit's own change.
-
-    A label that only the change itself adds (a test named for the phase, a comment citing it) is
-    the change's own words about the author's plan, not a definition the reader can look up.
-    """
-    if not _defined(doc, phrase):
-        return False
-    context = doc.context
-    assert context is not None  # _defined holds
-    if not context.in_change(phrase):
-        return True
-    before = getattr(context, "mentions_before", None)  # a pygit2 context can ask the parent's tree alone
-    if before is not None and before(phrase):
-        return True
-    # the commit adds the plan itself and cites it, as the repair asks ("as docs/plan.md lays out")
-    return any(context.tracked(path) for path in _DOCUMENT.findall(doc.text))
-
-
-_DOCUMENT = LazyPattern(r"(?<![\w./-])(?:[\w.-]+/)*[\w-]+\.(?:md|markdown|rst|txt|adoc)(?![\w/-])")
-
-
-_PHASE_LINE = LazyPattern(
-    r"(?im)^[ \t>#*_\-+|]*(?:phase|stage|milestone|step|theme|wave|workstream|sprint) ?(\d{1,2}[a-z]?)\b"
-)
+_PHASE_LINE = LazyPattern(r"(?im)^[ \t>#*_\-+|]*(?:phase|stage|milestone|step) ?(\d{1,2}[a-z]?)\b")
 
 
 def _record_plan(doc: Doc) -> bool:
@@ -331,12 +307,10 @@ Repair: describe the task, or link its tracker issue by URL.
 """
 
 _DOC_PHASE = """\
-What it flags: plan phases ("Phase 2", "Wave 3", "Sprint 4", "2단계") that neither the record nor
+What it flags: plan phases ("Phase 2", "stage 3", "2단계") that neither the record nor
 any file of the repository defines. The record defines a phase when it lays out the plan:
 two or more phases each opening a line; a lone subject "Phase 4: …" names its phase and
-defines nothing. A phase only the commit's own change mentions (a test or comment it adds)
-is not defined by the repository: the tree before the change must hold it, or the record
-cites the document it commits. Runs only when a repository tree is available.
+defines nothing. Runs only when a repository tree is available.
 
 Why a fresh reader fails: the plan that numbers the phases is not committed; "that's
 Phase 2" cannot be looked up.

@@ -264,16 +264,6 @@ class PygitContext:
             found = self._mentions[key]
         return found
 
-    def mentions_before(self, term: str) -> bool:
-        """mentions() asked of the first parent's tree alone: what the repository held before the
-        revision's own change (False for a root commit or a file record, which has no parent to ask)."""
-        key = term.lower().strip()
-        tree_ids = list(self._tree_ids())
-        if not key or len(tree_ids) < 2:
-            return False
-        exclude = tuple(self._exclude.split("/")) if self._exclude else ()
-        return key in _index(self.repo).mentioned(tree_ids[1], (key,), exclude)
-
     def uses_identifier(self, name: str) -> bool:
         """The revision's tree uses name as a code identifier (as `git grep` finds it; gitio.vocabulary)."""
         from diylisis.edges.gitio import vocabulary
