@@ -87,24 +87,3 @@ def test_a_stale_or_corrupt_cache_entry_is_rebuilt_on_the_next_run(cache_home: P
     third = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert first.stdout == second.stdout == third.stdout
     assert "DX101" in first.stdout
-
-
-def test_the_prefilter_tables_read_back_from_the_cache_are_the_ones_built(cache_home: Path) -> None:
-    """The first run builds the bit layout and literal masks and stores them; the next reads them."""
-    script = (
-        "from diylisis.core.detectors import lexicon\n"
-        "languages = lexicon.lexicon_for(None).languages\n"
-        "layout, scanner = lexicon._tables(languages)\n"
-        "print(layout.offset, layout.full, layout.size, scanner.always, sorted(scanner.further.items()))\n"
-        "print(sorted(scanner.literals.masks))\n"
-    )
-    env = dict(os.environ, XDG_CACHE_HOME=str(cache_home))
-    built = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-    stored = list((cache_home / "diylisis").glob("prefilter-*"))
-    assert len(stored) == 1
-    read = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-    assert read.stdout == built.stdout
-    assert "session" in read.stdout  # the tables hold the lexicons' literals
-    stored[0].write_bytes(b"\xe9broken")  # a damaged entry is a miss: built again, the same
-    again = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-    assert again.stdout == built.stdout

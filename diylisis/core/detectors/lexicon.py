@@ -5,14 +5,12 @@ whose words are space-delimited (`boundary = "word"`) get ASCII word boundaries 
 each fragment; Korean (`boundary = "none"`) does not, because particles attach to the
 noun ("위에서", "그 파일을") and a word boundary would never match.
 
-What the prefilter needs of the lexicons (the parsed entries, each fragment's required
-literals, diylisis.core.detectors.prefilter, and the bit layout and literal masks built from
-them) costs more to compute than a one-record process such as the commit-msg hook should
-spend, so it is kept in a per-user cache (diylisis.edges.user_cache) keyed by the package
-version, the interpreter and the size and time of the lexicon files and of the modules that
-compute it: any edit rebuilds it, on the next run, without a command. A run reads the parsed
-entries and the finished tables of its languages; each fragment's literals are read only to
-build those tables again.
+What the prefilter needs of the lexicons (the parsed entries and each fragment's required
+literals, diylisis.core.detectors.prefilter) costs more to compute than a one-record process
+such as the commit-msg hook should spend, so it is kept in a per-user cache
+(diylisis.edges.user_cache) keyed by the package version, the interpreter and the size and
+time of the lexicon files and of the modules that compute it: any edit rebuilds it, on the
+next run, without a command.
 """
 
 from __future__ import annotations
@@ -133,7 +131,7 @@ def keys_of(language: str) -> frozenset[str]:
 
 
 def _load(language: str) -> tuple[str, dict[str, tuple[str, ...]]]:
-    return _lexicon_files()[language]
+    return _derived().lexicons[language]
 
 
 def _parse_lexicon(
@@ -231,10 +229,10 @@ def _gate(languages: tuple[str, ...], key: str) -> _Gate | None:
     triggers: dict[str, int] = {}
     always = 0
     further = []
-    literals, more_literals = _fragment_literals()
+    derived = _derived()
     for index, (_, fragment) in enumerate(parts):
-        if fragment in literals:
-            required, more = literals[fragment], more_literals.get(fragment, ())
+        if fragment in derived.literals:
+            required, more = derived.literals[fragment], derived.further.get(fragment, ())
         else:
             required, more = _sorted(required_literals(fragment)), _sorted_sets(further_literals(fragment))
         if required is None:
@@ -279,11 +277,8 @@ class _Layout(Struct, frozen=True, kw_only=True):
     size: int  # bits the fragments of every key take
 
 
+@functools.cache
 def _layout(languages: tuple[str, ...]) -> _Layout:
-    return _tables(languages)[0]
-
-
-def _built_layout(languages: tuple[str, ...]) -> _Layout:
     offset: dict[str, int] = {}
     full: dict[str, int] = {}
     at = 0
@@ -306,13 +301,10 @@ class _Scanner(Struct, frozen=True, kw_only=True):
     further_bits: int  # the fragments that have some
 
 
+@functools.cache
 def _scanner(languages: tuple[str, ...]) -> _Scanner:
-    """Everything triggers_in needs, for every key of the languages' lexicons (read once per process)."""
-    return _tables(languages)[1]
-
-
-def _built_scanner(languages: tuple[str, ...], layout: _Layout) -> _Scanner:
-    offsets = layout.offset
+    """Everything triggers_in needs, for every key of the languages' lexicons (built once per process)."""
+    offsets = _layout(languages).offset
     pairs: list[tuple[str, int]] = []
     further: dict[int, tuple[tuple[str, ...], ...]] = {}
     always = 0
@@ -396,95 +388,44 @@ def cache_key(directory: str | os.PathLike[str] = LEXICON_DIR) -> str:
     return " ".join(parts)
 
 
-def _lexicons_from(value: Any) -> dict[str, tuple[str, dict[str, tuple[str, ...]]]] | None:
-    """The parsed lexicon files from a cache entry; None when its shape is not theirs (a miss)."""
+def _as_json(derived: _Derived) -> dict[str, object]:
+    return {
+        "lexicons": {language: [boundary, terms] for language, (boundary, terms) in derived.lexicons.items()},
+        "literals": derived.literals,
+        "further": derived.further,
+    }
+
+
+def _from_json(value: Any) -> _Derived | None:
+    """The tables from the cache file's JSON; None when its shape is not theirs (a miss)."""
     try:
-        return {
+        lexicons = {
             language: (boundary, {key: tuple(entries) for key, entries in terms.items()})
-            for language, (boundary, terms) in value.items()
+            for language, (boundary, terms) in value["lexicons"].items()
+        }
+        literals = {
+            fragment: None if found is None else tuple(found)
+            for fragment, found in value["literals"].items()
+        }
+        further = {
+            fragment: tuple(tuple(pieces) for pieces in sets)
+            for fragment, sets in value["further"].items()
         }
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+    return _Derived(lexicons=lexicons, literals=literals, further=further)
 
 
-_Literals = tuple[dict[str, tuple[str, ...] | None], dict[str, tuple[tuple[str, ...], ...]]]  # _Derived's two tables
-
-
-def _literals_from(value: Any) -> _Literals | None:
-    """(literals, further) of _Derived from a cache entry; None when its shape is not theirs."""
-    try:
-        literals, further = value
-        return (
-            {fragment: None if found is None else tuple(found) for fragment, found in literals.items()},
-            {fragment: tuple(tuple(pieces) for pieces in sets) for fragment, sets in further.items()},
-        )
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
-
-
-def _cached_derived() -> _Derived:
-    """derive(), computed afresh, with its parts stored in the per-user cache for the next run."""
+@functools.cache
+def _derived() -> _Derived:
+    """The tables for the shipped lexicons: from the per-user cache when current, else computed and cached."""
     from diylisis.edges import user_cache
 
-    derived = derive()
     key = cache_key()
-    user_cache.write("lexicons", key, {language: [boundary, terms]
-                                       for language, (boundary, terms) in derived.lexicons.items()})
-    user_cache.write("fragment-literals", key, (derived.literals, derived.further))
+    name = "lexicons"
+    cached = user_cache.read(name, key)
+    derived = _from_json(cached) if cached is not None else None
+    if derived is None:
+        derived = derive()
+        user_cache.write(name, key, _as_json(derived))
     return derived
-
-
-@functools.cache
-def _lexicon_files() -> dict[str, tuple[str, dict[str, tuple[str, ...]]]]:
-    """The shipped lexicon files, parsed: from the per-user cache when current, else read and cached."""
-    from diylisis.edges import user_cache
-
-    lexicons = _lexicons_from(user_cache.read("lexicons", cache_key()))
-    return _cached_derived().lexicons if lexicons is None else lexicons
-
-
-@functools.cache
-def _fragment_literals() -> _Literals:
-    """(required literals, further literals) of every shipped fragment, for building _tables afresh."""
-    from diylisis.edges import user_cache
-
-    found = _literals_from(user_cache.read("fragment-literals", cache_key()))
-    if found is None:
-        derived = _cached_derived()
-        return derived.literals, derived.further
-    return found
-
-
-@functools.cache
-def _tables(languages: tuple[str, ...]) -> tuple[_Layout, _Scanner]:
-    """The bit layout and the scanner of the languages: from the per-user cache when current, else
-    built from each fragment's literals and cached (building them costs a hook run about as much
-    as all its detectors)."""
-    from diylisis.edges import user_cache
-
-    name = "prefilter-" + "-".join(languages)
-    key = cache_key()
-    tables = _tables_from(user_cache.read(name, key))
-    if tables is None:
-        layout = _built_layout(languages)
-        tables = (layout, _built_scanner(languages, layout))
-        scanner = tables[1]
-        user_cache.write(name, key, (layout.offset, layout.full, layout.size, scanner.literals.masks,
-                                     scanner.always, scanner.further))
-    return tables
-
-
-def _tables_from(value: Any) -> tuple[_Layout, _Scanner] | None:
-    """_tables from a cache entry; None when its shape is not theirs (a miss)."""
-    try:
-        offset, full, size, masks, always, further = value
-        layout = _Layout(offset=dict(offset), full=dict(full), size=int(size))
-        # marshal keeps tuples, strings and integers as they were written: a shape check per table
-        # (not per literal, which would cost what the cache saves) tells a file of ours from another
-        if not (isinstance(masks, tuple) and isinstance(further, dict) and isinstance(always, int)
-                and all(isinstance(pair, tuple) and len(pair) == 2 for pair in masks[:1])):
-            return None
-        scanner = _Scanner(literals=Prefilter(masks), always=always, further=further, further_bits=sum(further))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
-    return layout, scanner
