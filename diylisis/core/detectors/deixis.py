@@ -116,8 +116,9 @@ def earlier_referent(doc: Doc) -> Iterator[Finding]:
             continue  # the record introduced the approach before pointing back at it
         if _DESCRIBED_AFTER.match(doc.prose, match.end()):
             continue  # "the previous approach of relying on gc was ...": described where it is named
-        if _REPLACED_CODE.fullmatch(match.group()) and doc.has_tree and doc.path is None:
-            continue  # a commit's "the old approach" is the code its change replaces: the diff shows it
+        if (_REPLACED_CODE.fullmatch(match.group()) and doc.has_tree and doc.path is None
+                and _REPLACING.search(_sentence_around(doc.text, match.start(), match.end()))):
+            continue  # "replaces the old approach, which ...": the code the change replaces, the diff shows it
         yield doc.finding(
             "DX105",
             Category.DEICTIC,
@@ -136,6 +137,20 @@ _DESCRIBED_AFTER = LazyPattern(r"(?i)[ \t]*(?:\(|:|[—–]|(?:of|to)[ \t]+\w|,?
 _REPLACED_CODE = LazyPattern(
     r"(?i)the (?:old|previous|original|prior|existing) (?:approach|design|solution|implementation)"
 )
+
+
+# A sentence about replacing that code, not about keeping it or going back to it
+_REPLACING = LazyPattern(
+    r"(?i)\b(?:replac\w*|instead of|rather than|drops?|dropped|removes?|removed|rewrites?|rewrote|swaps?|"
+    r"caused|could ?n[o']t|failed|broke)\b"
+)
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence that holds text[start:end]: from the stop or blank line before it to the one after."""
+    before = max(text.rfind(stop, 0, start) for stop in (". ", ".\n", "\n\n"))
+    ends = [at for at in (text.find(stop, end) for stop in (". ", ".\n", "\n\n")) if at >= 0]
+    return text[before + 1 : min(ends, default=len(text))]
 
 
 _NAMED_BEFORE = LazyPattern(

@@ -35,7 +35,7 @@ WORD_ISSUE = LazyPattern(
 MERGE_REQUEST = LazyPattern(
     r"(?<![A-Za-z0-9_&/!#-])(?:(?P<slug>[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)+))?!(?P<n>\d{1,7})(?![A-Za-z0-9_-])"
 )
-# Gitee numbers an issue with "I" and five capitals or digits ("#I6ZW2G"); its pull requests are "!N".
+# Gitee numbers an issue with "I" and five capitals or digits ("#I4KQ7T"); its pull requests are "!N".
 GITEE_ISSUE = LazyPattern(r"(?<![A-Za-z0-9_&/#-])#(?P<id>I[0-9A-Z]{5})(?![A-Za-z0-9_-])")
 # No forge's tracker has numbered a millionth issue: "#3496731" is an id of some other tracker.
 _FORGE_NUMBERS = 1_000_000
@@ -130,7 +130,7 @@ def _tracker_names(doc: Doc) -> frozenset[str]:
 
 
 def _gitee_issues(doc: Doc, origin: tuple[str, str, str] | None, forge: str | None) -> Iterator[Finding]:
-    """RF301 for Gitee's issue ids ("#I6ZW2G"): resolved on a Gitee origin, else a warning, since only
+    """RF301 for Gitee's issue ids ("#I4KQ7T"): resolved on a Gitee origin, else a warning, since only
     Gitee reads them and a mirror's history (a Gitee project mirrored to GitHub) carries many."""
     for match in GITEE_ISSUE.finditer(doc.prose):
         if match.group("id").isalpha() and _is_word(match.group("id")):
@@ -260,7 +260,7 @@ def commit_ids(doc: Doc) -> Iterator[Finding]:
 
 _DOC_BARE = """\
 What it flags: issue and pull-request numbers without a URL: "#123", "PR #668",
-"GH#2455", "GH-12", "owner/repo#7", "name#7", and "other-project PR #9"; on a GitLab origin
+"GH#2455", "GH-12", "owner/repo#7", "name#7", and "other-project PR #9"; on a GitLab or Gitee origin
 (gitlab.com, gitee.com, or a host [detect] hosts declares as gitlab or gitee) also merge requests, "!42" and
 "group/project!42"; and another project's issue by number alone, "mypy issue 8754" (the
 word before "issue", "bug" or "ticket" a name, not English or the origin's own repository).

@@ -211,14 +211,14 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
         ):
             qualified.add(prefix)
         elif len(prefix) <= 3 and len(suffix) >= 3 and _subject_tag(doc, match) and not _is_word(suffix):
-            qualified.add(prefix)  # "Remove dead code (gt-natdo)": how a tracker's key tags a subject
+            qualified.add(prefix)  # "Trim the retry loop (qx-vurpo)": how a tracker's key tags a subject
     for match in candidates:
         if match.group(1) in qualified:
             yield from _key_finding(doc, match)
 
 
 def _subject_tag(doc: Doc, match: re.Match[str]) -> bool:
-    """The match stands alone in parentheses at the end of the subject line ("… (gt-natdo)")."""
+    """The match stands alone in parentheses at the end of the subject line ("… (qx-vurpo)")."""
     subject_end = doc.text.find("\n")
     subject_end = len(doc.text) if subject_end < 0 else subject_end
     return (
@@ -338,7 +338,7 @@ _DOC_KEY = """\
 What it flags: issue keys of a tracker ("ABC-123", "bd-a1b2", "bd-o0u.6", "dolt-am0wf")
 that no committed file mentions and that [detect] trackers does not map to a URL. A key the
 commit's own change adds to the tree (a code comment citing the ticket) is still a key, and so
-is a lower-case id alone in parentheses ending the subject ("Remove dead code (gt-natdo)")
+is a lower-case id alone in parentheses ending the subject ("Trim the retry loop (qx-vurpo)")
 when it is no English word. Public
 identifier families (UTF-8, SHA-256, RFC-7231, CVE-..., SEP-...) are not keys; nor are
 versions ("ld-1167") and two-letter abbreviations ("gcc-rs"). When config maps the prefix, the

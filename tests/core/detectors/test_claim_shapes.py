@@ -128,6 +128,25 @@ def test_a_pass_phrase_quoted_as_what_the_program_prints_is_no_claim(body: str) 
     assert "UC701" not in _rules(f"Add a summary line\n\n{body}\n")
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The runner says `31 passed` on my laptop.",
+        "The whole suite shows `all 140 tests passed` now.",
+        "The log ends with `All 25 tests passed` on my machine.",
+    ],
+)
+def test_a_pass_phrase_the_author_saw_in_their_own_run_is_still_a_claim(body: str) -> None:
+    assert "UC701" in _rules(f"Add a summary line\n\n{body}\n")
+
+
+@pytest.mark.parametrize(
+    "link", ["http://10.0.0.7/report", "https://gist.github.com/someone/0a1b2c"]
+)
+def test_a_link_after_see_is_no_evidence_unless_it_is_a_ci_link(link: str) -> None:
+    assert "UC701" in _rules(f"Fix the cache cycle\n\nAll tests pass, see {link} for details.\n")
+
+
 def test_a_pass_phrase_in_code_without_an_output_verb_is_still_a_claim() -> None:
     assert "UC701" in _rules("Add a summary line\n\nRan the suite: `12 passed`.\n")
 

@@ -41,6 +41,8 @@ def test_a_pointer_described_where_it_stands(repo: Path) -> None:
     [
         ("Go back to the earlier approach for retries.", "the earlier approach"),
         ("Keep the original plan for the release.", "the original plan"),
+        ("The retry keeps the original approach for now.", "the original approach"),
+        ("We go back to the previous design here.", "the previous design"),
     ],
 )
 def test_an_approach_or_plan_never_described_is_residue(repo: Path, body: str, token: str) -> None:
