@@ -166,3 +166,15 @@ def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> Non
 )
 def test_near_misses_do_not_block(text: str) -> None:
     assert blocking(text) == []
+
+
+SVN_TRAILER = "git-svn-id: https://svn.example.org/widgets/trunk@4100 0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"
+
+
+def test_a_number_in_a_record_imported_from_subversion_names_the_old_tracker() -> None:
+    assert ("RF301", "#31337") in blocking(f"表示を修正\n\nチケット #31337\n\n{SVN_TRAILER}")
+
+
+def test_the_same_number_in_a_record_written_on_the_forge_resolves() -> None:
+    assert blocking("表示を修正\n\nチケット #31337") == []
+    assert blocking("表示を修正\n\nチケット #31337\n\n旧リポジトリの git-svn-id: 行は消した") == []
