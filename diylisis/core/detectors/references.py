@@ -101,6 +101,9 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
         if number and int(number) >= _FORGE_NUMBERS:
             resolution, why, fix = None, "a number no forge's tracker has reached: an id of another tracker", (
                 "name the tracker and link the entry by its full URL")
+        if resolution is not None and _imported_from_subversion(doc):
+            resolution, why, fix = None, "a number of the tracker a Subversion-era record used, not the forge's", (
+                "name the old tracker and link the entry by its full URL")
         tracker = bool(match.group("name")) and match.group("name").lower() in _tracker_names(doc)
         yield doc.finding(
             "RF301",
@@ -116,6 +119,12 @@ def bare_issue_refs(doc: Doc) -> Iterator[Finding]:
             if match.group("name") and resolution is None and origin and not tracker
             else Severity.ERROR,
         )
+
+
+def _imported_from_subversion(doc: Doc) -> bool:
+    """The record carries git-svn's trailer: written before the move to the forge, its "#N" are the old
+    tracker's entries, which the forge's numbers do not reach."""
+    return doc.text.startswith("git-svn-id: ") or "\ngit-svn-id: " in doc.text
 
 
 def _is_word(token: str) -> bool:

@@ -79,6 +79,22 @@ def blocking(text: str) -> list[tuple[str, str]]:
         ("표시 수정\n\n사용자와 협의한 순서로 정렬한다.", "NP602", "사용자와 협의한"),
         ("修复导出\n\n用户反馈“分页太慢”，改为游标。", "NP602", "用户反馈"),
         ("修复导出\n\n用戶提出「保留舊欄位」。", "NP602", "用戶提出"),
+        # Korean puts the verb last: a ticked item ending in "확인" says a check was done
+        ("로그인 화면\n\n### 점검\n- [x] 비밀번호 오류 메시지 확인\n- [x] 자동 로그인 유지 검증", "UC703",
+         "- [x] 비밀번호 오류 메시지 확인"),
+        ("로그인 화면\n\n### 점검\n- [x] 비밀번호 오류 메시지 확인\n- [x] 자동 로그인 유지 검증", "UC703",
+         "- [x] 자동 로그인 유지 검증"),
+        # a work log quoting the request, a check the user ran, a live run that passed
+        ("## 작업 기록\n\n- **요청 내용**: 목록을 이름순으로 정렬해 달라", "NP602", "- **요청 내용**:"),
+        ("정렬 수정\n\n사용자 실기기 확인 결과를 회귀 테스트로 고정한다.", "NP602", "사용자 실기기 확인"),
+        ("정렬 수정\n\n실서버 연동 검증이 통과한 뒤 캐시를 켠다.", "UC701", "실서버 연동 검증이 통과한"),
+        # Chinese counts and verdicts with no output behind them
+        ("修复导出\n\n通过用例: 120 → 134", "UC701", "通过用例: 120"),
+        ("修复导出\n\n新加的用例全过。", "UC701", "新加的用例全过"),
+        ("修复导出\n\n改完后单测都过了。", "UC701", "改完后单测都过了"),
+        ("修复导出\n\n改完后现在能正常过 App Store 审核。", "UC701", "能正常过 A"),
+        ("修复导出\n\n- parser.spec.js 现在能跑", "UC701", "parser.spec.js 现在能跑"),
+        ("修复导出\n\n完成度约 80%", "UC701", "完成度约 80%"),
     ],
 )
 def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> None:
@@ -126,6 +142,14 @@ def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> Non
         "修复导出\n\n按照用户要求的格式输出。",
         "修复删除\n\n弹窗与用户确认后再删除。",
         "修复配置\n\n如果校验：失败则返回。",
+        # a box that opens with "확인" names a thing built; tests that must pass are a goal
+        "확인 창 추가\n\n- [x] 확인 버튼 추가\n- [x] 검증 로직 분리",
+        "요청 처리\n\n요청 내용을 로그에 남긴다.",
+        "로그인 수정\n\n사용자 확인 창을 띄운다.",
+        "修复导出\n\n确保新增单测全过再合并。",
+        "修复导出\n\n需要测试全过才能发布。",
+        "修复导出\n\n为了能正常过 App Store 审核，去掉私有接口。",
+        "修复导出\n\n进度条显示完成度。",
         # a request that names its public issue: the reader can read it there
         "API を変更\n\n#34 で要望された方針に合わせて API を変更",
         "API を変更\n\nIssue #120 にて依頼された内容を反映した。",
@@ -142,3 +166,15 @@ def test_residue_of_these_shapes_blocks(text: str, rule: str, token: str) -> Non
 )
 def test_near_misses_do_not_block(text: str) -> None:
     assert blocking(text) == []
+
+
+SVN_TRAILER = "git-svn-id: https://svn.example.org/widgets/trunk@4100 0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"
+
+
+def test_a_number_in_a_record_imported_from_subversion_names_the_old_tracker() -> None:
+    assert ("RF301", "#31337") in blocking(f"表示を修正\n\nチケット #31337\n\n{SVN_TRAILER}")
+
+
+def test_the_same_number_in_a_record_written_on_the_forge_resolves() -> None:
+    assert blocking("表示を修正\n\nチケット #31337") == []
+    assert blocking("表示を修正\n\nチケット #31337\n\n旧リポジトリの git-svn-id: 行は消した") == []
