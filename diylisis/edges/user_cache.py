@@ -9,9 +9,10 @@ its shape: the caller validates what it reads.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+
+import msgspec  # loaded by the models already; the json module would cost the hook an import
 
 
 def cache_dir() -> str:
@@ -30,8 +31,8 @@ def read(name: str, key: str) -> object | None:
     """The value stored under name when it was made for key (None: absent, stale or unreadable)."""
     try:
         with open(entry_path(name), "rb") as handle:
-            body = json.loads(handle.read())
-    except (OSError, ValueError):
+            body = msgspec.json.decode(handle.read())
+    except (OSError, msgspec.DecodeError):
         return None
     if not isinstance(body, dict) or body.get("key") != key or "value" not in body:
         return None
@@ -45,8 +46,8 @@ def write(name: str, key: str, value: object) -> None:
     partial = f"{path}.{os.getpid()}.partial"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(partial, "w", encoding="utf-8") as handle:
-            json.dump({"key": key, "value": value}, handle, ensure_ascii=False)
+        with open(partial, "wb") as handle:
+            handle.write(msgspec.json.encode({"key": key, "value": value}))
         os.replace(partial, path)
     except OSError:
         try:

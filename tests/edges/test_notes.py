@@ -102,7 +102,7 @@ def test_an_attempt_on_a_stale_reading_moves_nothing_and_close_ends_its_processe
     (notes.TEMP_REF_PREFIX + "x", None, "x", "under refs/notes/"),
     (VET_REF, "HEAD", "x", "full object id"),
 ])
-def test_bad_refs_targets_and_lines_are_refused_and_nothing_is_written(
+def test_bad_refs_and_targets_are_refused_and_nothing_is_written(
         repo: Path, ref: str, target: str | None, line: str, message: str) -> None:
     head = commit(repo, "Start\n")
     before = git(repo, "for-each-ref")

@@ -74,7 +74,8 @@ def pass_claims(doc: Doc) -> Iterator[Finding]:
 # A verb of what a program puts out, right before a code span: "The reporter ends with `✓ 41 passed`", "it
 # prints `All checks passed` and exits". The span quotes the program's output; it reports no run.
 _OUTPUT_VERB_BEFORE = LazyPattern(
-    r"(?i)(?<![\w-])(?:prints?|printing|ends with|outputs|displays?|emits?|renders?)(?:[ \t]+(?:a|an|the|line|lines|message|summary|like|such as|something like|[\w-]+:)){0,3}"
+    r"(?i)(?<![\w-])(?:prints?|printing|ends with|outputs|displays?|emits?|renders?)"
+    r"(?:[ \t]+(?:a|an|the|line|lines|message|summary|like|such as|something like|[\w-]+:)){0,3}"
     r"[ \t]*$"
 )
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from diylisis.core.detectors.rule import Rule
-from diylisis.core.detectors.text import TRACE_LINE, Doc
+from diylisis.core.detectors.text import TRACE_LINE, Doc, is_common_word
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
@@ -127,12 +127,6 @@ def _imported_from_subversion(doc: Doc) -> bool:
     return doc.text.startswith("git-svn-id: ") or "\ngit-svn-id: " in doc.text
 
 
-def _is_word(token: str) -> bool:
-    from diylisis.core.detectors.common_words import WORDS  # a large table, read only when a match reaches here
-
-    return token.lower() in WORDS
-
-
 def _tracker_names(doc: Doc) -> frozenset[str]:
     """Short names of other projects' trackers written before "#N" ("bz#1234"): never a repository."""
     return frozenset(word.lower() for word in doc.lexicon.words("tracker_name"))
@@ -142,7 +136,7 @@ def _gitee_issues(doc: Doc, origin: tuple[str, str, str] | None, forge: str | No
     """RF301 for Gitee's issue ids ("#I4KQ7T"): resolved on a Gitee origin, else a warning, since only
     Gitee reads them and a mirror's history (a Gitee project mirrored to GitHub) carries many."""
     for match in GITEE_ISSUE.finditer(doc.prose):
-        if match.group("id").isalpha() and _is_word(match.group("id")):
+        if match.group("id").isalpha() and is_common_word(match.group("id")):
             continue  # "#IGNORE" is a word marked as a tag
         url = (
             issue_url(origin[0], origin[1], origin[2], match.group("id"), pull=False, forge=forge)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from diylisis.core.cjk import CJK_LETTERS, CjkPattern
 from diylisis.core.detectors._match import hyphen_joined, lexicon_findings, lexicon_matches, line_start_defines
 from diylisis.core.detectors.rule import Rule
-from diylisis.core.detectors.text import Doc
+from diylisis.core.detectors.text import Doc, is_common_word
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding
 
@@ -210,7 +210,7 @@ def tracker_keys(doc: Doc) -> Iterator[Finding]:
             and len(suffix) >= 3 and len(prefix) <= 3
         ):
             qualified.add(prefix)
-        elif len(prefix) <= 3 and len(suffix) >= 3 and _subject_tag(doc, match) and not _is_word(suffix):
+        elif len(prefix) <= 3 and len(suffix) >= 3 and _subject_tag(doc, match) and not is_common_word(suffix):
             qualified.add(prefix)  # "Trim the retry loop (qx-vurpo)": how a tracker's key tags a subject
     for match in candidates:
         if match.group(1) in qualified:
@@ -225,12 +225,6 @@ def _subject_tag(doc: Doc, match: re.Match[str]) -> bool:
         doc.text[match.start() - 1 : match.start()] == "("
         and doc.text[match.end() : subject_end].rstrip() == ")"
     )
-
-
-def _is_word(token: str) -> bool:
-    from diylisis.core.detectors.common_words import WORDS  # a large table, read only when a match reaches here
-
-    return token.lower() in WORDS
 
 
 def _cited_by_own_change(doc: Doc, key: str) -> bool:

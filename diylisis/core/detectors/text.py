@@ -145,6 +145,13 @@ class Doc(Struct, frozen=True, kw_only=True):
         )
 
 
+def is_common_word(token: str) -> bool:
+    """The token, in any case, is a common word of English (the word-frequency table)."""
+    from diylisis.core.detectors.common_words import WORDS  # a large table, read only when a match reaches here
+
+    return token.lower() in WORDS
+
+
 def prepare(
     text: str,
     lexicon: Lexicon,
