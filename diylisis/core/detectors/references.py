@@ -164,9 +164,7 @@ def _other_projects_issues(doc: Doc, origin: tuple[str, str, str] | None) -> Ite
     for match in WORD_ISSUE.finditer(doc.prose):
         project = match.group("project").lower()
         own = origin is not None and project in (origin[1].lower(), origin[2].lower())
-        from diylisis.core.detectors.common_words import WORDS  # a large table, read only when a match reaches here
-
-        if own or project in WORDS or project.endswith(("ing", "ed", "ly")):  # English verbs and adverbs
+        if own or is_common_word(project) or project.endswith(("ing", "ed", "ly")):  # English verbs and adverbs
             continue
         if TRACE_LINE.search(doc.line_of(match.start())):
             continue

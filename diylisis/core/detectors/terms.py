@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from diylisis.core.detectors._match import hyphen_joined
 from diylisis.core.detectors.rule import Rule
-from diylisis.core.detectors.text import Doc
+from diylisis.core.detectors.text import Doc, is_common_word
 from diylisis.core.lazy_pattern import LazyPattern
 from diylisis.core.model import Category, Finding, Severity
 
@@ -127,11 +127,9 @@ _JOINERS = frozenset(
 def _is_idiom(term: str) -> bool:
     """Every part is a frequent English word (a plural's singular, a number) and an inner part
     joins them: "off-by-one", "worst-of-both-worlds" are idioms of the language, not names."""
-    from diylisis.core.detectors.common_words import WORDS
-
     parts = term.lower().split("-")
     return any(part in _JOINERS for part in parts[1:-1]) and all(
-        part.isdigit() or part in WORDS or part.endswith("s") and part[:-1] in WORDS for part in parts
+        part.isdigit() or is_common_word(part) or part.endswith("s") and is_common_word(part[:-1]) for part in parts
     )
 
 
